@@ -1,0 +1,10 @@
+import { CACHE } from "@/lib/http/headers";
+import { route } from "@/lib/http/route";
+import { getCatalog } from "@/lib/marketplace/get-catalog";
+import { catalogQuerySchema } from "@/lib/marketplace/schemas";
+
+export const GET = route({
+  query: catalogQuerySchema,
+  cache: CACHE.short,
+  handler: ({ query }) => getCatalog(query),
+});

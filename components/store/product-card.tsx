@@ -1,0 +1,48 @@
+import Link from "next/link";
+import type { ListingProduct } from "@/lib/marketplace/schemas";
+import { Badge } from "@/components/ui/badge";
+import { PlatformBadges } from "./platform-badges";
+
+/** A product tile; the whole card is clickable through the name link stretched over it. */
+export function ProductCard({ product }: { product: ListingProduct }) {
+  return (
+    <article className="group relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:border-slate-300 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-indigo-600 has-[a:focus-visible]:ring-offset-2">
+      <div className="flex items-start gap-4">
+        {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon, no optimisation needed */}
+        <img
+          src={product.icon_url}
+          alt=""
+          width={56}
+          height={56}
+          loading="lazy"
+          decoding="async"
+          className="size-14 shrink-0 rounded-xl"
+        />
+        <div className="min-w-0">
+          <h3 className="text-base leading-snug font-semibold text-slate-900">
+            <Link
+              href={`/products/${encodeURIComponent(product.id)}`}
+              className={"rounded-sm after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:outline-none"}
+            >
+              {product.name}
+            </Link>
+          </h3>
+          <p className="mt-0.5 truncate text-sm text-slate-600">{product.developer}</p>
+        </div>
+      </div>
+      <p className="mt-4 line-clamp-3 text-sm leading-6 text-slate-700">{product.tagline}</p>
+      <div className="mt-auto space-y-3 pt-5">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <PlatformBadges platforms={product.platforms} />
+          {product.trial_available && product.trial_days > 0 ? (
+            <Badge tone="success">Free trial · {product.trial_days} days</Badge>
+          ) : null}
+        </div>
+        <p className="text-lg font-semibold text-slate-900">
+          <span className="sr-only">Price: </span>
+          {product.price_display}
+        </p>
+      </div>
+    </article>
+  );
+}

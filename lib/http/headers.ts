@@ -1,0 +1,19 @@
+import { absoluteUrl, paths } from "../urls.ts";
+
+/** The Link header every API response carries: where the MCP endpoint and the API description are. */
+export function linkHeader(): string {
+  return [
+    `<${absoluteUrl(paths.mcp)}>; rel="mcp"; type="application/json"`,
+    `<${absoluteUrl(paths.openapi)}>; rel="service-desc"; type="application/openapi+json"`,
+    `<${absoluteUrl(paths.discover)}>; rel="describedby"; type="application/json"`,
+  ].join(", ");
+}
+
+/** Cache policies, named for what they are used for. */
+export const CACHE = {
+  none: "no-store",
+  /** Listings and catalog: fresh enough for browsing, cheap to serve repeatedly. */
+  short: "public, max-age=30, stale-while-revalidate=60",
+  /** Documents that change only with a deploy or a key rotation. */
+  document: "public, max-age=300, stale-while-revalidate=3600",
+} as const;

@@ -1,0 +1,53 @@
+import type { z } from "zod";
+import { CACHE } from "./headers.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, queryObject, readBodyText } from "./input.ts";
+import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
+
+export interface RouteInput<Q, B, P> {
+  query: Q;
+  body: B;
+  params: P;
+  request: Request;
+  url: URL;
+  requestId: string;
+}
+
+export interface RouteSpec<Q, B, P> {
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  params?: z.ZodType<P>;
+  /** Cache-Control of a successful answer; errors are never cached. */
+  cache?: string;
+  maxBodyBytes?: number;
+  status?: number;
+  contentType?: string;
+  handler: (input: RouteInput<Q, B, P>) => Promise<unknown> | unknown;
+}
+
+type NextContext = { params?: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * The one wrapper around every API route handler: request id, body cap, JSON and zod parsing, error mapping to
+ * problem documents, Cache-Control and the Link header. A handler only ever sees valid input.
+ */
+export function route<Q = undefined, B = undefined, P = undefined>(spec: RouteSpec<Q, B, P>) {
+  return async (request: Request, context?: NextContext): Promise<Response> => {
+    const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    const url = new URL(request.url);
+    try {
+      const query = spec.query ? parseWith(spec.query, "query", queryObject(url)) : (undefined as Q);
+      const params = spec.params ? parseWith(spec.params, "path", (await context?.params) ?? {}) : (undefined as P);
+      let body = undefined as B;
+      if (spec.body) {
+        checkJsonContentType(request.headers.get("content-type"));
+        const text = await readBodyText(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        body = parseWith(spec.body, "body", parseJsonText(text));
+      }
+      const result = await spec.handler({ query, body, params, request, url, requestId });
+      if (result instanceof Response) return result;
+      return jsonResponse(result, requestId, spec.cache ?? CACHE.none, spec.status ?? 200, spec.contentType);
+    } catch (error) {
+      return problemResponse(toAppError(error, requestId), requestId, url.pathname);
+    }
+  };
+}

@@ -1,0 +1,29 @@
+/** The marketplace's fixed vocabularies. Everything else (zod enums, OpenAPI, tool schemas, UI filters) derives from these lists. */
+
+export const CATEGORIES = [
+  "audio-plugins",
+  "desktop-apps",
+  "game-assets",
+  "3d-vfx",
+  "dev-tools",
+  "creative-tools",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  "audio-plugins": "Audio plugins",
+  "desktop-apps": "Desktop apps",
+  "game-assets": "Game assets",
+  "3d-vfx": "3D & VFX",
+  "dev-tools": "Developer tools",
+  "creative-tools": "Creative tools",
+};
+
+export const SEAT_MODELS = ["per-machine", "per-user", "per-seat", "floating"] as const;
+export type SeatModel = (typeof SEAT_MODELS)[number];
+
+export const PLATFORMS = ["windows", "macos", "linux"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const PRODUCT_STATUSES = ["active", "unlisted"] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
+
+/** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
+export const LISTING_LIMIT = { default: 20, max: 50 } as const;
+/** Page size of GET /api/catalog (fixed, so that `_links.next` pages are stable). */
+export const CATALOG_PAGE_SIZE = 20;
+/** A search longer than this is refused rather than truncated. */
+export const SEARCH_MAX_LENGTH = 200;
+export const MAX_PAGE = 10_000;
+
+export const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
+export const CATALOG_SORTS = ["newest", "price_asc", "price_desc", "name"] as const;
+/** Every order the marketplace can list products in (the storefront offers all of them). */
+export const ALL_SORTS = ["newest", "price_asc", "price_desc", "popular", "name"] as const;
+export type ProductSort = (typeof ALL_SORTS)[number];
+
+export const categorySchema = z.enum(CATEGORIES);
+const search = z.string().trim().max(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`);
+const page = z.coerce.number().int().min(1).max(MAX_PAGE).default(1);
+
+export const listingsQuerySchema = z.object({
+  category: categorySchema.optional(),
+  search: search.optional(),
+  sort: z.enum(LISTING_SORTS).default("newest"),
+  page,
+  limit: z.coerce.number().int().min(1).max(LISTING_LIMIT.max).default(LISTING_LIMIT.default),
+});
+export type ListingsQuery = z.infer<typeof listingsQuerySchema>;
+
+export const catalogQuerySchema = z.object({
+  category: categorySchema.optional(),
+  search: search.optional(),
+  sort: z.enum(CATALOG_SORTS).default("newest"),
+  page,
+});
+export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
+
+/** Product ids are URL slugs. */
+export const productIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, "must be a product id: lowercase letters, digits and hyphens");
+export const productParamsSchema = z.object({ id: productIdSchema });
+
+const uri = z.url();
+const dateTime = z.iso.datetime();
+const stringList = z.array(z.string());
+
+/** A product as the marketplace listing returns it. */
+export const listingProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plugin_id: z.string().describe("Identifier the licensed app sends to /validate and /activate"),
+  tagline: z.string(),
+  description: z.string(),
+  price_cents: z.int(),
+  price_display: z.string(),
+  currency: z.string(),
+  category: categorySchema,
+  developer: z.string().describe("Developer name"),
+  developer_id: z.string(),
+  max_machines: z.int(),
+  seat_model: z.enum(SEAT_MODELS),
+  trial_available: z.boolean(),
+  trial_days: z.int(),
+  platforms: z.array(z.enum(PLATFORMS)),
+  compatibility: stringList,
+  inputs: stringList,
+  outputs: stringList,
+  min_version: z.string().nullable(),
+  icon_url: uri,
+  download_url: uri,
+  product_page: uri,
+  checkout_url: uri,
+  created_at: dateTime,
+});
+export type ListingProduct = z.infer<typeof listingProductSchema>;
+
+export const listingsResponseSchema = z.object({
+  products: z.array(listingProductSchema),
+  total: z.int(),
+  page: z.int(),
+  limit: z.int(),
+  pages: z.int(),
+});
+
+export const productDetailsSchema = listingProductSchema.extend({
+  images: z.array(uri),
+  developer_info: z.object({
+    id: z.string(),
+    name: z.string(),
+    website: uri.nullable(),
+    bio: z.string(),
+    product_count: z.int(),
+    products_url: uri,
+  }),
+  pricing: z.object({
+    price_cents: z.int(),
+    price_display: z.string(),
+    currency: z.string(),
+    trial_available: z.boolean(),
+    trial_days: z.int(),
+    license: z.string().describe("What one purchase grants, in plain words"),
+    platform_fee_percent: z.number(),
+  }),
+});
+export type ProductDetails = z.infer<typeof productDetailsSchema>;
+
+export const categoriesResponseSchema = z.object({
+  categories: z.array(z.object({ category: categorySchema, count: z.int() })),
+});
+
+/** A product as the capability catalog (GET /api/catalog) describes it: exactly the spec's fields. */
+export const catalogProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plugin_id: z.string(),
+  description: z.string(),
+  price_cents: z.int(),
+  price_display: z.string(),
+  currency: z.string(),
+  category: categorySchema,
+  developer: z.string(),
+  max_machines: z.int(),
+  download_url: uri,
+  icon_url: uri,
+  created_at: dateTime,
+  compatibility: stringList,
+  inputs: stringList,
+  outputs: stringList,
+  seat_model: z.enum(SEAT_MODELS),
+  trial_available: z.boolean(),
+  platforms: z.array(z.enum(PLATFORMS)),
+  min_version: z.string().describe("Minimum host version; empty when not applicable"),
+  checkout_url: uri,
+  product_page: uri,
+});
+export type CatalogProduct = z.infer<typeof catalogProductSchema>;

@@ -1,0 +1,160 @@
+import { formatPrice, PRICING } from "../pricing.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+import type { Category, Platform, SeatModel } from "./constants.ts";
+import type { CatalogProduct, ListingProduct, ProductDetails } from "./schemas.ts";
+
+/** The columns of a product row the serializers read, with its developer. */
+export interface ProductRow {
+  id: string;
+  pluginId: string;
+  name: string;
+  tagline: string;
+  description: string;
+  priceCents: number;
+  currency: string;
+  category: string;
+  maxMachines: number;
+  seatModel: string;
+  trialAvailable: boolean;
+  trialDays: number;
+  platforms: unknown;
+  compatibility: unknown;
+  inputs: unknown;
+  outputs: unknown;
+  images: unknown;
+  minVersion: string | null;
+  downloadUrl: string;
+  iconUrl: string;
+  createdAt: Date;
+  developer: { id: string; name: string };
+}
+
+export const productSelect = {
+  id: true,
+  pluginId: true,
+  name: true,
+  tagline: true,
+  description: true,
+  priceCents: true,
+  currency: true,
+  category: true,
+  maxMachines: true,
+  seatModel: true,
+  trialAvailable: true,
+  trialDays: true,
+  platforms: true,
+  compatibility: true,
+  inputs: true,
+  outputs: true,
+  images: true,
+  minVersion: true,
+  downloadUrl: true,
+  iconUrl: true,
+  createdAt: true,
+  developer: { select: { id: true, name: true } },
+} as const;
+
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+export function toListingProduct(p: ProductRow): ListingProduct {
+  return {
+    id: p.id,
+    name: p.name,
+    plugin_id: p.pluginId,
+    tagline: p.tagline,
+    description: p.description,
+    price_cents: p.priceCents,
+    price_display: formatPrice(p.priceCents, p.currency),
+    currency: p.currency,
+    category: p.category as Category,
+    developer: p.developer.name,
+    developer_id: p.developer.id,
+    max_machines: p.maxMachines,
+    seat_model: p.seatModel as SeatModel,
+    trial_available: p.trialAvailable,
+    trial_days: p.trialAvailable ? p.trialDays : 0,
+    platforms: stringList(p.platforms) as Platform[],
+    compatibility: stringList(p.compatibility),
+    inputs: stringList(p.inputs),
+    outputs: stringList(p.outputs),
+    min_version: p.minVersion,
+    icon_url: absoluteUrl(p.iconUrl),
+    download_url: absoluteUrl(p.downloadUrl),
+    product_page: absoluteUrl(paths.product(p.id)),
+    checkout_url: absoluteUrl(paths.checkout(p.id)),
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+export function toCatalogProduct(p: ProductRow): CatalogProduct {
+  const l = toListingProduct(p);
+  return {
+    id: l.id,
+    name: l.name,
+    plugin_id: l.plugin_id,
+    description: l.description,
+    price_cents: l.price_cents,
+    price_display: l.price_display,
+    currency: l.currency,
+    category: l.category,
+    developer: l.developer,
+    max_machines: l.max_machines,
+    download_url: l.download_url,
+    icon_url: l.icon_url,
+    created_at: l.created_at,
+    compatibility: l.compatibility,
+    inputs: l.inputs,
+    outputs: l.outputs,
+    seat_model: l.seat_model,
+    trial_available: l.trial_available,
+    platforms: l.platforms,
+    min_version: l.min_version ?? "",
+    checkout_url: l.checkout_url,
+    product_page: l.product_page,
+  };
+}
+
+/** What one purchase grants, in plain words. */
+export function seatSummary(maxMachines: number, seatModel: string): string {
+  const machines = `${maxMachines} machine${maxMachines === 1 ? "" : "s"}`;
+  switch (seatModel) {
+    case "per-user":
+      return `One license per person, usable on up to ${machines} at once.`;
+    case "per-seat":
+      return `One seat per license, activated on up to ${machines}.`;
+    case "floating":
+      return `A floating license: up to ${machines} in use at the same time; release a machine to use another.`;
+    default:
+      return `Activate on up to ${machines}; release a machine any time to move the license.`;
+  }
+}
+
+export function toProductDetails(
+  p: ProductRow & { developer: { id: string; name: string; website: string | null; bio: string } },
+  developerProductCount: number,
+): ProductDetails {
+  const l = toListingProduct(p);
+  return {
+    ...l,
+    images: stringList(p.images).map(absoluteUrl),
+    developer_info: {
+      id: p.developer.id,
+      name: p.developer.name,
+      website: p.developer.website,
+      bio: p.developer.bio,
+      product_count: developerProductCount,
+      products_url: absoluteUrl(paths.developer(p.developer.id)),
+    },
+    pricing: {
+      price_cents: l.price_cents,
+      price_display: l.price_display,
+      currency: l.currency,
+      trial_available: l.trial_available,
+      trial_days: l.trial_days,
+      license: seatSummary(p.maxMachines, p.seatModel),
+      platform_fee_percent: PRICING.transaction_fee_percent,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Db } from "../../lib/db.ts";
+import { buildSearchText } from "../../lib/marketplace/search-text.ts";
+import { paths } from "../../lib/urls.ts";
+import { developers, products } from "./catalogue.ts";
+
+const DAY = 86_400_000;
+
+/**
+ * Seeds the demo catalogue into an empty database. Does nothing when any developer exists, so it is safe on every
+ * start and never touches a database that holds real data. Returns the number of products written.
+ */
+export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<number> {
+  return db.$transaction(async (tx) => {
+    if ((await tx.developer.count()) > 0) return 0;
+    await tx.developer.createMany({
+      data: developers.map((d) => ({ id: d.id, name: d.name, email: d.email, website: d.website, bio: d.bio })),
+    });
+    const names = new Map(developers.map((d) => [d.id, d.name]));
+    await tx.product.createMany({
+      data: products.map((p) => {
+        const created = new Date(now.getTime() - p.listedDaysAgo * DAY);
+        return {
+          id: p.id,
+          pluginId: p.pluginId,
+          developerId: p.developerId,
+          name: p.name,
+          tagline: p.tagline,
+          description: p.description,
+          priceCents: p.priceCents,
+          currency: "usd",
+          category: p.category,
+          maxMachines: p.maxMachines,
+          seatModel: p.seatModel,
+          trialAvailable: p.trialAvailable,
+          trialDays: p.trialAvailable ? p.trialDays : 0,
+          platforms: p.platforms,
+          compatibility: p.compatibility,
+          inputs: p.inputs,
+          outputs: p.outputs,
+          images: p.screenshotPaths,
+          minVersion: p.minVersion,
+          downloadUrl: paths.download(p.id),
+          iconUrl: p.iconPath,
+          status: "active",
+          salesCount: p.salesCount,
+          searchText: buildSearchText({ ...p, developerName: names.get(p.developerId) ?? "" }),
+          createdAt: created,
+          updatedAt: created,
+        };
+      }),
+    });
+    return products.length;
+  });
+}

@@ -1,0 +1,55 @@
+import { createServer } from "node:http";
+import next from "next";
+import { disconnectDb } from "./lib/db.ts";
+import { prepareDatabase } from "./lib/db/prepare.ts";
+import { env } from "./lib/env.ts";
+import { handleLean } from "./lib/http/lean.ts";
+
+/**
+ * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
+ * and hands every other request to Next.js. `npm run dev` and `npm start` both run this file.
+ */
+// Nothing may call home: this service runs on machines without internet access.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+async function main(): Promise<void> {
+  const e = env();
+  const dev = e.NODE_ENV === "development";
+  await prepareDatabase();
+
+  const app = next({ dev, dir: process.cwd(), hostname: "localhost", port: e.PORT });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = createServer((req, res) => {
+    handleLean(req, res)
+      .then((handled) => (handled ? undefined : handle(req, res)))
+      .catch((error: unknown) => {
+        console.error("request failed:", error);
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/problem+json" });
+        res.end(JSON.stringify({ type: "about:blank", title: "Internal Server Error", status: 500, code: "internal_error", detail: "Unexpected error." }));
+      });
+  });
+  // Bounded time for slow or stalled clients (slowloris), generous for real ones.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxHeadersCount = 100;
+
+  server.listen(e.PORT, e.HOST, () => {
+    console.log(`ready: ${e.BASE_URL} (${dev ? "development" : "production"}, listening on ${e.HOST}:${e.PORT})`);
+  });
+
+  const stop = (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    server.close(() => void disconnectDb().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error("startup failed:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from "vitest";
+import { AppError } from "@/lib/http/errors";
+import { problemFor } from "@/lib/http/problem";
+import { problemResponse, requestIdFrom, toAppError } from "@/lib/http/respond";
+
+describe("problem documents", () => {
+  it("carry status, title, code, detail and the request id", () => {
+    const p = problemFor(new AppError("product_not_found", 404, "No such product."), "req-1", "/api/x");
+    expect(p).toEqual({
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: "No such product.",
+      code: "product_not_found",
+      instance: "/api/x",
+      request_id: "req-1",
+    });
+  });
+
+  it("hide unknown errors behind a generic 500 and log them", () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const err = toAppError(new TypeError("secret internal detail at /srv/app.ts:12"), "r");
+    expect(err.status).toBe(500);
+    expect(err.code).toBe("internal_error");
+    expect(err.detail).not.toContain("secret");
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it("answer 503 with Retry-After when the database cannot be reached", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const err = toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "r");
+    expect(err.status).toBe(503);
+    const res = problemResponse(err, "r");
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("link")).toContain('rel="mcp"');
+    log.mockRestore();
+  });
+
+  it("accept only plain request ids from callers", () => {
+    expect(requestIdFrom("abc-123")).toBe("abc-123");
+    expect(requestIdFrom("bad\r\nheader")).not.toContain("\n");
+    expect(requestIdFrom("x".repeat(200))).toHaveLength(36);
+  });
+});

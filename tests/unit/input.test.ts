@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError } from "@/lib/http/errors";
+import { checkJsonContentType, MAX_JSON_DEPTH, parseJsonText, parseWith, queryObject, readBodyText } from "@/lib/http/input";
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return (e as AppError).code;
+  }
+  return undefined;
+}
+
+async function asyncCodeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (e) {
+    return (e as AppError).code;
+  }
+  return undefined;
+}
+
+describe("JSON bodies", () => {
+  it("parses valid JSON and refuses empty, malformed and over-deep bodies", () => {
+    expect(parseJsonText('{"a":[1,{"b":2}]}')).toEqual({ a: [1, { b: 2 }] });
+    expect(codeOf(() => parseJsonText(""))).toBe("body_required");
+    expect(codeOf(() => parseJsonText("   "))).toBe("body_required");
+    expect(codeOf(() => parseJsonText("{not json"))).toBe("invalid_json");
+    expect(codeOf(() => parseJsonText("[".repeat(MAX_JSON_DEPTH + 1) + "]".repeat(MAX_JSON_DEPTH + 1)))).toBe("body_too_deep");
+    expect(parseJsonText("[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH))).toBeDefined();
+  });
+
+  it("survives hostile nesting without exhausting the stack", () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect(["body_too_deep", "invalid_json"]).toContain(codeOf(() => parseJsonText(deep)));
+  });
+
+  it("accepts only JSON content types", () => {
+    expect(codeOf(() => checkJsonContentType("application/json"))).toBeUndefined();
+    expect(codeOf(() => checkJsonContentType("application/json; charset=utf-8"))).toBeUndefined();
+    expect(codeOf(() => checkJsonContentType("application/merge-patch+json"))).toBeUndefined();
+    expect(codeOf(() => checkJsonContentType("application/x-www-form-urlencoded"))).toBe("unsupported_media_type");
+    expect(codeOf(() => checkJsonContentType(null))).toBe("unsupported_media_type");
+  });
+});
+
+describe("body size cap", () => {
+  it("refuses a declared length over the cap before reading", async () => {
+    const req = new Request("http://x/", { method: "POST", body: "x".repeat(10), headers: { "content-length": "999999" } });
+    expect(await asyncCodeOf(readBodyText(req, 100))).toBe("body_too_large");
+  });
+
+  it("stops reading a chunked body as soon as it passes the cap", async () => {
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+        if (pulled > 10_000) controller.close();
+      },
+    });
+    const req = new Request("http://x/", { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(await asyncCodeOf(readBodyText(req, 4096))).toBe("body_too_large");
+    expect(pulled).toBeLessThan(20);
+  });
+
+  it("refuses bytes that are not UTF-8", async () => {
+    const req = new Request("http://x/", { method: "POST", body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) });
+    expect(await asyncCodeOf(readBodyText(req, 100))).toBe("invalid_encoding");
+  });
+
+  it("reads a body within the cap", async () => {
+    const req = new Request("http://x/", { method: "POST", body: '{"ok":true}' });
+    expect(await readBodyText(req, 100)).toBe('{"ok":true}');
+  });
+});
+
+describe("query and validation", () => {
+  it("keeps the first value of a repeated parameter", () => {
+    expect(queryObject(new URL("http://x/?a=1&a=2&b=3"))).toEqual({ a: "1", b: "3" });
+  });
+
+  it("names the failing parameter in a 400", () => {
+    const schema = z.object({ limit: z.coerce.number().int().max(50) });
+    try {
+      parseWith(schema, "query", { limit: "500" });
+      expect.unreachable();
+    } catch (e) {
+      const err = e as AppError;
+      expect(err.status).toBe(400);
+      expect(err.code).toBe("invalid_query");
+      expect(err.detail).toContain('"limit"');
+      expect(err.extra.errors?.[0]).toMatchObject({ in: "query", name: "limit" });
+    }
+  });
+});
