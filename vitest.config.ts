@@ -17,7 +17,7 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-const common = { BASE_URL: "http://localhost:3000", RATE_LIMIT: "on", NODE_ENV: "test" };
+const common = { BASE_URL: "http://localhost:3000", RATE_LIMIT: "on", NODE_ENV: "test" as const };
 const alias = { "@": new URL(".", import.meta.url).pathname.replace(/\/$/, "") };
 
 export default defineConfig({

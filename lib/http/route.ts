@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, queryObject, readBodyText } from "./input.ts";
 import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
@@ -50,4 +51,24 @@ export function route<Q = undefined, B = undefined, P = undefined>(spec: RouteSp
       return problemResponse(toAppError(error, requestId), requestId, url.pathname);
     }
   };
+}
+
+type Handler = (request: Request, context?: NextContext) => Promise<Response>;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * A route file's exports: the handlers it has, and a 405 problem document (with Allow) for every other method, so
+ * no method gets Next's empty default answer.
+ */
+export function methods(handlers: Partial<Record<Method, Handler>>): Record<Method, Handler> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const refuse = route({
+    handler: ({ request, url }) => {
+      throw new AppError("method_not_allowed", 405, `${url.pathname} does not accept ${request.method}; use ${allowed.join(" or ")}.`, {
+        headers: { Allow: allowed.join(", ") },
+      });
+    },
+  });
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? refuse])) as Record<Method, Handler>;
 }

@@ -64,3 +64,13 @@ describe("GET /api/terms", () => {
     expect(r.headers.get("cache-control")).toContain("max-age=300");
   });
 });
+
+describe("methods a route does not have", () => {
+  it("get a 405 problem document with Allow", async () => {
+    const { POST } = await import("@/app/api/terms/route");
+    const r = await call(POST, "/api/terms", { method: "POST", json: {} });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("GET");
+    expect(r.body).toMatchObject({ code: "method_not_allowed", status: 405 });
+  });
+});

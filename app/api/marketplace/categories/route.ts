@@ -1,8 +1,10 @@
 import { CACHE } from "@/lib/http/headers";
-import { route } from "@/lib/http/route";
+import { methods, route } from "@/lib/http/route";
 import { countCategories } from "@/lib/marketplace/count-categories";
 
-export const GET = route({
-  cache: CACHE.short,
-  handler: async () => ({ categories: await countCategories() }),
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route({
+    cache: CACHE.short,
+    handler: async () => ({ categories: await countCategories() }),
+  }),
 });
