@@ -1,9 +1,10 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { disconnectDb } from "./lib/db.ts";
 import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
 import { handleLean } from "./lib/http/lean.ts";
+import { missingPageRewrite } from "./lib/http/page-guards.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -21,9 +22,17 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  const toNext = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET" || req.method === "HEAD") {
+      const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
+      if (rewrite) req.url = rewrite;
+    }
+    return handle(req, res);
+  };
+
   const server = createServer((req, res) => {
     handleLean(req, res)
-      .then((handled) => (handled ? undefined : handle(req, res)))
+      .then((handled) => (handled ? undefined : toNext(req, res)))
       .catch((error: unknown) => {
         console.error("request failed:", error);
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/problem+json" });

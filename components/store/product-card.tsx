@@ -6,7 +6,7 @@ import { PlatformBadges } from "./platform-badges";
 /** A product tile; the whole card is clickable through the name link stretched over it. */
 export function ProductCard({ product }: { product: ListingProduct }) {
   return (
-    <article className="group relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:border-slate-300 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-indigo-600 has-[a:focus-visible]:ring-offset-2">
+    <article className="group relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition motion-safe:hover:-translate-y-0.5 hover:border-slate-300 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-indigo-600 has-[a:focus-visible]:ring-offset-2">
       <div className="flex items-start gap-4">
         {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon, no optimisation needed */}
         <img
@@ -22,7 +22,7 @@ export function ProductCard({ product }: { product: ListingProduct }) {
           <h3 className="text-base leading-snug font-semibold text-slate-900">
             <Link
               href={`/products/${encodeURIComponent(product.id)}`}
-              className={"rounded-sm after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:outline-none"}
+              className="rounded-sm after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:outline-none"
             >
               {product.name}
             </Link>

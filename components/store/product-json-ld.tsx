@@ -1,0 +1,31 @@
+import type { ProductDetails } from "@/lib/marketplace/schemas";
+
+/** schema.org Product markup for search engines and agents. */
+export function ProductJsonLd({ product }: { product: ProductDetails }) {
+  const data = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description || product.tagline,
+    image: [product.icon_url, ...product.images],
+    sku: product.plugin_id,
+    category: product.category,
+    url: product.product_page,
+    brand: { "@type": "Brand", name: product.developer },
+    manufacturer: {
+      "@type": "Organization",
+      name: product.developer,
+      ...(product.developer_info.website ? { url: product.developer_info.website } : {}),
+    },
+    offers: {
+      "@type": "Offer",
+      price: (product.price_cents / 100).toFixed(2),
+      priceCurrency: product.currency.toUpperCase(),
+      availability: "https://schema.org/InStock",
+      url: product.product_page,
+    },
+  };
+  // Escape "<" so no string in the data can close the script element.
+  const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} />;
+}

@@ -1,0 +1,39 @@
+import { mkdirSync } from "node:fs";
+import { test as base, expect, type Page } from "@playwright/test";
+
+/**
+ * Every page test fails on a console error or on a request to any host but ours, and can keep a screenshot
+ * under e2e/artifacts/screens for people to look at.
+ */
+export const test = base.extend<{ guard: void; shot: (name: string) => Promise<void> }>({
+  guard: [
+    async ({ page, baseURL }, use) => {
+      const origin = new URL(baseURL!).origin;
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" && !/status of 404/.test(m.text())) problems.push(`console: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+      page.on("request", (r) => {
+        const u = new URL(r.url());
+        if (!["data:", "blob:"].includes(u.protocol) && u.origin !== origin) problems.push(`foreign request: ${r.url()}`);
+      });
+      await use();
+      expect(problems, problems.join("\n")).toEqual([]);
+    },
+    { auto: true },
+  ],
+  shot: async ({ page }, use) => {
+    mkdirSync("e2e/artifacts/screens", { recursive: true });
+    await use(async (name: string) => {
+      await page.screenshot({ path: `e2e/artifacts/screens/${name}.png`, fullPage: true });
+    });
+  },
+});
+
+export { expect };
+
+export async function noHorizontalScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}

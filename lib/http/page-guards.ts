@@ -1,0 +1,31 @@
+import { getDb } from "../db.ts";
+
+/**
+ * Pages whose existence depends on the database. Next.js answers a page that calls notFound() with a 404 whose
+ * HTML body is empty until JavaScript runs (vercel/next.js#62228); an unmatched URL gets the fully rendered
+ * not-found page. So server.ts asks here first and sends requests for missing records to an unmatched URL.
+ */
+const guards: Array<{ pattern: RegExp; exists: (id: string) => Promise<boolean> }> = [
+  {
+    pattern: /^\/products\/([^/?#]+)\/?$/,
+    exists: async (id) => {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(id);
+      } catch {
+        return false;
+      }
+      return (await getDb().product.count({ where: { id: decoded, status: "active" } })) > 0;
+    },
+  },
+];
+
+/** The URL to hand Next instead of `url` when it names a missing record, or null to serve it as it is. */
+export async function missingPageRewrite(url: string): Promise<string | null> {
+  const pathname = url.split("?")[0]!;
+  for (const guard of guards) {
+    const match = guard.pattern.exec(pathname);
+    if (match && !(await guard.exists(match[1]!))) return "/_missing";
+  }
+  return null;
+}
