@@ -5,6 +5,8 @@ import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
 import { handleLean } from "./lib/http/lean.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/http/rate-limit.ts";
+import { flushValidations } from "./lib/licensing/validation-log.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -23,6 +25,8 @@ async function main(): Promise<void> {
   await app.prepare();
 
   const toNext = async (req: IncomingMessage, res: ServerResponse) => {
+    // Route handlers see the client address only through this header; a client's own copy is overwritten.
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
     if (req.method === "GET" || req.method === "HEAD") {
       const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
       if (rewrite) req.url = rewrite;
@@ -51,7 +55,12 @@ async function main(): Promise<void> {
 
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
-    server.close(() => void disconnectDb().finally(() => process.exit(0)));
+    server.close(() =>
+      void flushValidations()
+        .catch(() => undefined)
+        .then(() => disconnectDb())
+        .finally(() => process.exit(0)),
+    );
     setTimeout(() => process.exit(0), 5_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));

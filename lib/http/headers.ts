@@ -1,12 +1,18 @@
 import { absoluteUrl, paths } from "../urls.ts";
 
 /** The Link header every API response carries: where the MCP endpoint and the API description are. */
+let cached: { base: string; value: string } | undefined;
+
 export function linkHeader(): string {
-  return [
+  const base = absoluteUrl("/");
+  if (cached?.base === base) return cached.value;
+  const value = [
     `<${absoluteUrl(paths.mcp)}>; rel="mcp"; type="application/json"`,
     `<${absoluteUrl(paths.openapi)}>; rel="service-desc"; type="application/openapi+json"`,
     `<${absoluteUrl(paths.discover)}>; rel="describedby"; type="application/json"`,
   ].join(", ");
+  cached = { base, value };
+  return value;
 }
 
 /** Cache policies, named for what they are used for. */

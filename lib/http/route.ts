@@ -3,6 +3,7 @@ import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, queryObject, readBodyText } from "./input.ts";
 import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
+import { CLIENT_ADDRESS_HEADER, enforce, type RateRule } from "./rate-limit.ts";
 
 export interface RouteInput<Q, B, P> {
   query: Q;
@@ -11,6 +12,8 @@ export interface RouteInput<Q, B, P> {
   request: Request;
   url: URL;
   requestId: string;
+  /** The client's address as server.ts saw it. */
+  client: string;
 }
 
 export interface RouteSpec<Q, B, P> {
@@ -22,6 +25,8 @@ export interface RouteSpec<Q, B, P> {
   maxBodyBytes?: number;
   status?: number;
   contentType?: string;
+  /** Rate limits to count this request against, checked before the body is read. */
+  rateLimit?: (input: { client: string; query: Q; params: P }) => Array<[RateRule, string]>;
   handler: (input: RouteInput<Q, B, P>) => Promise<unknown> | unknown;
 }
 
@@ -38,13 +43,15 @@ export function route<Q = undefined, B = undefined, P = undefined>(spec: RouteSp
     try {
       const query = spec.query ? parseWith(spec.query, "query", queryObject(url)) : (undefined as Q);
       const params = spec.params ? parseWith(spec.params, "path", (await context?.params) ?? {}) : (undefined as P);
+      const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+      if (spec.rateLimit) enforce(spec.rateLimit({ client, query, params }));
       let body = undefined as B;
       if (spec.body) {
         checkJsonContentType(request.headers.get("content-type"));
         const text = await readBodyText(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
         body = parseWith(spec.body, "body", parseJsonText(text));
       }
-      const result = await spec.handler({ query, body, params, request, url, requestId });
+      const result = await spec.handler({ query, body, params, request, url, requestId, client });
       if (result instanceof Response) return result;
       return jsonResponse(result, requestId, spec.cache ?? CACHE.none, spec.status ?? 200, spec.contentType);
     } catch (error) {

@@ -1,0 +1,106 @@
+import { AppError } from "./errors.ts";
+
+/**
+ * Fixed-window rate limits, counted in this process. Limits are per client address and per license key, so one
+ * noisy client cannot lock a key out for everyone, and guessing keys is hopeless (80-bit keys at a few hundred
+ * tries a minute). Configured through the environment; RATE_LIMIT=off disables them (load benchmarks).
+ */
+export interface RateRule {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+/** The limits, read from the environment on each use so operators and tests can change them without a restart of this module. */
+export const RULES = {
+  /** POST /validate per client address: an office of many machines behind one address launches apps all day. */
+  get validate(): RateRule {
+    return { name: "validate", limit: num("RATE_LIMIT_VALIDATE_PER_MIN", 600), windowMs: 60_000 };
+  },
+  /** POST /activate and /deactivate per client address. */
+  get activation(): RateRule {
+    return { name: "activation", limit: num("RATE_LIMIT_ACTIVATION_PER_MIN", 60), windowMs: 60_000 };
+  },
+  /** GET /api/receipt and trial starts per client address. */
+  get receipt(): RateRule {
+    return { name: "receipt", limit: num("RATE_LIMIT_RECEIPT_PER_MIN", 120), windowMs: 60_000 };
+  },
+  /** Licensing calls per license key, whatever the address. */
+  get key(): RateRule {
+    return { name: "key", limit: num("RATE_LIMIT_PER_KEY_PER_MIN", 120), windowMs: 60_000 };
+  },
+};
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+export class RateLimiter {
+  private windows = new Map<string, Window>();
+  private nextSweep = 0;
+
+  /** Counts a hit; throws a 429 problem with Retry-After when the window is full. */
+  hit(rule: RateRule, id: string, now = Date.now()): void {
+    if (now >= this.nextSweep) this.sweep(now);
+    const key = `${rule.name}\u0000${id}`;
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + rule.windowMs };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    if (w.count > rule.limit) {
+      const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+      throw new AppError("rate_limited", 429, `Too many requests (${rule.limit} per ${rule.windowMs / 1000} s for ${rule.name}). Retry in ${retryAfter} s.`, {
+        headers: { "Retry-After": String(retryAfter) },
+      });
+    }
+  }
+
+  private sweep(now: number): void {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+    this.nextSweep = now + 10_000;
+  }
+
+  reset(): void {
+    this.windows.clear();
+  }
+}
+
+const KEY = Symbol.for("indie-license-market.rate-limiter");
+const g = globalThis as unknown as Record<symbol, RateLimiter | undefined>;
+export const rateLimiter = (): RateLimiter => (g[KEY] ??= new RateLimiter());
+
+export function rateLimitsEnabled(): boolean {
+  return (process.env.RATE_LIMIT ?? "on") !== "off";
+}
+
+/** Applies each (rule, id) pair; the first full window answers 429. */
+export function enforce(pairs: Array<[RateRule, string]>): void {
+  if (!rateLimitsEnabled()) return;
+  const limiter = rateLimiter();
+  for (const [rule, id] of pairs) limiter.hit(rule, id);
+}
+
+/** The header server.ts stamps with the client address before handing a request to Next (any incoming copy is replaced). */
+export const CLIENT_ADDRESS_HEADER = "x-ilm-client-address";
+
+/**
+ * The client's address: the socket peer, or with TRUST_PROXY=<n> the address n hops back in X-Forwarded-For,
+ * as appended by that many trusted proxies in front of us.
+ */
+export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
+  const hops = Number(process.env.TRUST_PROXY ?? 0);
+  if (hops > 0 && forwardedFor) {
+    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",").map((s) => s.trim()).filter(Boolean);
+    const candidate = list[list.length - hops];
+    if (candidate) return candidate;
+  }
+  return socketAddress ?? "unknown";
+}

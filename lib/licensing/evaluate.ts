@@ -1,0 +1,27 @@
+import { LICENSE_CODES, type LicenseCode } from "./codes.ts";
+import type { LicenseState } from "./license-state.ts";
+
+const DAY = 86_400_000;
+
+/** The standing of a license for a product, before any machine is considered. */
+export function licenseStanding(state: LicenseState | null, pluginId: string, now: number): LicenseCode {
+  if (!state) return "NOT_FOUND";
+  if (state.pluginId !== pluginId) return "PRODUCT_MISMATCH";
+  if (!state.isActive) return "REVOKED";
+  if (state.expiresAt !== null && state.expiresAt <= now) return state.trial ? "TRIAL_EXPIRED" : "EXPIRED";
+  return "VALID";
+}
+
+export function trialDaysRemaining(state: LicenseState, now: number): number {
+  if (!state.trial || state.expiresAt === null) return 0;
+  return Math.max(0, Math.ceil((state.expiresAt - now) / DAY));
+}
+
+export function detailOf(code: LicenseCode): string {
+  return LICENSE_CODES[code];
+}
+
+/** True when the answer may reveal facts of the license (dates, trial); unknown and other products' keys reveal nothing. */
+export function discloses(code: LicenseCode): boolean {
+  return code !== "NOT_FOUND" && code !== "PRODUCT_MISMATCH";
+}

@@ -1,0 +1,108 @@
+import { getDb } from "../db.ts";
+
+/** What the licensing rules need to know about one license, loaded in one query. */
+export interface LicenseState {
+  id: string;
+  key: string;
+  productId: string;
+  productName: string;
+  pluginId: string;
+  buyerEmail: string;
+  isActive: boolean;
+  trial: boolean;
+  maxMachines: number;
+  issuedAt: number;
+  /** Epoch ms; null for a perpetual license. */
+  expiresAt: number | null;
+  /** fingerprint → activation */
+  machines: Map<string, { id: string; activatedAt: number }>;
+  loadedAt: number;
+}
+
+export async function loadLicenseState(key: string): Promise<LicenseState | null> {
+  const row = await getDb().license.findUnique({
+    where: { key },
+    select: {
+      id: true,
+      key: true,
+      buyerEmail: true,
+      isActive: true,
+      trial: true,
+      maxMachines: true,
+      issuedAt: true,
+      expiresAt: true,
+      product: { select: { id: true, name: true, pluginId: true } },
+      activations: { select: { id: true, fingerprint: true, activatedAt: true } },
+    },
+  });
+  if (!row) return null;
+  return {
+    id: row.id,
+    key: row.key,
+    productId: row.product.id,
+    productName: row.product.name,
+    pluginId: row.product.pluginId,
+    buyerEmail: row.buyerEmail,
+    isActive: row.isActive,
+    trial: row.trial,
+    maxMachines: row.maxMachines,
+    issuedAt: row.issuedAt.getTime(),
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    machines: new Map(row.activations.map((a) => [a.fingerprint, { id: a.id, activatedAt: a.activatedAt.getTime() }])),
+    loadedAt: Date.now(),
+  };
+}
+
+/**
+ * A per-process cache of license state for the validation hot path. Writes in this process invalidate their
+ * entry at once; other instances' writes are seen within `ttlMs`. Only answers that say "valid" are served from
+ * it: anything else is checked against the database first, so a fresh activation elsewhere is never refused.
+ */
+export class LicenseCache {
+  private entries = new Map<string, LicenseState>();
+
+  constructor(
+    private ttlMs: number,
+    private maxEntries: number,
+  ) {}
+
+  get(key: string, now = Date.now()): LicenseState | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (now - hit.loadedAt > this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return hit;
+  }
+
+  set(state: LicenseState): void {
+    this.entries.delete(state.key);
+    this.entries.set(state.key, state);
+    // Map iteration is insertion order: the first entry is the least recently loaded.
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  invalidate(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+// Shared through globalThis: server.ts's lean path and Next's bundled routes (revocation, say) must see one cache.
+const KEY = Symbol.for("indie-license-market.license-cache");
+const g = globalThis as unknown as Record<symbol, LicenseCache | undefined>;
+
+export function licenseCache(): LicenseCache {
+  return (g[KEY] ??= new LicenseCache(
+    Number(process.env.LICENSE_CACHE_TTL_MS ?? 10_000),
+    Number(process.env.LICENSE_CACHE_SIZE ?? 100_000),
+  ));
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { LICENSE_CODES } from "./codes.ts";
+import { LICENSE_KEY_PATTERN, normalizeKey } from "./keys.ts";
+
+export const licenseKeySchema = z
+  .string()
+  .max(64)
+  .transform(normalizeKey)
+  .pipe(z.string().regex(LICENSE_KEY_PATTERN, "must be a license key in the format XXXX-XXXX-XXXX-XXXX"))
+  .describe("License key, XXXX-XXXX-XXXX-XXXX");
+
+export const machineFingerprintSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256 hex digest (64 hexadecimal characters) of the CPU brand and OS identifier")
+  .transform((s) => s.toLowerCase())
+  .describe("SHA-256 hex digest of the CPU brand plus an operating-system identifier");
+
+export const pluginIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be the product's plugin_id (letters, digits, dots, hyphens, underscores)")
+  .describe("The product's plugin_id, as listed in the catalog");
+
+export const validateRequestSchema = z.object({
+  license_key: licenseKeySchema,
+  machine_fingerprint: machineFingerprintSchema,
+  plugin_id: pluginIdSchema,
+});
+export type ValidateRequest = z.infer<typeof validateRequestSchema>;
+
+export const activateRequestSchema = validateRequestSchema;
+export type ActivateRequest = ValidateRequest;
+
+export const deactivateRequestSchema = z.object({
+  license_key: licenseKeySchema,
+  machine_fingerprint: machineFingerprintSchema,
+});
+export type DeactivateRequest = z.infer<typeof deactivateRequestSchema>;
+
+const codeSchema = z.enum(Object.keys(LICENSE_CODES) as [keyof typeof LICENSE_CODES, ...(keyof typeof LICENSE_CODES)[]]);
+const nullableDate = z.iso.datetime().nullable();
+
+export const validationResultSchema = z.object({
+  valid: z.boolean(),
+  expires_at: nullableDate.describe("When the license expires; null for a perpetual license or an unknown key"),
+  machine_bound: z.boolean().describe("Whether the key is activated on this machine"),
+  trial: z.boolean(),
+  trial_days_remaining: z.int().describe("Whole days left in a trial; 0 for full licenses"),
+  code: codeSchema,
+  detail: z.string(),
+});
+export type ValidationResult = z.infer<typeof validationResultSchema>;
+
+export const activationResultSchema = z.object({
+  activated: z.boolean(),
+  machine_fingerprint: z.string(),
+  activated_at: nullableDate.describe("When this machine was activated; null when activation was refused"),
+  code: codeSchema,
+  detail: z.string(),
+  max_machines: z.int().nullable(),
+  active_machines: z.int().nullable(),
+});
+export type ActivationResult = z.infer<typeof activationResultSchema>;
+
+export const deactivationResultSchema = z.object({
+  deactivated: z.boolean(),
+  code: codeSchema,
+  detail: z.string(),
+  active_machines: z.int().nullable(),
+});
+export type DeactivationResult = z.infer<typeof deactivationResultSchema>;

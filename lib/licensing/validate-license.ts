@@ -1,0 +1,47 @@
+import { detailOf, discloses, licenseStanding, trialDaysRemaining } from "./evaluate.ts";
+import { licenseCache, loadLicenseState, type LicenseState } from "./license-state.ts";
+import type { ValidateRequest, ValidationResult } from "./schemas.ts";
+import { recordValidation } from "./validation-log.ts";
+import type { LicenseCode } from "./codes.ts";
+
+function answer(state: LicenseState | null, req: ValidateRequest, now: number): { result: ValidationResult; activationId?: string } {
+  let code: LicenseCode = licenseStanding(state, req.plugin_id, now);
+  const machine = state?.machines.get(req.machine_fingerprint);
+  if (code === "VALID" && !machine) code = state!.machines.size === 0 ? "NO_MACHINE" : "FINGERPRINT_SCOPE_MISMATCH";
+  const open = state !== null && discloses(code);
+  return {
+    result: {
+      valid: code === "VALID",
+      expires_at: open && state.expiresAt !== null ? new Date(state.expiresAt).toISOString() : null,
+      machine_bound: open && machine !== undefined,
+      trial: open && state.trial,
+      trial_days_remaining: open ? trialDaysRemaining(state, now) : 0,
+      code,
+      detail: detailOf(code),
+    },
+    activationId: code === "VALID" ? machine?.id : undefined,
+  };
+}
+
+/**
+ * Checks a key for a product on a machine: existence, product, revocation, expiry and trial, and whether this
+ * machine is activated. The hot path of every licensed app's launch: a valid answer comes from the cache when it
+ * can; every other answer is confirmed against the database.
+ */
+export async function validateLicense(req: ValidateRequest, now = Date.now()): Promise<ValidationResult> {
+  const cache = licenseCache();
+  const cached = cache.get(req.license_key, now);
+  if (cached) {
+    const out = answer(cached, req, now);
+    if (out.result.valid) {
+      recordValidation(out.activationId!, now);
+      return out.result;
+    }
+  }
+  const state = await loadLicenseState(req.license_key);
+  if (state) cache.set(state);
+  else cache.invalidate(req.license_key);
+  const out = answer(state, req, now);
+  if (out.activationId) recordValidation(out.activationId, now);
+  return out.result;
+}

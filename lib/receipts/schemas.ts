@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { licenseKeySchema } from "../licensing/schemas.ts";
+
+export const RECEIPT_VERSION = 1;
+
+export const receiptSchema = z.object({
+  version: z.int(),
+  issuer: z.string().describe("did:web identity of the issuing service"),
+  license_key: z.string(),
+  product_id: z.string(),
+  product_name: z.string(),
+  buyer_email: z.string(),
+  max_machines: z.int(),
+  is_active: z.boolean(),
+  issued_at: z.iso.datetime(),
+  expires_at: z.iso.datetime().nullable().describe("null for a perpetual license"),
+  checked_at: z.iso.datetime(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export const signedReceiptSchema = z.object({
+  receipt: receiptSchema,
+  signature: z.string().describe("HMAC-SHA256 (hex) over the RFC 8785 canonical JSON of `receipt`"),
+  verify_url: z.url(),
+  verify_method: z.literal("POST"),
+});
+
+export const receiptQuerySchema = z.object({ key: licenseKeySchema });
+
+export const verifyReceiptRequestSchema = z.object({
+  // Any object: the signature covers exactly what was issued, so every field (and no other) must be sent back.
+  receipt: z.looseObject({}).describe("The receipt object exactly as issued"),
+  signature: z.string().max(256).describe("The signature as issued"),
+});
+export type VerifyReceiptRequest = z.infer<typeof verifyReceiptRequestSchema>;
+
+export const receiptVerificationSchema = z.object({
+  valid: z.boolean().describe("The signature matches the receipt"),
+  still_active: z.boolean().describe("The license is active now (false when the signature is not valid)"),
+  receipt_age_seconds: z.int().describe("Seconds since the receipt's checked_at"),
+});
+export type ReceiptVerification = z.infer<typeof receiptVerificationSchema>;
