@@ -7,6 +7,7 @@ import { handleLean } from "./lib/http/lean.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/http/rate-limit.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
+import { startOutbox } from "./lib/email/deliver-emails.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -49,12 +50,16 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 5_000;
   server.maxHeadersCount = 100;
 
+  // Delivers queued e-mail (license keys, sign-in links) with retries; see lib/email/deliver-emails.ts.
+  const stopOutbox = startOutbox();
+
   server.listen(e.PORT, e.HOST, () => {
     console.log(`ready: ${e.BASE_URL} (${dev ? "development" : "production"}, listening on ${e.HOST}:${e.PORT})`);
   });
 
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
+    stopOutbox();
     server.close(() =>
       void flushValidations()
         .catch(() => undefined)

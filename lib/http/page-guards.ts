@@ -18,6 +18,10 @@ const guards: Array<{ pattern: RegExp; exists: (id: string) => Promise<boolean> 
       return (await getDb().product.count({ where: { id: decoded, status: "active" } })) > 0;
     },
   },
+  {
+    pattern: /^\/checkout\/(cs_[A-Za-z0-9]+)(?:\/(?:success|cancelled))?\/?$/,
+    exists: async (id) => (await getDb().order.count({ where: { id } })) > 0,
+  },
 ];
 
 /** The URL to hand Next instead of `url` when it names a missing record, or null to serve it as it is. */

@@ -26,9 +26,13 @@ export const RULES = {
   get activation(): RateRule {
     return { name: "activation", limit: num("RATE_LIMIT_ACTIVATION_PER_MIN", 60), windowMs: 60_000 };
   },
-  /** GET /api/receipt and trial starts per client address. */
+  /** GET /api/receipt per client address. */
   get receipt(): RateRule {
     return { name: "receipt", limit: num("RATE_LIMIT_RECEIPT_PER_MIN", 120), windowMs: 60_000 };
+  },
+  /** Checkout sessions and trials started per client address. */
+  get checkout(): RateRule {
+    return { name: "checkout", limit: num("RATE_LIMIT_CHECKOUT_PER_MIN", 30), windowMs: 60_000 };
   },
   /** Licensing calls per license key, whatever the address. */
   get key(): RateRule {

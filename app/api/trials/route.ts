@@ -6,7 +6,7 @@ import { startTrialRequestSchema } from "@/lib/licensing/trial-schemas";
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     body: startTrialRequestSchema,
-    rateLimit: ({ client }) => [[RULES.receipt, client]],
+    rateLimit: ({ client }) => [[RULES.checkout, client]],
     handler: async ({ body }) => {
       const { license, product, created } = await startTrial({ productId: body.product_id, buyerEmail: body.buyer_email });
       return {

@@ -1,0 +1,134 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { CheckoutFrame } from "@/components/checkout/checkout-frame";
+import { ClosedNotice } from "@/components/checkout/closed-notice";
+import { formatUtc, timeUntil } from "@/components/checkout/format";
+import { ClockIcon, LockIcon } from "@/components/checkout/icons";
+import { checkoutPaths, findCheckout, isClosed, loadCheckout, type CheckoutView } from "@/components/checkout/load-checkout";
+import { ProductSummary } from "@/components/checkout/product-summary";
+import { StatusPanel } from "@/components/checkout/status-panel";
+import { TestModeBanner } from "@/components/checkout/test-mode-banner";
+import { plural } from "@/components/store/labels";
+import { buttonPrimary, card, textLink } from "@/components/ui/styles";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ session_id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const view = await findCheckout((await params).session_id);
+  return {
+    title: view ? `Checkout: ${view.product.name}` : "Checkout not found",
+    robots: { index: false },
+  };
+}
+
+/** The built-in test-mode hosted checkout. Paid sessions go to their key; Stripe sessions go to Stripe. */
+export default async function CheckoutPage({ params }: Props) {
+  const view = await loadCheckout((await params).session_id);
+
+  if (view.status === "paid") redirect(checkoutPaths.success(view.id));
+  if (view.provider === "stripe" && view.status === "open" && view.checkoutUrl) redirect(view.checkoutUrl);
+
+  if (isClosed(view.status)) {
+    return (
+      <CheckoutFrame>
+        <ClosedNotice view={view} status={view.status} />
+      </CheckoutFrame>
+    );
+  }
+
+  if (view.provider !== "test") {
+    // An open Stripe session whose payment page has not been recorded yet (the provider call is still running).
+    return (
+      <CheckoutFrame>
+        <StatusPanel
+          tone="pending"
+          title="Your payment page is being prepared"
+          actions={
+            <Link href={checkoutPaths.checkout(view.id)} className={buttonPrimary}>
+              Try again
+            </Link>
+          }
+          footer={<ProductSummary product={view.product} linkName showTagline={false} />}
+        >
+          <p>The payment provider has not answered yet. Please try again in a moment. You have not been charged.</p>
+        </StatusPanel>
+      </CheckoutFrame>
+    );
+  }
+
+  return <TestCheckout view={view} />;
+}
+
+function TestCheckout({ view }: { view: CheckoutView }) {
+  const machines = plural(view.product.maxMachines, "machine");
+  return (
+    <CheckoutFrame wide>
+      <TestModeBanner />
+
+      <h1 className="mt-8 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">Checkout</h1>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <section aria-labelledby="summary-heading" className={`${card} p-6 sm:p-8`}>
+          <h2 id="summary-heading" className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
+            Order summary
+          </h2>
+          <div className="mt-5">
+            <ProductSummary product={view.product} size="lg" />
+          </div>
+
+          <dl className="mt-6 divide-y divide-slate-200 border-t border-slate-200 text-sm">
+            <div className="flex items-baseline justify-between gap-4 py-3">
+              <dt className="text-slate-600">License</dt>
+              <dd className="text-right font-medium text-slate-900">One-time · up to {machines}</dd>
+            </div>
+            <div className="flex items-baseline justify-between gap-4 py-3">
+              <dt className="text-base font-semibold text-slate-900">Total</dt>
+              <dd className="text-2xl font-semibold text-slate-900">{view.amountDisplay}</dd>
+            </div>
+          </dl>
+
+          <div className="mt-4 rounded-xl bg-slate-50 px-4 py-3.5 ring-1 ring-slate-200 ring-inset">
+            <h3 className="text-sm font-semibold text-slate-900">What you get</h3>
+            <p className="mt-1 text-sm leading-6 text-slate-700">
+              A license key for up to {machines}, e-mailed to <span className="font-medium break-all text-slate-900">{view.buyerEmail}</span> and
+              shown on the next page.
+            </p>
+          </div>
+        </section>
+
+        <section aria-labelledby="pay-heading" className={`${card} p-6 sm:p-8`}>
+          <h2 id="pay-heading" className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
+            Payment
+          </h2>
+          <p className="mt-4 text-sm text-slate-600">Billed to</p>
+          <p className="mt-0.5 text-base font-medium break-all text-slate-900">{view.buyerEmail}</p>
+
+          <form method="post" action={checkoutPaths.pay(view.id)} className="mt-6">
+            <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
+              <LockIcon />
+              Pay {view.amountDisplay}
+            </button>
+          </form>
+          <p className="mt-2 text-center text-xs text-slate-600">Test mode: nothing is charged.</p>
+
+          <form method="post" action={checkoutPaths.cancel(view.id)} className="mt-5 text-center">
+            <button type="submit" className={`${textLink} text-sm`}>
+              Cancel and return
+            </button>
+          </form>
+
+          <p className="mt-6 flex gap-2 border-t border-slate-200 pt-4 text-xs leading-5 text-slate-600">
+            <ClockIcon className="mt-0.5 size-4 shrink-0" />
+            <span>
+              This checkout expires {timeUntil(view.expiresAt)}, at{" "}
+              <time dateTime={view.expiresAt.toISOString()}>{formatUtc(view.expiresAt)}</time>.
+            </span>
+          </p>
+        </section>
+      </div>
+    </CheckoutFrame>
+  );
+}

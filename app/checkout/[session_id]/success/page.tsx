@@ -1,0 +1,151 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { CheckoutFrame } from "@/components/checkout/checkout-frame";
+import { ClosedNotice } from "@/components/checkout/closed-notice";
+import { formatUtc } from "@/components/checkout/format";
+import { CheckCircleIcon, DownloadIcon } from "@/components/checkout/icons";
+import { LicenseKeyCard } from "@/components/checkout/license-key-card";
+import { checkoutPaths, findCheckout, isClosed, loadCheckout, type CheckoutView } from "@/components/checkout/load-checkout";
+import { ProductSummary } from "@/components/checkout/product-summary";
+import { StatusPanel } from "@/components/checkout/status-panel";
+import { plural } from "@/components/store/labels";
+import { buttonPrimary, buttonSecondary, card, textLink } from "@/components/ui/styles";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ session_id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const view = await findCheckout((await params).session_id);
+  let title = "Order not found";
+  if (view?.status === "paid" && view.license) title = `Your ${view.product.name} license key`;
+  else if (view?.status === "paid" || view?.status === "open") title = "Waiting for payment confirmation";
+  else if (view) title = `Checkout ${view.status}`;
+  return { title, robots: { index: false } };
+}
+
+/** Where a paid checkout lands: the key, the download and how to activate. Until the payment is confirmed it refreshes itself. */
+export default async function CheckoutSuccessPage({ params }: Props) {
+  const view = await loadCheckout((await params).session_id);
+
+  if (isClosed(view.status)) {
+    return (
+      <CheckoutFrame>
+        <ClosedNotice view={view} status={view.status} />
+      </CheckoutFrame>
+    );
+  }
+
+  if (view.status === "paid" && view.license) return <Paid view={view} license={view.license} />;
+
+  // Open, or paid a moment ago and still being fulfilled: reload every 3 s, without JavaScript (React hoists the tag).
+  const testOpen = view.status === "open" && view.provider === "test";
+  return (
+    <CheckoutFrame>
+      <meta httpEquiv="refresh" content="3" />
+      <StatusPanel
+        tone="pending"
+        title="Waiting for payment confirmation…"
+        testId="checkout-pending"
+        actions={
+          testOpen ? (
+            <Link href={checkoutPaths.checkout(view.id)} className={buttonSecondary}>
+              <span aria-hidden="true">←</span> Back to the checkout
+            </Link>
+          ) : undefined
+        }
+        footer={<ProductSummary product={view.product} linkName showTagline={false} />}
+      >
+        <p>This page checks again every few seconds and shows your license key as soon as the payment is confirmed.</p>
+        {testOpen ? <p>This test-mode checkout has not been paid yet.</p> : null}
+      </StatusPanel>
+    </CheckoutFrame>
+  );
+}
+
+function Paid({ view, license }: { view: CheckoutView; license: NonNullable<CheckoutView["license"]> }) {
+  const computers = plural(license.maxMachines, "computer");
+  return (
+    <CheckoutFrame>
+      <div className={`${card} overflow-hidden`}>
+        <div className="p-6 sm:p-8">
+          <span className="inline-flex size-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200 ring-inset">
+            <CheckCircleIcon />
+          </span>
+          <h1 className="mt-4 text-2xl font-semibold tracking-tight text-balance text-slate-900 sm:text-3xl">Payment complete</h1>
+          <p className="mt-2 text-base leading-7 text-pretty text-slate-700">
+            Thank you for buying {view.product.name}. You paid {view.amountDisplay}
+            {view.paidAt ? (
+              <>
+                {" "}
+                on <time dateTime={view.paidAt.toISOString()}>{formatUtc(view.paidAt)}</time>
+              </>
+            ) : null}
+            .
+          </p>
+
+          <div className="mt-6">
+            <LicenseKeyCard licenseKey={license.key} maxMachines={license.maxMachines} buyerEmail={view.buyerEmail} emailStatus={view.emailStatus} />
+          </div>
+
+          <section aria-labelledby="product-heading" className="mt-8">
+            <h2 id="product-heading" className="sr-only">
+              Your product
+            </h2>
+            <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+              <ProductSummary product={view.product} linkName showTagline={false} />
+              <a href={view.product.downloadUrl} className={`${buttonPrimary} shrink-0`}>
+                <DownloadIcon />
+                Download {view.product.name}
+              </a>
+            </div>
+          </section>
+
+          <section aria-labelledby="activate-heading" className="mt-8 border-t border-slate-200 pt-6">
+            <h2 id="activate-heading" className="text-base font-semibold text-slate-900">
+              How to activate
+            </h2>
+            <ol className="mt-3 space-y-3 text-sm leading-6 text-slate-700">
+              <Step n={1}>Install {view.product.name} and open it.</Step>
+              <Step n={2}>Enter the license key when the app asks for it. The key is then bound to that computer.</Step>
+              <Step n={3}>
+                Use it on up to {computers}. To move it to another one, release a machine from the app or from{" "}
+                <Link href="/licenses" className={textLink}>
+                  My licenses
+                </Link>
+                .
+              </Step>
+            </ol>
+          </section>
+        </div>
+
+        <div className="flex flex-col gap-2 border-t border-slate-200 bg-slate-50 px-6 py-4 text-sm sm:flex-row sm:flex-wrap sm:items-center sm:justify-between sm:px-8">
+          <a href={checkoutPaths.receipt(license.key)} className={`${textLink} self-start sm:self-auto`}>
+            View your signed receipt
+          </a>
+          <span className="text-slate-600">
+            Order <span className="font-mono text-xs break-all">{view.id}</span>
+          </span>
+        </div>
+      </div>
+    </CheckoutFrame>
+  );
+}
+
+function Step({ n, children }: { n: number; children: ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      <span
+        aria-hidden="true"
+        className="flex size-6 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-xs font-semibold text-indigo-800 ring-1 ring-indigo-200 ring-inset"
+      >
+        {n}
+      </span>
+      <span className="min-w-0 pt-px">
+        <span className="sr-only">Step {n}: </span>
+        {children}
+      </span>
+    </li>
+  );
+}

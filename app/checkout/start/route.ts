@@ -1,0 +1,35 @@
+import { createCheckout } from "@/lib/checkout/create-checkout";
+import { readForm, seeOther } from "@/lib/checkout/form";
+import { createCheckoutRequestSchema } from "@/lib/checkout/schemas";
+import { AppError } from "@/lib/http/errors";
+import { RULES } from "@/lib/http/rate-limit";
+import { methods, route } from "@/lib/http/route";
+import { productIdSchema } from "@/lib/marketplace/schemas";
+
+// The product page's Buy form: open a checkout session and send the browser to pay; problems go back to the form.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route({
+    rateLimit: ({ client }) => [[RULES.checkout, client]],
+    handler: async ({ request }) => {
+      const form = await readForm(request);
+      const back = (message: string) => {
+        const id = productIdSchema.safeParse(form.product_id).success ? form.product_id! : null;
+        const target = id ? `/products/${id}?buy_error=${encodeURIComponent(message)}&email=${encodeURIComponent(form.buyer_email ?? "")}#buy` : "/";
+        return seeOther(target);
+      };
+      const parsed = createCheckoutRequestSchema.safeParse({ product_id: form.product_id, buyer_email: form.buyer_email });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return back(issue.path[0] === "buyer_email" ? "Please enter a valid e-mail address." : "This product cannot be bought.");
+      }
+      try {
+        const session = await createCheckout(parsed.data);
+        return seeOther(session.url);
+      } catch (error) {
+        if (error instanceof AppError && error.status < 500) return back(error.detail);
+        if (error instanceof AppError) return back("The payment provider is not answering. Please try again in a moment.");
+        throw error;
+      }
+    },
+  }),
+});

@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { buttonPrimary, buttonSecondary } from "@/components/ui/styles";
+import { checkoutPaths, type CheckoutView, type ClosedStatus } from "./load-checkout";
+import { ProductSummary } from "./product-summary";
+import { StatusPanel } from "./status-panel";
+
+const COPY: Record<ClosedStatus, { title: string; body: string }> = {
+  expired: {
+    title: "This checkout has expired",
+    body: "Checkout sessions only stay open for a limited time, and this one ran out before it was paid. You have not been charged.",
+  },
+  cancelled: {
+    title: "This checkout was cancelled",
+    body: "The checkout was cancelled before payment. You have not been charged.",
+  },
+  failed: {
+    title: "This checkout could not be completed",
+    body: "The payment could not be opened or did not go through. You have not been charged.",
+  },
+};
+
+/** What an expired, cancelled or failed session shows: what happened, and the way back to the product to start again. */
+export function ClosedNotice({ view, status }: { view: CheckoutView; status: ClosedStatus }) {
+  const copy = COPY[status];
+  return (
+    <StatusPanel
+      tone="stopped"
+      title={copy.title}
+      actions={
+        <>
+          <Link href={checkoutPaths.buyAgain(view.product.id, view.buyerEmail)} className={buttonPrimary}>
+            Start a new checkout
+          </Link>
+          <Link href="/" className={buttonSecondary}>
+            Browse the store
+          </Link>
+        </>
+      }
+      footer={<ProductSummary product={view.product} linkName showTagline={false} />}
+    >
+      <p>{copy.body}</p>
+      <p>To buy {view.product.name}, start again from its product page.</p>
+    </StatusPanel>
+  );
+}

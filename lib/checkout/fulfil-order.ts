@@ -1,0 +1,45 @@
+import type { Db } from "../db.ts";
+import { enqueueEmail } from "../email/enqueue-email.ts";
+import { licenseEmail } from "../email/templates.ts";
+import { issueLicense } from "../licensing/issue-license.ts";
+import { formatPrice } from "../pricing.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/**
+ * Paid order → license for the product with its max_machines (a full license, also for products with trials) →
+ * the key's e-mail in the outbox. Runs inside the payment event's transaction, so all three happen or none; the
+ * conditional status update makes a replay or a race of two completions issue one license and one e-mail.
+ */
+export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date): Promise<{ fulfilled: boolean; licenseKey?: string }> {
+  const claimed = await tx.order.updateMany({ where: { id: orderId, status: { not: "paid" } }, data: { status: "paid", paidAt } });
+  if (claimed.count === 0) return { fulfilled: false };
+  const order = await tx.order.findUniqueOrThrow({
+    where: { id: orderId },
+    include: { product: { include: { developer: { select: { name: true } } } } },
+  });
+  const license = await issueLicense(tx, {
+    productId: order.productId,
+    buyerEmail: order.buyerEmail,
+    maxMachines: order.product.maxMachines,
+    source: "purchase",
+    orderId: order.id,
+  });
+  await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
+  const mail = licenseEmail({
+    buyerEmail: order.buyerEmail,
+    productName: order.product.name,
+    developerName: order.product.developer.name,
+    licenseKey: license.key,
+    maxMachines: license.maxMachines,
+    pluginId: order.product.pluginId,
+    downloadUrl: absoluteUrl(order.product.downloadUrl),
+    receiptUrl: absoluteUrl(`/api/receipt?key=${license.key}`),
+    productPageUrl: absoluteUrl(paths.product(order.productId)),
+    orderId: order.id,
+    amountDisplay: formatPrice(order.amountCents, order.currency),
+  });
+  await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "license", dedupeKey: `license:${order.id}` });
+  return { fulfilled: true, licenseKey: license.key };
+}

@@ -1,0 +1,92 @@
+import { getDb } from "../db.ts";
+import { notFound } from "../http/errors.ts";
+import { formatPrice } from "../pricing.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+import type { CheckoutStatus, OrderStatus } from "./schemas.ts";
+
+/** An open session past its expiry is expired, whether or not the provider has said so yet. */
+export function effectiveStatus(order: { status: string; expiresAt: Date }, now = Date.now()): OrderStatus {
+  if (order.status === "open" && order.expiresAt.getTime() <= now) return "expired";
+  return order.status as OrderStatus;
+}
+
+async function loadOrder(sessionId: string) {
+  const order = await getDb().order.findUnique({
+    where: { id: sessionId },
+    include: {
+      product: { select: { id: true, name: true, tagline: true, pluginId: true, iconUrl: true, downloadUrl: true, maxMachines: true, developer: { select: { name: true } } } },
+      license: { select: { key: true, maxMachines: true, buyerEmail: true } },
+    },
+  });
+  if (!order) throw notFound("checkout_session", "No checkout session has this id.");
+  return order;
+}
+
+async function emailStatus(orderId: string): Promise<"queued" | "sent"> {
+  const mail = await getDb().emailMessage.findUnique({ where: { dedupeKey: `license:${orderId}` }, select: { status: true } });
+  return mail?.status === "sent" ? "sent" : "queued";
+}
+
+/** A checkout session's outcome, for the agent or app that created it: status and, once paid, the key and where it went. */
+export async function getCheckoutStatus(sessionId: string, now = Date.now()): Promise<CheckoutStatus> {
+  const order = await loadOrder(sessionId);
+  const status = effectiveStatus(order, now);
+  return {
+    session_id: order.id,
+    status,
+    url: status === "open" ? order.checkoutUrl : null,
+    provider: order.provider as "test" | "stripe",
+    product_id: order.product.id,
+    product_name: order.product.name,
+    amount_cents: order.amountCents,
+    fee_cents: order.feeCents,
+    currency: order.currency,
+    buyer_email: order.buyerEmail,
+    agent_id: order.agentId,
+    created_at: order.createdAt.toISOString(),
+    expires_at: order.expiresAt.toISOString(),
+    paid_at: order.paidAt?.toISOString() ?? null,
+    license: order.license
+      ? {
+          license_key: order.license.key,
+          plugin_id: order.product.pluginId,
+          max_machines: order.license.maxMachines,
+          delivered_to: order.license.buyerEmail,
+          email_status: await emailStatus(order.id),
+          receipt_url: absoluteUrl(`/api/receipt?key=${order.license.key}`),
+        }
+      : null,
+    success_page: absoluteUrl(`/checkout/${order.id}/success`),
+  };
+}
+
+/** What the checkout and success pages show. */
+export async function getCheckoutView(sessionId: string, now = Date.now()) {
+  const order = await loadOrder(sessionId);
+  const status = effectiveStatus(order, now);
+  return {
+    id: order.id,
+    status,
+    provider: order.provider as "test" | "stripe",
+    checkoutUrl: order.checkoutUrl,
+    buyerEmail: order.buyerEmail,
+    agentId: order.agentId,
+    amountDisplay: formatPrice(order.amountCents, order.currency),
+    expiresAt: order.expiresAt,
+    paidAt: order.paidAt,
+    product: {
+      id: order.product.id,
+      name: order.product.name,
+      tagline: order.product.tagline,
+      developer: order.product.developer.name,
+      pluginId: order.product.pluginId,
+      iconUrl: absoluteUrl(order.product.iconUrl),
+      downloadUrl: absoluteUrl(order.product.downloadUrl),
+      pageUrl: absoluteUrl(paths.product(order.product.id)),
+      maxMachines: order.product.maxMachines,
+    },
+    license: order.license ? { key: order.license.key, maxMachines: order.license.maxMachines } : null,
+    emailStatus: order.license ? await emailStatus(order.id) : null,
+  };
+}
+export type CheckoutView = Awaited<ReturnType<typeof getCheckoutView>>;

@@ -1,0 +1,33 @@
+import { getDb } from "../db.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { applyPaymentEvent } from "../payments/apply-payment-event.ts";
+import { effectiveStatus } from "./get-checkout.ts";
+
+async function testOrder(sessionId: string) {
+  const order = await getDb().order.findUnique({ where: { id: sessionId } });
+  if (!order) throw notFound("checkout_session", "No checkout session has this id.");
+  if (order.provider !== "test") throw new AppError("not_test_mode", 409, "This session is paid through Stripe, not the test-mode page.");
+  return order;
+}
+
+/**
+ * The test-mode Pay button: reports a successful payment as a payment event, through the same path a Stripe
+ * webhook takes. Pressing it twice pays once.
+ */
+export async function payTestCheckout(sessionId: string, now = new Date()) {
+  const order = await testOrder(sessionId);
+  const status = effectiveStatus(order, now.getTime());
+  if (status === "expired" || status === "cancelled" || status === "failed") {
+    throw new AppError(`checkout_${status}`, 409, `This checkout session is ${status}; start a new one from the product page.`);
+  }
+  return applyPaymentEvent(
+    { id: `pay:${order.id}`, provider: "test", type: "test.payment_succeeded", kind: "paid", orderId: order.id, amountCents: order.amountCents, currency: order.currency },
+    now,
+  );
+}
+
+/** The test-mode cancel link: an open session becomes cancelled; a paid one stays paid. */
+export async function cancelTestCheckout(sessionId: string) {
+  const order = await testOrder(sessionId);
+  await getDb().order.updateMany({ where: { id: order.id, status: "open" }, data: { status: "cancelled" } });
+}

@@ -1,0 +1,249 @@
+import { absoluteUrl } from "../urls.ts";
+
+/**
+ * The messages the service sends, as { subject, html, text }. Mail clients ignore <style> blocks and strip most
+ * CSS, so the HTML is one centred table of at most 600 px with inline styles only, system fonts and no images:
+ * nothing is fetched from another host when the message is opened. Every interpolated value is escaped; product
+ * and developer names come from sellers.
+ */
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const SITE_NAME = "Indie License Market";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escapes text for HTML element content and for double- or single-quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** A subject is one header line: no line breaks (header injection, broken subjects), no runs of whitespace. */
+function oneLine(value: string): string {
+  return value.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A link target that is always http(s): absolute http(s) URLs pass, anything else (a relative path, or a seller's
+ * `javascript:` URL) becomes a path on this deployment.
+ */
+function href(url: string): string {
+  return absoluteUrl(url.trim());
+}
+
+// Colours and type, shared by both messages (Tailwind's slate and indigo, matching the site).
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono','Courier New',monospace";
+const INK = "#0f172a";
+const MUTED = "#475569";
+const FAINT = "#64748b";
+const LINE = "#e2e8f0";
+const ACCENT = "#4f46e5";
+
+function layout(opts: { title: string; preheader: string; body: string; footer: string }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${escapeHtml(opts.title)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f1f5f9;">
+<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;line-height:1px;color:#f1f5f9;">${escapeHtml(opts.preheader)}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f1f5f9;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%;">
+<tr><td style="padding:0 8px 16px 8px;font-family:${FONT};font-size:15px;font-weight:700;color:${INK};">${escapeHtml(SITE_NAME)}</td></tr>
+<tr><td style="background-color:#ffffff;border:1px solid ${LINE};border-radius:12px;padding:32px 28px;font-family:${FONT};font-size:15px;line-height:24px;color:${INK};">
+${opts.body}
+</td></tr>
+<tr><td style="padding:16px 8px 0 8px;font-family:${FONT};font-size:12px;line-height:18px;color:${FAINT};">
+${opts.footer}
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+const p = (html: string, style = "") => `<p style="margin:0 0 16px 0;${style}">${html}</p>`;
+const h2 = (text: string) =>
+  `<h2 style="margin:28px 0 8px 0;font-size:16px;line-height:24px;font-weight:700;color:${INK};">${escapeHtml(text)}</h2>`;
+const a = (url: string, label: string) =>
+  `<a href="${escapeHtml(href(url))}" style="color:${ACCENT};text-decoration:underline;">${escapeHtml(label)}</a>`;
+
+function button(url: string, label: string): string {
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px 0;">
+<tr><td style="border-radius:8px;background-color:${ACCENT};">
+<a href="${escapeHtml(href(url))}" style="display:inline-block;padding:12px 22px;font-family:${FONT};font-size:15px;font-weight:600;line-height:20px;color:#ffffff;text-decoration:none;border-radius:8px;">${escapeHtml(label)}</a>
+</td></tr>
+</table>`;
+}
+
+/** The URL printed in full under a button, for clients that do not show buttons and for copying. */
+const rawLink = (url: string) =>
+  p(`<a href="${escapeHtml(href(url))}" style="color:${FAINT};font-size:13px;line-height:20px;word-break:break-all;">${escapeHtml(href(url))}</a>`);
+
+function detailRows(rows: Array<[string, string]>): string {
+  const cells = rows
+    .map(
+      ([label, value], i) =>
+        `<tr><td style="padding:8px 12px 8px 0;${i ? `border-top:1px solid ${LINE};` : ""}color:${MUTED};font-size:14px;white-space:nowrap;vertical-align:top;">${escapeHtml(label)}</td>` +
+        `<td style="padding:8px 0;${i ? `border-top:1px solid ${LINE};` : ""}font-size:14px;color:${INK};vertical-align:top;">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("\n");
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px 0;">\n${cells}\n</table>`;
+}
+
+const machines = (n: number) => `${n} ${n === 1 ? "machine" : "machines"}`;
+
+export interface LicenseEmailData {
+  buyerEmail: string;
+  productName: string;
+  developerName: string;
+  licenseKey: string;
+  maxMachines: number;
+  pluginId: string;
+  downloadUrl: string;
+  /** The signed receipt (GET /api/receipt?key=…). */
+  receiptUrl: string;
+  productPageUrl: string;
+  orderId: string;
+  /** The price paid, formatted ("$49.00"). */
+  amountDisplay: string;
+}
+
+/** The message a buyer gets after paying: the key, where to download, how to activate, the receipt. */
+export function licenseEmail(d: LicenseEmailData): RenderedEmail {
+  const subject = oneLine(`Your license key for ${d.productName}`);
+  const licensesUrl = absoluteUrl("/licenses");
+  const seats = machines(d.maxMachines);
+
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Thanks for buying ${escapeHtml(d.productName)}</h1>`,
+    p(`${escapeHtml(d.productName)} by ${escapeHtml(d.developerName)} is yours. Here is your license key:`, `color:${MUTED};`),
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px 0;">
+<tr><td align="center" style="background-color:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:18px 12px;">
+<div style="font-family:${MONO};font-size:20px;line-height:30px;font-weight:700;letter-spacing:1px;color:${INK};">${escapeHtml(d.licenseKey)}</div>
+</td></tr>
+</table>`,
+    p(`Keep this e-mail: the key is all you need to activate ${escapeHtml(d.productName)}.`, `font-size:13px;line-height:20px;color:${FAINT};`),
+    detailRows([
+      ["Product", `${d.productName} by ${d.developerName}`],
+      ["Price paid", d.amountDisplay],
+      ["Machines", `Up to ${seats} at a time`],
+      ["Licensed to", d.buyerEmail],
+    ]),
+    h2("Download"),
+    button(d.downloadUrl, `Download ${oneLine(d.productName)}`),
+    rawLink(d.downloadUrl),
+    h2("How to activate"),
+    `<ol style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">
+<li style="margin:0 0 6px 0;">Install ${escapeHtml(d.productName)} and open it.</li>
+<li style="margin:0 0 6px 0;">On first launch it asks for your license key: paste the key above.</li>
+<li style="margin:0 0 6px 0;">The key is bound to that machine. You can use it on up to ${escapeHtml(seats)} at the same time.</li>
+</ol>`,
+    p(
+      `Changing computers? Release the old machine from inside the app, or from ${a(licensesUrl, "My licenses")}, then activate on the new one.`,
+    ),
+    h2("Receipt"),
+    p(
+      `Your ${a(d.receiptUrl, "signed receipt")} proves the purchase and shows whether the license is active; anyone you share it with can verify it.`,
+    ),
+    p(`More about the product: ${a(d.productPageUrl, d.productPageUrl)}`, "margin:0;"),
+  ].join("\n");
+
+  const footer = [
+    `Order ${escapeHtml(d.orderId)} · Product ID ${escapeHtml(d.pluginId)} — quote the order number if you contact support.`,
+    `<br>You received this e-mail because ${escapeHtml(d.buyerEmail)} bought a license on ${escapeHtml(SITE_NAME)}.`,
+  ].join("");
+
+  const text = [
+    `Thanks for buying ${d.productName}`,
+    "",
+    `${d.productName} by ${d.developerName} is yours. Here is your license key:`,
+    "",
+    `    ${d.licenseKey}`,
+    "",
+    `Product:      ${d.productName} by ${d.developerName}`,
+    `Price paid:   ${d.amountDisplay}`,
+    `Machines:     up to ${seats} at a time`,
+    `Licensed to:  ${d.buyerEmail}`,
+    "",
+    "DOWNLOAD",
+    href(d.downloadUrl),
+    "",
+    "HOW TO ACTIVATE",
+    `1. Install ${d.productName} and open it.`,
+    "2. On first launch it asks for your license key: paste the key above.",
+    `3. The key is bound to that machine. You can use it on up to ${seats} at the same time.`,
+    "",
+    "Changing computers? Release the old machine from inside the app, or from My licenses, then activate on the new one:",
+    licensesUrl,
+    "",
+    "RECEIPT",
+    "Your signed receipt proves the purchase and shows whether the license is active:",
+    href(d.receiptUrl),
+    "",
+    `More about the product: ${href(d.productPageUrl)}`,
+    "",
+    "-- ",
+    `Order ${d.orderId} · Product ID ${d.pluginId}. Quote the order number if you contact support.`,
+    `You received this e-mail because ${d.buyerEmail} bought a license on ${SITE_NAME}.`,
+    "",
+  ].join("\n");
+
+  return {
+    subject,
+    html: layout({ title: subject, preheader: `Your key for ${d.productName}, the download link and how to activate.`, body, footer }),
+    text,
+  };
+}
+
+export interface SignInEmailData {
+  email: string;
+  url: string;
+  purpose: "licenses" | "dashboard";
+  expiresMinutes: number;
+}
+
+const PURPOSES = {
+  licenses: { what: "your licenses", action: "See my licenses", subject: `Sign in to see your licenses on ${SITE_NAME}` },
+  dashboard: { what: "your seller dashboard", action: "Open my dashboard", subject: `Sign in to your ${SITE_NAME} dashboard` },
+} as const;
+
+/** A magic sign-in link. */
+export function signInEmail(d: SignInEmailData): RenderedEmail {
+  const purpose = PURPOSES[d.purpose];
+  const subject = oneLine(purpose.subject);
+  const minutes = `${d.expiresMinutes} ${d.expiresMinutes === 1 ? "minute" : "minutes"}`;
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Sign in to ${escapeHtml(purpose.what)}</h1>`,
+    p(`Use the button below to sign in as <strong>${escapeHtml(d.email)}</strong>. The link expires in ${escapeHtml(minutes)}.`, `color:${MUTED};`),
+    button(d.url, purpose.action),
+    rawLink(d.url),
+    p("If you did not ask to sign in, ignore this e-mail: nobody can sign in without this link.", `margin:0;font-size:13px;line-height:20px;color:${FAINT};`),
+  ].join("\n");
+  const footer = `You received this e-mail because someone asked for a sign-in link for ${escapeHtml(d.email)} on ${escapeHtml(SITE_NAME)}.`;
+  const text = [
+    `Sign in to ${purpose.what}`,
+    "",
+    `Open this link to sign in as ${d.email}. It expires in ${minutes}:`,
+    "",
+    href(d.url),
+    "",
+    "If you did not ask to sign in, ignore this e-mail: nobody can sign in without this link.",
+    "",
+    "-- ",
+    `You received this e-mail because someone asked for a sign-in link for ${d.email} on ${SITE_NAME}.`,
+    "",
+  ].join("\n");
+  return { subject, html: layout({ title: subject, preheader: `Your sign-in link expires in ${minutes}.`, body, footer }), text };
+}

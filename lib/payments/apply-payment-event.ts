@@ -1,0 +1,72 @@
+import { getDb } from "../db.ts";
+import { kickOutbox } from "../email/deliver-emails.ts";
+import { fulfilOrder } from "../checkout/fulfil-order.ts";
+
+/** A payment outcome, whichever provider reported it. */
+export interface PaymentEvent {
+  /** The provider's event id: each is applied at most once. */
+  id: string;
+  provider: "test" | "stripe";
+  /** The provider's event type, kept for the record. */
+  type: string;
+  kind: "paid" | "failed" | "expired" | "pending" | "ignored";
+  orderId: string | null;
+  providerSessionId?: string | null;
+  amountCents?: number | null;
+  currency?: string | null;
+}
+
+export interface AppliedEvent {
+  duplicate: boolean;
+  applied: boolean;
+  fulfilled: boolean;
+  reason?: string;
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "P2002";
+
+/**
+ * Applies a payment event exactly once: the event's record and its effect commit in one transaction, so a retry
+ * or a concurrent duplicate delivery finds the record and changes nothing. Test-mode payments and Stripe webhooks
+ * both end here, and fulfilment is the same for both.
+ */
+export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): Promise<AppliedEvent> {
+  const db = getDb();
+  try {
+    const result = await db.$transaction(
+      async (tx): Promise<AppliedEvent> => {
+        await tx.paymentEvent.create({ data: { id: `${event.provider}:${event.id}`, provider: event.provider, type: event.type, orderId: event.orderId } });
+        if (event.kind === "ignored" || event.kind === "pending") return { duplicate: false, applied: false, fulfilled: false, reason: event.kind };
+        const order = event.orderId ? await tx.order.findUnique({ where: { id: event.orderId } }) : null;
+        if (!order) return { duplicate: false, applied: false, fulfilled: false, reason: "unknown_order" };
+        if (order.provider !== event.provider) return { duplicate: false, applied: false, fulfilled: false, reason: "provider_mismatch" };
+        if (event.providerSessionId && order.providerSessionId && event.providerSessionId !== order.providerSessionId) {
+          return { duplicate: false, applied: false, fulfilled: false, reason: "session_mismatch" };
+        }
+        switch (event.kind) {
+          case "paid": {
+            if (event.amountCents != null && (event.amountCents !== order.amountCents || (event.currency ?? order.currency) !== order.currency)) {
+              console.error(`order ${order.id}: paid ${event.amountCents} ${event.currency}, expected ${order.amountCents} ${order.currency}; not fulfilled`);
+              return { duplicate: false, applied: false, fulfilled: false, reason: "amount_mismatch" };
+            }
+            const f = await fulfilOrder(tx, order.id, now);
+            return { duplicate: false, applied: true, fulfilled: f.fulfilled };
+          }
+          case "failed":
+          case "expired": {
+            // Never downgrade a paid order, whatever order the events arrive in.
+            const to = event.kind === "failed" ? "failed" : "expired";
+            const n = await tx.order.updateMany({ where: { id: order.id, status: "open" }, data: { status: to } });
+            return { duplicate: false, applied: n.count > 0, fulfilled: false };
+          }
+        }
+      },
+      { maxWait: 10_000, timeout: 20_000 },
+    );
+    if (result.fulfilled) kickOutbox();
+    return result;
+  } catch (error) {
+    if (isUniqueViolation(error)) return { duplicate: true, applied: false, fulfilled: false };
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+import type Stripe from "stripe";
+import { env } from "../env.ts";
+import { AppError } from "../http/errors.ts";
+import { applyPaymentEvent, type AppliedEvent, type PaymentEvent } from "./apply-payment-event.ts";
+import { stripeClient } from "./stripe-client.ts";
+
+/** The Stripe events we act on, as provider-neutral payment events. Anything else is recorded and ignored. */
+export function fromStripeEvent(event: Stripe.Event): PaymentEvent {
+  const base = { id: event.id, provider: "stripe" as const, type: event.type };
+  if (!event.type.startsWith("checkout.session.")) return { ...base, kind: "ignored", orderId: null };
+  const session = event.data.object as Stripe.Checkout.Session;
+  const orderId = session.metadata?.order_id ?? session.client_reference_id ?? null;
+  const common = { ...base, orderId, providerSessionId: session.id, amountCents: session.amount_total, currency: session.currency };
+  switch (event.type) {
+    case "checkout.session.completed":
+      // Delayed methods (bank debits) complete unpaid and report later through async_payment_succeeded.
+      return { ...common, kind: session.payment_status === "unpaid" ? "pending" : "paid" };
+    case "checkout.session.async_payment_succeeded":
+      return { ...common, kind: "paid" };
+    case "checkout.session.async_payment_failed":
+      return { ...common, kind: "failed" };
+    case "checkout.session.expired":
+      return { ...common, kind: "expired" };
+    default:
+      return { ...common, kind: "ignored" };
+  }
+}
+
+/**
+ * Verifies a webhook delivery on its raw body and applies it. A bad or missing signature is refused with 400 and
+ * changes nothing; the answer is 2xx only once the event's effect has committed.
+ */
+export async function handleStripeWebhook(rawBody: string, signature: string | null): Promise<AppliedEvent & { received: true }> {
+  const secret = env().STRIPE_WEBHOOK_SECRET;
+  if (!env().STRIPE_SECRET_KEY || !secret) {
+    throw new AppError("stripe_not_configured", 404, "Stripe is not configured on this deployment (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).");
+  }
+  if (!signature) throw new AppError("invalid_signature", 400, "The Stripe-Signature header is missing.");
+  let event: Stripe.Event;
+  try {
+    event = stripeClient().webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    throw new AppError("invalid_signature", 400, "The Stripe-Signature header does not match this payload (or it is too old).");
+  }
+  return { received: true, ...(await applyPaymentEvent(fromStripeEvent(event))) };
+}

@@ -1,0 +1,8 @@
+import { absoluteUrl } from "../urls.ts";
+import type { PaymentProvider } from "./provider.ts";
+
+/** Test mode: our own hosted checkout page with a Pay button; no money moves. */
+export const testProvider: PaymentProvider = {
+  name: "test",
+  createSession: async (req) => ({ url: absoluteUrl(`/checkout/${req.orderId}`), providerSessionId: null }),
+};

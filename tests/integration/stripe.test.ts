@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import Stripe from "stripe";
+import { POST as create } from "@/app/api/checkout/create/route";
+import { GET as status } from "@/app/api/checkout/[session_id]/route";
+import { POST as webhook } from "@/app/api/webhooks/stripe/route";
+import { disconnectDb, getDb } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { call, expectProblem } from "../helpers/http";
+import { startStripeStub } from "../helpers/stripe-stub";
+
+const SECRET = "whsec_test_secret_for_the_suite";
+let stub: Awaited<ReturnType<typeof startStripeStub>>;
+let failStub = false;
+const saved = { ...process.env };
+const signer = new Stripe("sk_test_unused");
+
+beforeAll(async () => {
+  stub = await startStripeStub({ fail: () => failStub });
+  process.env.STRIPE_SECRET_KEY = "sk_test_suite";
+  process.env.STRIPE_WEBHOOK_SECRET = SECRET;
+  process.env.STRIPE_API_BASE = stub.base;
+  resetEnv();
+});
+beforeEach(() => {
+  failStub = false;
+});
+afterAll(async () => {
+  for (const k of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  resetEnv();
+  await stub.close();
+  await disconnectDb();
+});
+
+async function openStripeCheckout(email = `stripe-${Date.now()}-${Math.random()}@example.com`) {
+  const p = await getDb().product.findFirstOrThrow({ where: { status: "active" }, orderBy: { priceCents: "asc" } });
+  const r = await call(create, "/api/checkout/create", { method: "POST", json: { product_id: p.id, buyer_email: email, agent_id: "agent-s" } });
+  expect(r.status, r.text).toBe(200);
+  const order = await getDb().order.findUniqueOrThrow({ where: { id: r.body.session_id } });
+  return { product: p, order, reply: r.body };
+}
+
+let eventSeq = 0;
+function sessionEvent(type: string, order: { id: string; providerSessionId: string | null; amountCents: number }, over: Record<string, unknown> = {}) {
+  return {
+    id: `evt_test_${Date.now()}_${++eventSeq}`,
+    object: "event",
+    type,
+    api_version: "2025-01-01",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: order.providerSessionId,
+        object: "checkout.session",
+        payment_status: "paid",
+        status: "complete",
+        amount_total: order.amountCents,
+        currency: "usd",
+        client_reference_id: order.id,
+        metadata: { order_id: order.id },
+        ...over,
+      },
+    },
+  };
+}
+
+function deliver(event: unknown, opts: { tamper?: (payload: string) => string; secret?: string; header?: string | null } = {}) {
+  const payload = JSON.stringify(event);
+  const header = opts.header !== undefined ? opts.header : signer.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? SECRET });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (header !== null) headers["stripe-signature"] = header;
+  return call(webhook, "/api/webhooks/stripe", { method: "POST", body: opts.tamper ? opts.tamper(payload) : payload, headers });
+}
+
+describe("Stripe Checkout sessions", () => {
+  it("are created through the real SDK with the line item, the buyer, our session id and return URLs", async () => {
+    const before = stub.requests.length;
+    const { order, product, reply } = await openStripeCheckout("prefill@example.com");
+    const req = stub.requests[before]!;
+    expect(req.method).toBe("POST");
+    expect(req.path).toBe("/v1/checkout/sessions");
+    expect(req.headers.authorization).toBe("Bearer sk_test_suite");
+    expect(req.headers["idempotency-key"]).toBe(`checkout-${order.id}`);
+    const f = req.form;
+    expect(f.get("mode")).toBe("payment");
+    expect(f.get("line_items[0][price_data][unit_amount]")).toBe(String(product.priceCents));
+    expect(f.get("line_items[0][price_data][currency]")).toBe("usd");
+    expect(f.get("line_items[0][price_data][product_data][name]")).toBe(product.name);
+    expect(f.get("line_items[0][quantity]")).toBe("1");
+    expect(f.get("customer_email")).toBe("prefill@example.com");
+    expect(f.get("client_reference_id")).toBe(order.id);
+    expect(f.get("metadata[order_id]")).toBe(order.id);
+    expect(f.get("metadata[agent_id]")).toBe("agent-s");
+    expect(f.get("success_url")).toBe(`http://localhost:3000/checkout/${order.id}/success`);
+    expect(f.get("cancel_url")).toBe(`http://localhost:3000/checkout/${order.id}/cancelled`);
+    expect(reply.url).toBe(`https://checkout.stripe.com/c/pay/${order.providerSessionId}`);
+    expect(order).toMatchObject({ provider: "stripe", status: "open", checkoutUrl: reply.url });
+  });
+
+  it("answer 502 and mark the order failed when Stripe cannot be reached", async () => {
+    failStub = true;
+    const p = await getDb().product.findFirstOrThrow({ where: { status: "active" } });
+    const before = await getDb().order.count({ where: { status: "failed" } });
+    const r = await call(create, "/api/checkout/create", { method: "POST", json: { product_id: p.id, buyer_email: "down@example.com" } });
+    expectProblem(r, 502, "payment_provider_unavailable");
+    expect(await getDb().order.count({ where: { status: "failed" } })).toBe(before + 1);
+  });
+});
+
+describe("Stripe webhooks", () => {
+  it("fulfil a completed session once: one license, one e-mail, 2xx after the commit", async () => {
+    const { order } = await openStripeCheckout();
+    const event = sessionEvent("checkout.session.completed", order);
+    const r = await deliver(event);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ received: true, applied: true, fulfilled: true, duplicate: false });
+    const license = await getDb().license.findUniqueOrThrow({ where: { orderId: order.id } });
+    expect(license.maxMachines).toBeGreaterThan(0);
+    expect(await getDb().emailMessage.count({ where: { dedupeKey: `license:${order.id}` } })).toBe(1);
+    const s = await call(status, "/x", { params: { session_id: order.id } });
+    expect(s.body).toMatchObject({ status: "paid", provider: "stripe", license: { license_key: license.key } });
+
+    const replay = await deliver(event);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ duplicate: true, fulfilled: false });
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(1);
+  });
+
+  it("apply concurrent duplicate deliveries exactly once", async () => {
+    const { order } = await openStripeCheckout();
+    const event = sessionEvent("checkout.session.completed", order);
+    const replies = await Promise.all(Array.from({ length: 8 }, () => deliver(event)));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(replies.filter((r) => r.body.fulfilled)).toHaveLength(1);
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await getDb().emailMessage.count({ where: { dedupeKey: `license:${order.id}` } })).toBe(1);
+    expect(await getDb().paymentEvent.count({ where: { id: `stripe:${event.id}` } })).toBe(1);
+  });
+
+  it("refuse forged, tampered, unsigned and stale deliveries with 400 and change nothing", async () => {
+    const { order } = await openStripeCheckout();
+    const event = sessionEvent("checkout.session.completed", order);
+    const forged = await deliver(event, { secret: "whsec_attacker" });
+    expectProblem(forged, 400, "invalid_signature");
+    const tampered = await deliver(event, { tamper: (p) => p.replace(`"amount_total":${order.amountCents}`, '"amount_total":1') });
+    expectProblem(tampered, 400, "invalid_signature");
+    expectProblem(await deliver(event, { header: null }), 400, "invalid_signature");
+    const stale = signer.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expectProblem(await deliver(event, { header: stale }), 400, "invalid_signature");
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(0);
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("open");
+    expect(await getDb().paymentEvent.count({ where: { id: `stripe:${event.id}` } })).toBe(0);
+  });
+
+  it("handle delayed payments, failures, expiry and events out of order", async () => {
+    const a = (await openStripeCheckout()).order;
+    const pending = await deliver(sessionEvent("checkout.session.completed", a, { payment_status: "unpaid" }));
+    expect(pending.body).toMatchObject({ fulfilled: false });
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("open");
+    expect((await deliver(sessionEvent("checkout.session.async_payment_succeeded", a))).body.fulfilled).toBe(true);
+    // An expiry arriving late never downgrades a paid order.
+    await deliver(sessionEvent("checkout.session.expired", a, { status: "expired", payment_status: "unpaid" }));
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("paid");
+
+    const b = (await openStripeCheckout()).order;
+    await deliver(sessionEvent("checkout.session.async_payment_failed", b, { payment_status: "unpaid" }));
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: b.id } })).status).toBe("failed");
+
+    const c = (await openStripeCheckout()).order;
+    await deliver(sessionEvent("checkout.session.expired", c, { status: "expired", payment_status: "unpaid" }));
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("expired");
+    // Money taken after expiry (the buyer finished paying) is still honoured.
+    expect((await deliver(sessionEvent("checkout.session.completed", c))).body.fulfilled).toBe(true);
+  });
+
+  it("never fulfil a payment that does not match the order", async () => {
+    const { order } = await openStripeCheckout();
+    const r = await deliver(sessionEvent("checkout.session.completed", order, { amount_total: 1 }));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ fulfilled: false, reason: "amount_mismatch" });
+    const other = await deliver(sessionEvent("checkout.session.completed", { ...order, providerSessionId: "cs_test_someone_else" }));
+    expect(other.body).toMatchObject({ fulfilled: false, reason: "session_mismatch" });
+    const unknown = await deliver(sessionEvent("checkout.session.completed", { ...order, id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" }, { metadata: { order_id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" }, client_reference_id: null }));
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.reason).toBe("unknown_order");
+    const ignored = await deliver({ ...sessionEvent("customer.created", order), data: { object: { id: "cus_1", object: "customer" } } });
+    expect(ignored.status).toBe(200);
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(0);
+  });
+});
