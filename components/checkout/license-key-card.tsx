@@ -14,7 +14,7 @@ export function LicenseKeyCard({
   emailStatus: "queued" | "sent" | null;
 }) {
   return (
-    <section aria-labelledby="key-heading" className="rounded-xl border border-slate-200 bg-slate-50 p-5 sm:p-6">
+    <section aria-labelledby="key-heading" className="rounded-xl border border-slate-200 bg-slate-50 p-4 sm:p-6">
       <h2 id="key-heading" className="text-base font-semibold text-slate-900">
         Your license key
       </h2>
@@ -22,7 +22,7 @@ export function LicenseKeyCard({
         <p
           id="license-key"
           data-testid="license-key"
-          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-4 py-3 text-center font-mono text-xl font-semibold tracking-wider break-all text-slate-900 select-all sm:text-left sm:text-2xl"
+          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-3 text-center font-mono text-lg font-semibold tracking-wide wrap-anywhere text-slate-900 select-all sm:px-4 sm:text-left sm:text-2xl sm:tracking-wider"
         >
           {licenseKey}
         </p>
@@ -30,7 +30,7 @@ export function LicenseKeyCard({
       </div>
       <p className="mt-3 text-sm leading-6 text-slate-700">
         Activates on up to {plural(maxMachines, "computer")}. We also e-mailed this key to{" "}
-        <span className="font-medium break-all text-slate-900">{buyerEmail}</span>
+        <span className="font-medium wrap-anywhere text-slate-900">{buyerEmail}</span>
         {emailStatus === "sent" ? " — the e-mail has been sent." : " — the e-mail is on its way."}
       </p>
     </section>

@@ -89,7 +89,7 @@ export async function deliverPendingEmails(opts: DeliverOptions = {}): Promise<{
     sent++;
     // If this write fails, the claim runs out and the message is sent again with the same idempotency key, which
     // Resend answers with the first result instead of a second e-mail.
-    await db.emailMessage.update({
+    await db.emailMessage.updateMany({
       where: { id },
       data: { status: "sent", sentAt: clock(), providerMessageId: String(providerMessageId), lockedUntil: null, lastError: null },
     });
@@ -98,9 +98,20 @@ export async function deliverPendingEmails(opts: DeliverOptions = {}): Promise<{
 }
 
 function describe(error: unknown, transport: string): string {
-  const text = error instanceof Error ? error.message || error.name : String(error);
+  let text: string;
+  if (error instanceof Error) text = error.message || error.name;
+  else if (typeof error === "object" && error !== null) text = safeJson(error);
+  else text = String(error);
   const line = `${transport}: ${text}`.replace(/\s+/g, " ").trim();
   return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line;
+}
+
+function safeJson(value: object): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

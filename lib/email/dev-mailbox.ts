@@ -34,11 +34,29 @@ export function devMailboxEnabled(): boolean {
 export function canReadDevMailbox(headers: HeaderReader): boolean {
   if (!devMailboxEnabled()) return false;
   if (process.env.DEV_MAILBOX === "public") return true;
-  // A proxy on this machine that we were not told about (TRUST_PROXY unset) makes every visitor look local; its
-  // forwarding headers give it away.
-  const trustsProxy = Number(process.env.TRUST_PROXY ?? 0) > 0;
-  if (!trustsProxy && (headers.get("x-forwarded-for") || headers.get("forwarded") || headers.get("x-real-ip"))) return false;
-  return isLoopbackAddress(headers.get(CLIENT_ADDRESS_HEADER));
+  if (!isLoopbackAddress(headers.get(CLIENT_ADDRESS_HEADER))) return false;
+  // A reverse proxy on this machine that we were not told about (TRUST_PROXY unset) makes every visitor look local;
+  // the addresses it forwards give it away. (Next itself sets X-Forwarded-For to the socket address when it is
+  // missing, so the header's presence alone proves nothing.)
+  if (Number(process.env.TRUST_PROXY ?? 0) > 0) return true;
+  return forwardedAddresses(headers).every(isLoopbackAddress);
+}
+
+/** Every client address a proxy may have added: X-Forwarded-For, X-Real-IP and the for= of Forwarded (RFC 7239). */
+function forwardedAddresses(headers: HeaderReader): string[] {
+  const out: string[] = [];
+  for (const name of ["x-forwarded-for", "x-real-ip"]) {
+    const value = headers.get(name);
+    if (value) out.push(...value.split(",").map((s) => s.trim()).filter(Boolean));
+  }
+  const forwarded = headers.get("forwarded");
+  if (forwarded) {
+    for (const m of forwarded.matchAll(/for\s*=\s*("?)([^";,]*)\1/gi)) {
+      // for="[::1]:4711" → ::1; for=127.0.0.1 stays; an obfuscated or unknown node does not count as local.
+      out.push(m[2]!.replace(/^\[([^\]]*)\](?::\d+)?$/, "$1"));
+    }
+  }
+  return out;
 }
 
 /** For route handlers: a 404 problem, the same answer as for a path that does not exist. */

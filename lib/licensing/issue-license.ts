@@ -19,25 +19,21 @@ export interface IssueLicenseInput {
  * grant) so the license exists only together with what caused it.
  */
 export async function issueLicense(tx: Tx | Db, input: IssueLicenseInput) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await tx.license.create({
-        data: {
-          key: generateLicenseKey(),
-          productId: input.productId,
-          buyerEmail: input.buyerEmail.trim().toLowerCase(),
-          maxMachines: input.maxMachines,
-          source: input.source,
-          trial: input.trial ?? false,
-          expiresAt: input.expiresAt ?? null,
-          orderId: input.orderId ?? null,
-          trialOf: input.trialOf ?? null,
-        },
-      });
-    } catch (error) {
-      // 80 random bits make a key collision practically impossible; if one happens, draw again.
-      const target = String((error as { meta?: { target?: unknown } }).meta?.target ?? "");
-      if ((error as { code?: string }).code !== "P2002" || !/key/.test(target) || attempt >= 3) throw error;
-    }
-  }
+  // 80 random bits make a collision practically impossible; checking first keeps even that from failing the
+  // caller's transaction (PostgreSQL aborts a transaction on a unique violation, so a retry after one cannot work).
+  let key = generateLicenseKey();
+  while (await tx.license.findUnique({ where: { key }, select: { id: true } })) key = generateLicenseKey();
+  return tx.license.create({
+    data: {
+      key,
+      productId: input.productId,
+      buyerEmail: input.buyerEmail.trim().toLowerCase(),
+      maxMachines: input.maxMachines,
+      source: input.source,
+      trial: input.trial ?? false,
+      expiresAt: input.expiresAt ?? null,
+      orderId: input.orderId ?? null,
+      trialOf: input.trialOf ?? null,
+    },
+  });
 }

@@ -93,7 +93,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
           <div className="mt-4 rounded-xl bg-slate-50 px-4 py-3.5 ring-1 ring-slate-200 ring-inset">
             <h3 className="text-sm font-semibold text-slate-900">What you get</h3>
             <p className="mt-1 text-sm leading-6 text-slate-700">
-              A license key for up to {machines}, e-mailed to <span className="font-medium break-all text-slate-900">{view.buyerEmail}</span> and
+              A license key for up to {machines}, e-mailed to <span className="font-medium wrap-anywhere text-slate-900">{view.buyerEmail}</span> and
               shown on the next page.
             </p>
           </div>
@@ -104,7 +104,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
             Payment
           </h2>
           <p className="mt-4 text-sm text-slate-600">Billed to</p>
-          <p className="mt-0.5 text-base font-medium break-all text-slate-900">{view.buyerEmail}</p>
+          <p className="mt-0.5 text-base font-medium wrap-anywhere text-slate-900">{view.buyerEmail}</p>
 
           <form method="post" action={checkoutPaths.pay(view.id)} className="mt-6">
             <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>

@@ -30,15 +30,15 @@ export default async function DevMailboxPage({ searchParams }: Props) {
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">Mailbox</h1>
       <div className="mt-3 max-w-3xl space-y-2 text-base text-pretty text-slate-600">
         <p>
-          No mail provider is configured, so nothing leaves this machine: every e-mail the service sends — license keys,
-          sign-in links — is delivered here instead.
+          This is the development mailbox. No mail provider is configured, so nothing leaves this machine: every e-mail the
+          service sends — license keys, sign-in links — is delivered here instead.
         </p>
         <p className="text-sm">
           To send real e-mail, set <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">RESEND_API_KEY</code>{" "}
           and <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">MAIL_FROM</code> (an address
-          on a domain verified with Resend) and restart; this page then disappears. It is shown only to this machine (
-          <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">DEV_MAILBOX=public</code> shows it
-          to everyone). The same messages as JSON:{" "}
+          on a domain verified with Resend) and restart; this page then disappears. It is shown only to this machine, or to
+          everyone with <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">DEV_MAILBOX=public</code>.
+          The same messages as JSON:{" "}
           <a href="/api/dev/mailbox" className={textLink}>
             /api/dev/mailbox
           </a>

@@ -15,7 +15,14 @@ import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, 
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The Buy form's refusal, sent back by /checkout/start as ?buy_error=…&email=…: plain text, length-capped. */
+function buyFormState(query: Record<string, string | string[] | undefined>): { error: string | null; email: string } {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+  const clean = (v: string, max: number) => v.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, max);
+  return { error: clean(first(query.buy_error), 300) || null, email: clean(first(query.email), 254) };
+}
 
 function isNotFound(error: unknown): boolean {
   return error instanceof AppError ? error.status === 404 : (error as { status?: unknown } | null)?.status === 404;
@@ -76,8 +83,9 @@ function Spec({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-export default async function ProductPage({ params }: Props) {
+export default async function ProductPage({ params, searchParams }: Props) {
   const product = await loadProduct((await params).id);
+  const buy = buyFormState(await searchParams);
   const dev = product.developer_info;
   const trial = product.pricing.trial_available && product.pricing.trial_days > 0;
   const seats = `${seatModelLabel(product.seat_model)} · up to ${plural(product.max_machines, "machine")}`;
@@ -251,6 +259,15 @@ export default async function ProductPage({ params }: Props) {
             <p className="mt-3 text-sm leading-6 text-slate-700">{product.pricing.license}</p>
             <form method="post" action={`/checkout/start`} className="mt-5 space-y-4">
               <input type="hidden" name="product_id" value={product.id} />
+              {buy.error ? (
+                <div
+                  id="buy_error"
+                  role="alert"
+                  className="rounded-lg border border-red-200 bg-red-50 px-3.5 py-3 text-sm leading-6 break-words text-red-800"
+                >
+                  {buy.error}
+                </div>
+              ) : null}
               <div>
                 <label htmlFor="buyer_email" className="block text-sm font-medium text-slate-800">
                   E-mail address
@@ -263,7 +280,8 @@ export default async function ProductPage({ params }: Props) {
                   autoComplete="email"
                   inputMode="email"
                   placeholder="you@example.com"
-                  aria-describedby="buyer_email_hint"
+                  defaultValue={buy.email || undefined}
+                  aria-describedby={buy.error ? "buy_error buyer_email_hint" : "buyer_email_hint"}
                   className={`${inputBase} mt-1.5`}
                 />
                 <p id="buyer_email_hint" className="mt-1.5 text-xs text-slate-600">

@@ -93,7 +93,7 @@ export default async function DevMailboxMessagePage({ params }: Props) {
           sandbox=""
           srcDoc={message.html}
           title={`HTML part of “${message.subject}”`}
-          className="mt-4 h-[52rem] w-full rounded-2xl border border-slate-200 bg-white shadow-sm"
+          className="mt-4 h-[66rem] w-full rounded-2xl border border-slate-200 bg-white shadow-sm"
         />
       </section>
 
