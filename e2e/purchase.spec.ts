@@ -58,5 +58,7 @@ test("a bad e-mail goes back to the Buy form with the problem", async ({ page })
   await page.getByLabel(/e-?mail/i).fill("x@y");
   await page.getByLabel(/e-?mail/i).evaluate((el: HTMLInputElement) => (el.type = "text"));
   await page.getByRole("button", { name: /^buy$/i }).click();
-  await expect(page.getByRole("alert")).toContainText(/e-mail/i);
+  await expect(page.locator("#buy_error")).toContainText(/e-mail/i);
+  await expect(page.locator("#buy_error")).toHaveAttribute("role", "alert");
+  await expect(page.getByLabel(/e-?mail/i)).toHaveValue("x@y");
 });
