@@ -1,0 +1,7 @@
+import { llmsTxt } from "@/lib/agents/text-documents";
+import { methods, route } from "@/lib/http/route";
+import { textResponse } from "@/lib/http/text";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route({ handler: ({ request }) => textResponse(request, llmsTxt()) }),
+});

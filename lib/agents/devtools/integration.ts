@@ -1,0 +1,75 @@
+import { absoluteUrl } from "../../urls.ts";
+import { checkAppId, checkServerUrl, DEFAULT_APP_ID } from "./inputs.ts";
+import { fileBlock } from "./markdown.ts";
+import { INTEGRATION_LANGUAGES, isIntegrationLanguage, type IntegrationLanguage } from "./options.ts";
+import type { IntegrationContext, IntegrationDoc, IntegrationFile } from "./integration/common.ts";
+import { cIntegration } from "./integration/c.ts";
+import { cppIntegration } from "./integration/cpp.ts";
+import { csharpIntegration } from "./integration/csharp.ts";
+import { electronIntegration } from "./integration/electron.ts";
+import { juceIntegration } from "./integration/juce.ts";
+import { pythonIntegration } from "./integration/python.ts";
+import { rustIntegration } from "./integration/rust.ts";
+import { tauriIntegration } from "./integration/tauri.ts";
+
+export type { IntegrationFile } from "./integration/common.ts";
+
+export interface LicenseIntegrationArgs {
+  language: IntegrationLanguage;
+  /** The product's plugin_id (reverse-domain id); a placeholder when omitted. */
+  app_id?: string;
+  /** The licensing server's base URL; this deployment's origin when omitted. */
+  server_url?: string;
+}
+
+const GENERATORS: Record<IntegrationLanguage, (ctx: IntegrationContext) => IntegrationDoc> = {
+  c: cIntegration,
+  cpp: cppIntegration,
+  rust: rustIntegration,
+  python: pythonIntegration,
+  electron: electronIntegration,
+  tauri: tauriIntegration,
+  csharp: csharpIntegration,
+  juce: juceIntegration,
+};
+
+/** This deployment's origin, without the trailing slash. */
+export function defaultServerUrl(): string {
+  return absoluteUrl("/").replace(/\/+$/, "");
+}
+
+function contextOf(args: LicenseIntegrationArgs): { language: IntegrationLanguage; ctx: IntegrationContext } {
+  if (!args || !isIntegrationLanguage(args.language)) {
+    throw new Error(`language must be one of ${INTEGRATION_LANGUAGES.join(", ")}`);
+  }
+  const appIdGiven = args.app_id !== undefined && args.app_id !== null;
+  const appId = appIdGiven ? checkAppId(args.app_id) : DEFAULT_APP_ID;
+  const serverUrl = checkServerUrl(args.server_url ?? defaultServerUrl());
+  return { language: args.language, ctx: { appId, serverUrl, appIdGiven } };
+}
+
+/** The files of an integration, for callers that want them unrendered (tests, zip downloads). */
+export function licenseIntegrationFiles(args: LicenseIntegrationArgs): IntegrationFile[] {
+  const { language, ctx } = contextOf(args);
+  return GENERATORS[language](ctx).files;
+}
+
+/**
+ * Markdown for integrating license checks into an app: an intro, setup steps, and complete code that fingerprints
+ * the machine, activates on first run, validates at every start with a 7-day offline grace period, and maps every
+ * answer to an outcome. Throws on an unknown language or an app_id/server_url that is not safe to embed.
+ */
+export function generateLicenseIntegration(args: LicenseIntegrationArgs): string {
+  const { language, ctx } = contextOf(args);
+  const doc = GENERATORS[language](ctx);
+  const parts = [
+    `# License checks in ${doc.title}`,
+    doc.intro,
+    "## Setup",
+    doc.setup.map((step, i) => `${i + 1}. ${step.replace(/\n/g, "\n   ")}`).join("\n"),
+    "## Code",
+    ...doc.files.map((f) => fileBlock(f.path, f.lang, f.code)),
+  ];
+  if (doc.notes?.length) parts.push("## Notes", doc.notes.map((n) => `- ${n}`).join("\n"));
+  return `${parts.join("\n\n")}\n`;
+}

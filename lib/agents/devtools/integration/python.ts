@@ -1,0 +1,443 @@
+import { fill } from "../markdown.ts";
+import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+
+const LICENSE_PY = String.raw`"""License checks for @@APP_ID@@ against @@SERVER_URL@@ (standard library only).
+
+Call check_license() once at startup and run only when outcome.allowed is true:
+
+    outcome = check_license()
+    print(outcome.message)
+    if not outcome.allowed:
+        sys.exit(1)
+"""
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+SERVER_URL = "@@SERVER_URL@@"
+APP_ID = "@@APP_ID@@"
+OFFLINE_GRACE_DAYS = @@GRACE_DAYS@@
+OFFLINE_GRACE_SECONDS = OFFLINE_GRACE_DAYS * 24 * 60 * 60
+HTTP_TIMEOUT_SECONDS = 10
+# A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "server unavailable".
+MAX_RETRY_AFTER_WAIT_SECONDS = 10
+KEY_PATTERN = re.compile(r"^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$")
+
+
+@dataclass
+class Outcome:
+    allowed: bool
+    status: str  # valid, offline_grace, needs_key, expired, trial_expired, revoked, too_many_machines, unreachable, error
+    message: str
+    trial_days_remaining: int = 0
+
+
+class ServerUnavailable(Exception):
+    """No usable answer: network error, timeout, HTTP 5xx, or 429 with a long Retry-After."""
+
+
+class RequestRejected(Exception):
+    """HTTP 4xx with an RFC 9457 problem document."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+
+# ---------------------------------------------------------------- machine fingerprint
+
+def _run(command: list[str]) -> str:
+    return subprocess.run(command, capture_output=True, text=True, check=True, timeout=10).stdout
+
+
+def _read_first(paths: list[str]) -> str:
+    for path in paths:
+        try:
+            value = Path(path).read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if value:
+            return value
+    return ""
+
+
+def cpu_brand() -> str:
+    system = platform.system()
+    if system == "Windows":
+        import winreg
+
+        with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"HARDWARE\DESCRIPTION\System\CentralProcessor\0") as key:
+            return str(winreg.QueryValueEx(key, "ProcessorNameString")[0]).strip()
+    if system == "Darwin":
+        return _run(["sysctl", "-n", "machdep.cpu.brand_string"]).strip()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            fields = dict(
+                (name.strip(), value.strip())
+                for name, sep, value in (line.partition(":") for line in cpuinfo)
+                if sep
+            )
+    except OSError:
+        fields = {}
+    return fields.get("model name") or fields.get("Hardware") or fields.get("Model") or platform.machine()
+
+
+def os_identifier() -> str:
+    system = platform.system()
+    if system == "Windows":
+        import winreg
+
+        access = winreg.KEY_READ | winreg.KEY_WOW64_64KEY
+        with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"SOFTWARE\Microsoft\Cryptography", 0, access) as key:
+            return str(winreg.QueryValueEx(key, "MachineGuid")[0]).strip()
+    if system == "Darwin":
+        match = re.search(r'"IOPlatformUUID"\s*=\s*"([^"]+)"', _run(["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"]))
+        if not match:
+            raise RuntimeError("IOPlatformUUID not found in ioreg output")
+        return match.group(1).strip()
+    value = _read_first(["/etc/machine-id", "/var/lib/dbus/machine-id"])
+    if not value:
+        raise RuntimeError("no /etc/machine-id on this system")
+    return value
+
+
+def machine_fingerprint() -> str:
+    """Lowercase hex SHA-256 of '<CPU brand>|<OS identifier>'."""
+    return hashlib.sha256(f"{cpu_brand().strip()}|{os_identifier().strip()}".encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------- local state
+
+def state_path() -> Path:
+    system = platform.system()
+    if system == "Windows":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif system == "Darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / APP_ID / "license.json"
+
+
+def load_state() -> dict[str, Any]:
+    try:
+        state = json.loads(state_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_state(state: dict[str, Any]) -> None:
+    path = state_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".license-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(state, out, indent=2)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def clear_state() -> None:
+    try:
+        state_path().unlink()
+    except FileNotFoundError:
+        pass
+
+
+# ---------------------------------------------------------------- HTTP
+
+def _retry_after_seconds(value: Optional[str]) -> float:
+    if not value:
+        return 60.0
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return 60.0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
+    data = json.dumps(body).encode("utf-8")
+    for attempt in range(2):
+        request = urllib.request.Request(
+            SERVER_URL + path,
+            data=data,
+            method="POST",
+            headers={"Content-Type": "application/json", "Accept": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
+                answer = json.loads(response.read(1 << 20).decode("utf-8"))
+            if not isinstance(answer, dict) or not isinstance(answer.get("code"), str):
+                raise ServerUnavailable("unexpected answer from the license server")
+            return answer
+        except urllib.error.HTTPError as error:
+            try:
+                problem = json.loads(error.read(1 << 16).decode("utf-8"))
+            except (OSError, ValueError):
+                problem = {}
+            if not isinstance(problem, dict):
+                problem = {}
+            detail = str(problem.get("detail") or error.reason or "HTTP error")
+            if error.code == 429:
+                wait = _retry_after_seconds(error.headers.get("Retry-After"))
+                if attempt == 0 and wait <= MAX_RETRY_AFTER_WAIT_SECONDS:
+                    time.sleep(wait)
+                    continue
+                raise ServerUnavailable(f"too many requests; retry in {math.ceil(wait)} s") from error
+            if error.code >= 500:
+                raise ServerUnavailable(f"server error {error.code}: {detail}") from error
+            raise RequestRejected(error.code, str(problem.get("code") or f"http_{error.code}"), detail) from error
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            raise ServerUnavailable(f"cannot reach {SERVER_URL}: {getattr(error, 'reason', error)}") from error
+        except (ValueError, UnicodeDecodeError) as error:
+            raise ServerUnavailable("unreadable answer from the license server") from error
+        except OSError as error:
+            raise ServerUnavailable(f"cannot reach {SERVER_URL}: {error}") from error
+    raise ServerUnavailable("too many requests")
+
+
+def activate(key: str, fingerprint: str) -> dict[str, Any]:
+    return _post("/activate", {"license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID})
+
+
+def validate(key: str, fingerprint: str) -> dict[str, Any]:
+    return _post("/validate", {"license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID})
+
+
+def deactivate(key: str, fingerprint: str) -> dict[str, Any]:
+    return _post("/deactivate", {"license_key": key, "machine_fingerprint": fingerprint})
+
+
+# ---------------------------------------------------------------- decisions
+
+def normalize_key(key: str) -> str:
+    return key.strip().upper()
+
+
+def _parse_time(value: Any) -> Optional[float]:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _refusal(answer: dict[str, Any]) -> Outcome:
+    """The outcome of a /validate or /activate answer that does not allow running."""
+    code = answer.get("code")
+    if code == "NOT_FOUND":
+        return Outcome(False, "needs_key", "This license key was not found. Check it and enter it again.")
+    if code == "PRODUCT_MISMATCH":
+        return Outcome(False, "needs_key", "This license key belongs to a different product. Enter the key for this app.")
+    if code == "REVOKED":
+        return Outcome(False, "revoked", "This license has been revoked by the seller. Contact the seller if you think this is a mistake.")
+    if code == "EXPIRED":
+        return Outcome(False, "expired", "This license has expired. Renew it to keep using the app.")
+    if code == "TRIAL_EXPIRED":
+        return Outcome(False, "trial_expired", "Your trial has ended. Buy a license to keep using the app.")
+    if code == "TOO_MANY_MACHINES":
+        used, limit = answer.get("active_machines"), answer.get("max_machines")
+        return Outcome(
+            False,
+            "too_many_machines",
+            f"This license is already active on {used} of {limit} machines. Release one (Deactivate in the app on that machine, or from your purchase page) and try again.",
+        )
+    if code in ("NO_MACHINE", "FINGERPRINT_SCOPE_MISMATCH"):
+        return Outcome(False, "error", "This license is not activated on this machine and activation did not succeed.")
+    return Outcome(False, "error", f"Unexpected answer from the license server ({code}): {answer.get('detail', '')}")
+
+
+def _offline(state: dict[str, Any], key: str, fingerprint: str, reason: str) -> Outcome:
+    """Server unreachable: allow running on the last good validation for up to OFFLINE_GRACE_DAYS."""
+    last = state.get("validated_at")
+    result = state.get("result") if isinstance(state.get("result"), dict) else {}
+    if state.get("license_key") == key and state.get("fingerprint") == fingerprint and isinstance(last, (int, float)):
+        now = time.time()
+        age = now - last
+        expires = _parse_time(result.get("expires_at"))
+        # A clock set back (age < 0) or a license that has run out since does not get the grace period.
+        if 0 <= age < OFFLINE_GRACE_SECONDS and (expires is None or expires > now):
+            days_left = math.ceil((OFFLINE_GRACE_SECONDS - age) / 86400)
+            return Outcome(True, "offline_grace", f"Could not reach the license server ({reason}). Running offline for up to {days_left} more day(s).")
+    return Outcome(False, "unreachable", f"Could not reach the license server ({reason}). Connect to the internet to verify your license.")
+
+
+def _check(key: str, fingerprint: str, state: dict[str, Any], newly_entered: bool) -> Outcome:
+    activated = False
+    try:
+        if newly_entered:
+            activation = activate(key, fingerprint)
+            if not activation.get("activated"):
+                return _refusal(activation)
+            activated = True
+        answer = validate(key, fingerprint)
+        if answer.get("code") in ("NO_MACHINE", "FINGERPRINT_SCOPE_MISMATCH") and not activated:
+            # The key is fine but this machine is not (or no longer) activated: take a seat.
+            activation = activate(key, fingerprint)
+            if not activation.get("activated"):
+                return _refusal(activation)
+            answer = validate(key, fingerprint)
+    except ServerUnavailable as error:
+        if newly_entered:
+            return Outcome(False, "unreachable", f"Could not reach the license server to activate ({error}). Check your connection and try again.")
+        return _offline(state, key, fingerprint, str(error))
+    except RequestRejected as error:
+        return Outcome(False, "error", f"The license server refused the request ({error.code}): {error.detail}")
+
+    if answer.get("valid") is True and answer.get("code") == "VALID":
+        save_state({"license_key": key, "fingerprint": fingerprint, "validated_at": time.time(), "result": answer})
+        days = int(answer.get("trial_days_remaining") or 0)
+        if answer.get("trial"):
+            return Outcome(True, "valid", f"Trial license: {days} day(s) left.", days)
+        return Outcome(True, "valid", "License valid.")
+    outcome = _refusal(answer)
+    if outcome.status in ("needs_key", "revoked", "trial_expired"):
+        clear_state()  # the next launch asks for a (new) key
+    elif state.get("license_key") == key:
+        save_state({"license_key": key, "fingerprint": fingerprint})  # keep the key, drop the offline grace
+    return outcome
+
+
+def prompt_for_key(reason: Optional[str]) -> Optional[str]:
+    """Asks for the key on the terminal; replace with your own dialog in a GUI app. None means 'cancelled'."""
+    if reason is None and os.environ.get("LICENSE_KEY"):
+        return os.environ["LICENSE_KEY"]
+    if not sys.stdin or not sys.stdin.isatty():
+        return None
+    if reason:
+        print(reason)
+    try:
+        return input("License key (XXXX-XXXX-XXXX-XXXX): ")
+    except EOFError:
+        return None
+
+
+def check_license(ask_key: Callable[[Optional[str]], Optional[str]] = prompt_for_key, max_prompts: int = 3) -> Outcome:
+    """Validates the stored key (activating on first run); asks for a key when there is none or it is rejected."""
+    try:
+        fingerprint = machine_fingerprint()
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        return Outcome(False, "error", f"Could not identify this machine: {error}")
+    state = load_state()
+    stored = state.get("license_key")
+    if isinstance(stored, str) and state.get("fingerprint") == fingerprint:
+        outcome = _check(stored, fingerprint, state, newly_entered=False)
+        if outcome.status != "needs_key":
+            return outcome
+        reason: Optional[str] = outcome.message
+    else:
+        reason = None
+    for _ in range(max_prompts):
+        entered = ask_key(reason)
+        if entered is None:
+            return Outcome(False, "needs_key", reason or "A license key is required to use this app.")
+        key = normalize_key(entered)
+        if not KEY_PATTERN.match(key):
+            reason = "That does not look like a license key: it has the form XXXX-XXXX-XXXX-XXXX."
+            continue
+        outcome = _check(key, fingerprint, state, newly_entered=True)
+        if outcome.status != "needs_key":
+            return outcome
+        reason = outcome.message
+    return Outcome(False, "needs_key", reason or "A license key is required to use this app.")
+
+
+def deactivate_this_machine() -> Outcome:
+    """Releases this machine's seat so the key can be activated elsewhere, and forgets the key here."""
+    state = load_state()
+    key = state.get("license_key")
+    if not isinstance(key, str):
+        return Outcome(False, "needs_key", "No license is activated on this machine.")
+    try:
+        answer = deactivate(key, machine_fingerprint())
+    except ServerUnavailable as error:
+        return Outcome(False, "unreachable", f"Could not reach the license server ({error}). Try again when online.")
+    except RequestRejected as error:
+        return Outcome(False, "error", f"The license server refused the request ({error.code}): {error.detail}")
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        return Outcome(False, "error", f"Could not identify this machine: {error}")
+    if answer.get("code") in ("DEACTIVATED", "NOT_ACTIVATED", "NOT_FOUND"):
+        clear_state()
+        return Outcome(False, "needs_key", "This machine has been released; its seat is free again.")
+    return _refusal(answer)
+
+
+if __name__ == "__main__":
+    if "--deactivate" in sys.argv[1:]:
+        result = deactivate_this_machine()
+        print(result.message)
+        sys.exit(0 if result.status == "needs_key" else 1)
+    result = check_license()
+    print(result.message)
+    sys.exit(0 if result.allowed else 1)
+`;
+
+const MAIN_PY = String.raw`"""Your app's entry point: check the license before anything else."""
+import sys
+
+from license_check import check_license
+
+
+def main() -> int:
+    outcome = check_license()
+    if not outcome.allowed:
+        print(outcome.message, file=sys.stderr)
+        return 1
+    if outcome.status != "valid" or outcome.trial_days_remaining:
+        print(outcome.message)  # offline grace or trial: tell the user
+    # ... start the app ...
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+`;
+
+export function pythonIntegration(ctx: IntegrationContext): IntegrationDoc {
+  const v = templateValues(ctx);
+  return {
+    title: "Python",
+    intro: `Drop-in license checks for a Python app (\`${ctx.appId}\`), standard library only, against ${ctx.serverUrl}.`,
+    setup: [
+      "Python 3.9 or newer; no packages to install (`urllib.request`, `hashlib`, `json`, `platform`, `subprocess`; `winreg` on Windows).",
+      "Save `license_check.py` next to your entry point and call `check_license()` before the app starts. `python3 license_check.py` runs the check on its own; `python3 license_check.py --deactivate` releases this machine.",
+      "The key is asked for on the terminal (or taken from the `LICENSE_KEY` environment variable on first run); pass your own `ask_key(reason)` callback to show a dialog instead.",
+    ],
+    files: [
+      { path: "license_check.py", lang: "python", code: fill(LICENSE_PY, v) },
+      { path: "main.py", lang: "python", code: fill(MAIN_PY, v) },
+    ],
+    notes: commonNotes(ctx),
+  };
+}

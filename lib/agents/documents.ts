@@ -1,0 +1,247 @@
+import { env } from "../env.ts";
+import { serviceDid } from "../identity/did.ts";
+import { CATEGORIES } from "../marketplace/constants.ts";
+import { PRICING } from "../pricing.ts";
+import { SERVICE_NAME, VERSIONS } from "../versions.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+import { MCP_SERVER_INFO } from "./mcp-server.ts";
+import { LAYERS, TOOLS, toolParameters } from "./tools.ts";
+
+/**
+ * The discovery documents agents read: the discovery payload, the OpenAI tool manifest, the A2A agent card, the MCP
+ * server card, agents.json and ai-plugin.json. Every one derives from the tool registry, the pricing constants and
+ * BASE_URL, so they cannot disagree with each other or with the MCP server.
+ */
+
+export const TAGLINE = "Machine-bound license keys and a marketplace for indie software, ready for AI agents.";
+export const SUMMARY =
+  "Indie developers list software (audio plugins, desktop apps, game assets, 3D/VFX, developer and creative tools). People and agents browse, buy through a hosted checkout, and receive a license key by e-mail; apps activate and validate keys per machine. Every operation is open (no API key) over REST, MCP and an OpenAI-format tool manifest.";
+
+/** MCP protocol revisions this server negotiates; the first is the one the interface advertises. */
+export const MCP_PROTOCOL_VERSIONS = [VERSIONS.mcpProtocol, "2025-03-26", "2025-06-18", "2025-11-25"] as const;
+
+export function contactAddress(): string {
+  const from = env().MAIL_FROM;
+  return from.match(/<([^>]+)>/)?.[1] ?? from;
+}
+
+export function mcpConfigSnippet() {
+  return { mcpServers: { "indie-license-market": { type: "http", url: absoluteUrl(paths.mcp) } } };
+}
+
+/** The 18 addresses the discovery payload links to. */
+export function discoveryLinks() {
+  return {
+    self: absoluteUrl(paths.discover),
+    mcp: absoluteUrl(paths.mcp),
+    tools: absoluteUrl(paths.tools),
+    catalog: absoluteUrl(paths.catalog),
+    terms: absoluteUrl(paths.terms),
+    receipt: absoluteUrl("/api/receipt"),
+    checkout: absoluteUrl("/api/checkout/create"),
+    marketplace: absoluteUrl("/api/marketplace/listings"),
+    categories: absoluteUrl("/api/marketplace/categories"),
+    openapi: absoluteUrl(paths.openapi),
+    agents: absoluteUrl("/.well-known/agents.json"),
+    agent_card: absoluteUrl("/.well-known/agent-card.json"),
+    mcp_card: absoluteUrl("/.well-known/mcp/server-card.json"),
+    ai_plugin: absoluteUrl("/.well-known/ai-plugin.json"),
+    did: absoluteUrl("/.well-known/did.json"),
+    llms_txt: absoluteUrl("/llms.txt"),
+    llms_full: absoluteUrl("/llms-full.txt"),
+    source: absoluteUrl("/agents"),
+  };
+}
+
+function layers() {
+  return LAYERS.map((l) => ({
+    layer: l.layer,
+    name: l.name,
+    summary: l.summary,
+    tools: TOOLS.filter((t) => t.layer === l.layer).map((t) => t.name),
+  }));
+}
+
+export function discoveryPayload() {
+  const e = env();
+  return {
+    name: SERVICE_NAME,
+    tagline: TAGLINE,
+    url: e.BASE_URL,
+    identity: serviceDid(),
+    version: VERSIONS.api,
+    updated: "2026-11-21",
+    contact: contactAddress(),
+    summary: SUMMARY,
+    protocols: {
+      mcp: {
+        endpoint: absoluteUrl(paths.mcp),
+        transport: "streamable-http",
+        protocol_version: VERSIONS.mcpProtocol,
+        supported_versions: [...MCP_PROTOCOL_VERSIONS],
+        description: `${TOOLS.length} tools over JSON-RPC (tools/list, tools/call); stateless, no authentication.`,
+        config_snippet: mcpConfigSnippet(),
+      },
+      openapi: { url: absoluteUrl(paths.openapi), version: "3.1.0" },
+      openai_plugin: { manifest: absoluteUrl("/.well-known/ai-plugin.json"), tools: absoluteUrl(paths.tools) },
+      a2a: { agent_card: absoluteUrl("/.well-known/agent-card.json") },
+      did: { id: serviceDid(), document: absoluteUrl("/.well-known/did.json"), method: "did:web" },
+    },
+    capabilities: {
+      overview: `${TOOLS.length} tools in ${LAYERS.length} layers: discovery and integration help, marketplace and licensing operations, terms, agent checkout, and signed receipts.`,
+      layers: layers(),
+    },
+    discovery: {
+      how_agents_find_us: [
+        `GET ${absoluteUrl(paths.discover)} (this document)`,
+        `GET ${absoluteUrl("/llms.txt")} (a map for language models)`,
+        `GET ${absoluteUrl("/.well-known/agent-card.json")} (A2A agent card)`,
+        `GET ${absoluteUrl("/.well-known/mcp/server-card.json")} (MCP server card)`,
+        `GET ${absoluteUrl("/.well-known/ai-plugin.json")} and ${absoluteUrl(paths.openapi)}`,
+        `The Link header (rel="mcp") on every API response`,
+      ],
+      no_registry_needed: "Everything is discoverable from the base URL alone: no registry, account or API key is required.",
+    },
+    quickstart: {
+      browse: {
+        description: "Find a product.",
+        mcp: { method: "tools/call", params: { name: "browse_marketplace", arguments: { query: "tape saturation", category: "audio-plugins", limit: 5 } } },
+        rest: `GET ${absoluteUrl("/api/marketplace/listings")}?search=tape&category=audio-plugins`,
+      },
+      purchase: {
+        description: "Open a checkout for a buyer; the key is e-mailed when they pay.",
+        mcp: { method: "tools/call", params: { name: "agent_checkout", arguments: { product_id: "<id>", buyer_email: "buyer@example.com", agent_id: "<your agent id>" } } },
+        rest: `POST ${absoluteUrl("/api/checkout/create")} {"product_id","buyer_email","agent_id"}; then GET ${absoluteUrl("/api/checkout/")}<session_id>`,
+      },
+      verify: {
+        description: "Check a license and verify its signed receipt.",
+        mcp: { method: "tools/call", params: { name: "verify_receipt", arguments: { receipt: "<receipt object>", signature: "<hex>" } } },
+        rest: `GET ${absoluteUrl("/api/receipt")}?key=<key>, then POST it back to ${absoluteUrl("/api/receipt")}`,
+      },
+    },
+    pricing: { ...PRICING },
+    categories: [...CATEGORIES],
+    _links: discoveryLinks(),
+  };
+}
+
+export function toolManifest() {
+  return {
+    schema_version: VERSIONS.toolManifest,
+    name_for_human: SERVICE_NAME,
+    name_for_model: "indie_license_market",
+    description_for_human: TAGLINE,
+    description_for_model: `${SUMMARY} Use browse_marketplace and get_product_details to find software, agent_checkout to buy (give the returned url to the buyer), activate_license/validate_license/deactivate_license for machine licensing, get_receipt/verify_receipt for proof of purchase. Prices are in cents (USD).`,
+    auth: { type: "none" },
+    tools: TOOLS.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: toolParameters(t) } })),
+    mcp: { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol, config_snippet: mcpConfigSnippet() },
+    _links: { self: absoluteUrl(paths.tools), openapi: absoluteUrl(paths.openapi), discover: absoluteUrl(paths.discover), mcp: absoluteUrl(paths.mcp) },
+  };
+}
+
+/** A2A agent card (/.well-known/agent-card.json): one skill per tool. */
+export function agentCard() {
+  return {
+    protocolVersion: "0.3.0",
+    name: SERVICE_NAME,
+    description: SUMMARY,
+    url: absoluteUrl(paths.mcp),
+    preferredTransport: "JSONRPC",
+    additionalInterfaces: [{ url: absoluteUrl(paths.mcp), transport: "JSONRPC" }],
+    version: VERSIONS.server,
+    documentationUrl: absoluteUrl("/llms-full.txt"),
+    iconUrl: absoluteUrl("/icon.svg"),
+    provider: { organization: SERVICE_NAME, url: env().BASE_URL },
+    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    securitySchemes: {},
+    security: [],
+    defaultInputModes: ["application/json", "text/plain"],
+    defaultOutputModes: ["application/json", "text/plain"],
+    skills: TOOLS.map((t) => ({
+      id: t.name,
+      name: t.title,
+      description: t.description,
+      tags: [LAYERS.find((l) => l.layer === t.layer)!.name.toLowerCase(), "licensing", ...(t.layer === 2 || t.layer === 4 ? ["marketplace"] : [])],
+      inputModes: ["application/json"],
+      outputModes: ["application/json", "text/plain"],
+    })),
+  };
+}
+
+/** MCP server card (/.well-known/mcp/server-card.json), after the server-card draft. */
+export function mcpServerCard() {
+  return {
+    $schema: "https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json",
+    version: VERSIONS.server,
+    protocolVersion: VERSIONS.mcpProtocol,
+    serverInfo: { name: MCP_SERVER_INFO.name, title: SERVICE_NAME, version: VERSIONS.server },
+    name: MCP_SERVER_INFO.name,
+    title: SERVICE_NAME,
+    description: SUMMARY,
+    websiteUrl: env().BASE_URL,
+    remotes: [{ type: "streamable-http", url: absoluteUrl(paths.mcp), supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    transport: { type: "streamable-http", endpoint: paths.mcp },
+    capabilities: { tools: { listChanged: false } },
+    authentication: { required: false, schemes: [] },
+    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolParameters(t) })),
+    resources: [],
+    prompts: [],
+  };
+}
+
+/** agents.json: how an agent reaches each capability over plain HTTP. */
+export function agentsJson() {
+  return {
+    agentsJson: "0.1.0",
+    info: { title: SERVICE_NAME, version: VERSIONS.api, description: SUMMARY },
+    sources: [{ id: "api", path: absoluteUrl(paths.openapi) }],
+    mcp: { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol },
+    flows: [
+      {
+        id: "buy_license",
+        title: "Find a product and buy a license for a buyer",
+        description: "Browse, read the details, open a checkout, give the buyer the payment URL, then poll the session.",
+        actions: [
+          { id: "browse", sourceId: "api", operationId: "listListings" },
+          { id: "details", sourceId: "api", operationId: "getProduct" },
+          { id: "checkout", sourceId: "api", operationId: "createCheckout" },
+          { id: "status", sourceId: "api", operationId: "getCheckoutStatus" },
+        ],
+      },
+      {
+        id: "license_a_machine",
+        title: "Activate and validate a license on a machine",
+        description: "Activate once per machine, then validate at every start.",
+        actions: [
+          { id: "activate", sourceId: "api", operationId: "activateLicense" },
+          { id: "validate", sourceId: "api", operationId: "validateLicense" },
+        ],
+      },
+      {
+        id: "prove_purchase",
+        title: "Issue and verify a signed receipt",
+        description: "Anyone can verify a receipt without credentials.",
+        actions: [
+          { id: "receipt", sourceId: "api", operationId: "getReceipt" },
+          { id: "verify", sourceId: "api", operationId: "verifyReceipt" },
+        ],
+      },
+    ],
+  };
+}
+
+/** ai-plugin.json: the OpenAI plugin manifest, pointing at the OpenAPI description. */
+export function aiPluginManifest() {
+  return {
+    schema_version: "v1",
+    name_for_human: SERVICE_NAME,
+    name_for_model: "indie_license_market",
+    description_for_human: TAGLINE,
+    description_for_model: toolManifest().description_for_model,
+    auth: { type: "none" },
+    api: { type: "openapi", url: absoluteUrl(paths.openapi), is_user_authenticated: false },
+    logo_url: absoluteUrl("/icon.svg"),
+    contact_email: contactAddress(),
+    legal_info_url: absoluteUrl(paths.terms),
+  };
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { OPERATIONS } from "../api/operations.ts";
+import { LICENSE_CODES } from "../licensing/codes.ts";
+import { CATEGORIES, CATEGORY_LABELS } from "../marketplace/constants.ts";
+import { catalogProductSchema } from "../marketplace/schemas.ts";
+import { PRICING } from "../pricing.ts";
+import { SERVICE_NAME, VERSIONS } from "../versions.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
+import { LAYERS, TOOLS, toolParameters } from "./tools.ts";
+
+/** /llms.txt: an H1, a blockquote summary, then sections of links (the llms.txt format). */
+export function llmsTxt(): string {
+  const l = discoveryLinks();
+  return `# ${SERVICE_NAME}
+
+> ${TAGLINE} ${SUMMARY}
+
+No API key is needed anywhere. Prices are in US cents. License keys look like XXXX-XXXX-XXXX-XXXX; machine fingerprints are SHA-256 hex digests of the CPU brand plus an OS identifier.
+
+## Start here
+
+- [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
+- [MCP endpoint](${l.mcp}): ${TOOLS.length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer)
+- [Tool manifest](${l.tools}): the same tools in OpenAI function format
+- [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
+- [Full reference](${l.llms_full}): tools, endpoints, codes and pricing in one text file
+
+## Marketplace
+
+- [Catalog](${l.catalog}): products with capability metadata, 20 a page, filter by category, search and sort
+- [Listings](${l.marketplace}): browse with category, search, sort, page and limit
+- [Categories](${l.categories}): ${CATEGORIES.join(", ")} with counts
+- [Create a checkout](${l.checkout}): POST product_id, buyer_email and agent_id; the buyer opens the returned url
+
+## Licensing
+
+- [Validate](${absoluteUrl("/validate")}): POST license_key, machine_fingerprint, plugin_id
+- [Activate](${absoluteUrl("/activate")}): POST the same to bind a machine
+- [Deactivate](${absoluteUrl("/deactivate")}): POST license_key and machine_fingerprint to free a seat
+- [Receipts](${l.receipt}): GET ?key= for a signed receipt, POST it back to verify
+
+## Identity and terms
+
+- [Terms](${l.terms}): ${PRICING.transaction_fee_percent}% per sale, no monthly fee, free SDK and self-hosting
+- [DID document](${l.did}): did:web identity with an Ed25519 key
+- [A2A agent card](${l.agent_card})
+- [MCP server card](${l.mcp_card})
+- [agents.json](${l.agents})
+- [OpenAI plugin manifest](${l.ai_plugin})
+
+## Optional
+
+- [For AI agents](${absoluteUrl("/agents")}): the same, for people
+- [Storefront](${absoluteUrl("/")})
+`;
+}
+
+function schemaLines(schema: Record<string, unknown>): string[] {
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const names = Object.keys(props);
+  if (!names.length) return ["  (no arguments)"];
+  return names.map((name) => {
+    const p = props[name]!;
+    const type = p.enum ? `one of ${(p.enum as string[]).join(", ")}` : String(p.type ?? "object");
+    const bounds = [
+      p.minimum !== undefined ? `min ${p.minimum}` : "",
+      p.maximum !== undefined ? `max ${p.maximum}` : "",
+      p.minLength !== undefined ? `${p.minLength}–${p.maxLength ?? "…"} chars` : "",
+      p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
+    ].filter(Boolean);
+    return `  - ${name}${required.has(name) ? " (required)" : ""}: ${type}${bounds.length ? ` (${bounds.join(", ")})` : ""}${p.description ? ` — ${p.description}` : ""}`;
+  });
+}
+
+/** /llms-full.txt: the whole reference, generated from the tool registry, the operation registry and the constants. */
+export function llmsFullTxt(): string {
+  const out: string[] = [];
+  out.push(`# ${SERVICE_NAME}: full reference`, "", `> ${TAGLINE}`, "", SUMMARY, "");
+  out.push(`Base URL: ${absoluteUrl("/").replace(/\/$/, "")}`, `API version: ${VERSIONS.api}`, `MCP: ${absoluteUrl(paths.mcp)} (streamable HTTP, protocol ${VERSIONS.mcpProtocol}; newer revisions negotiated)`, "");
+  out.push("MCP client configuration:", "", "```json", JSON.stringify(mcpConfigSnippet(), null, 2), "```", "");
+  out.push("## Tools", "");
+  for (const layer of LAYERS) {
+    out.push(`### Layer ${layer.layer}: ${layer.name}`, "", layer.summary, "");
+    for (const t of TOOLS.filter((x) => x.layer === layer.layer)) {
+      out.push(`#### ${t.name}`, "", t.description, "", "Arguments:", ...schemaLines(toolParameters(t)));
+      if (t.rest) out.push("", `REST equivalent: ${t.rest}`);
+      out.push("");
+    }
+  }
+  out.push("## REST endpoints", "");
+  for (const op of OPERATIONS) {
+    out.push(`### ${op.method.toUpperCase()} ${op.path}`, "", op.description ?? op.summary, "");
+    const input = op.body ?? op.query ?? op.params;
+    if (input) out.push(op.body ? "Body:" : op.query ? "Query:" : "Path:", ...schemaLines(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>), "");
+  }
+  out.push("## Licensing result codes", "");
+  for (const [code, text] of Object.entries(LICENSE_CODES)) out.push(`- ${code}: ${text}`);
+  out.push("", "## Errors", "", "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.", "");
+  out.push("## Categories", "");
+  for (const c of CATEGORIES) out.push(`- ${c}: ${CATEGORY_LABELS[c]}`);
+  out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema) as Record<string, unknown>), "");
+  out.push("## Pricing", "");
+  for (const [k, v] of Object.entries(PRICING)) out.push(`- ${k}: ${v}`);
+  out.push("", "## Links", "");
+  for (const [k, v] of Object.entries(discoveryLinks())) out.push(`- ${k}: ${v}`);
+  return out.join("\n") + "\n";
+}
+
+/** /oacs: the capability spec the catalog's `_oacs.spec` points to — what the catalog format means and how to act on it. */
+export function oacsSpec() {
+  return {
+    oacs_version: VERSIONS.oacs,
+    title: "Open Agent Commerce Spec (as served by this catalog)",
+    description:
+      "How an agent reads this service's catalog and acts on it: each product carries what it is, what it runs on and accepts, how it is licensed, and where to buy it. An implementation publishes a catalog (`_oacs` block included), a discovery document, and the operations below.",
+    issuer: absoluteUrl("/").replace(/\/$/, ""),
+    catalog: { url: absoluteUrl(paths.catalog), version: VERSIONS.catalog, page_size: 20, paging: "follow _links.next until null", product_schema: z.toJSONSchema(catalogProductSchema) },
+    discovery: absoluteUrl(paths.discover),
+    operations: {
+      browse: { rest: `GET ${absoluteUrl(paths.catalog)}`, mcp_tool: "browse_marketplace" },
+      details: { rest: `GET ${absoluteUrl("/api/marketplace/product/{id}")}`, mcp_tool: "get_product_details" },
+      purchase: { rest: `POST ${absoluteUrl("/api/checkout/create")}`, mcp_tool: "agent_checkout", result: "a hosted checkout url for the buyer; the key is e-mailed on payment" },
+      follow_up: { rest: `GET ${absoluteUrl("/api/checkout/{session_id}")}` },
+      verify: { rest: `POST ${absoluteUrl("/api/receipt")}`, mcp_tool: "verify_receipt" },
+    },
+    seat_models: { "per-machine": "each activated machine takes a seat", "per-user": "one person, several machines", "per-seat": "one seat per license", floating: "seats in use at the same time" },
+    pricing: { ...PRICING },
+    identity: absoluteUrl("/.well-known/did.json"),
+  };
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { env } from "../env.ts";
+import { SERVICE_NAME, VERSIONS } from "../versions.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+import { OPERATIONS, type Operation } from "./operations.ts";
+
+type Json = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const out = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const TAGS: Record<Operation["tag"], string> = {
+  Marketplace: "Browse the products listed on the marketplace.",
+  Licensing: "Activate, validate and release machine-bound license keys; the calls a licensed app makes.",
+  Receipts: "Portable signed receipts and the service's identity.",
+  Checkout: "Buy a license: hosted checkout sessions and their outcome.",
+  Agents: "Documents for AI agents: the catalog, the discovery payload and the tool manifest.",
+  Service: "Health and terms.",
+};
+
+const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid input; `errors` names each offending field or parameter",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict with the resource's state",
+  413: "Request body larger than the 64 KiB limit",
+  415: "Body is not JSON",
+  429: "Rate limited; retry after the `Retry-After` seconds",
+  500: "Unexpected error (logged; no details are exposed)",
+  502: "The payment provider did not answer",
+  503: "Database temporarily unavailable; retry shortly",
+};
+
+function parameters(op: Operation): Json[] {
+  const out: Json[] = [];
+  for (const [where, schema] of [["query", op.query], ["path", op.params]] as const) {
+    if (!schema) continue;
+    const js = jsonSchema(schema, "input");
+    const required = new Set((js.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries((js.properties as Record<string, Json>) ?? {})) {
+      const { description, ...rest } = prop;
+      out.push({ name, in: where, required: where === "path" || required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  }
+  return out;
+}
+
+function operationObject(op: Operation): Json {
+  const errorCodes = new Set([...(op.errors ?? []), 500, 503]);
+  if (op.query || op.params || op.body) errorCodes.add(400);
+  if (op.body) {
+    errorCodes.add(413);
+    errorCodes.add(415);
+  }
+  const responses: Json = {
+    "200": {
+      description: "Success",
+      headers: { Link: { $ref: "#/components/headers/Link" } },
+      content: { [op.contentType ?? "application/json"]: { schema: jsonSchema(op.response, "output") } },
+    },
+  };
+  for (const code of [...errorCodes].sort()) responses[String(code)] = problem(ERROR_TEXT[code] ?? "Error");
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: [op.description, op.tool ? `Also available as the MCP tool \`${op.tool}\`.` : ""].filter(Boolean).join(" ") || op.summary,
+    tags: [op.tag],
+    ...(parameters(op).length ? { parameters: parameters(op) } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 description, generated from the operation registry and its zod schemas. */
+export function openApiDocument(): Json {
+  const docPaths: Record<string, Json> = {};
+  for (const op of OPERATIONS) (docPaths[op.path] ??= {})[op.method] = operationObject(op);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: `${SERVICE_NAME} API`,
+      version: VERSIONS.api,
+      summary: "Machine-bound license keys, a software marketplace and agent checkout.",
+      description:
+        "Every endpoint is open: no API key. License keys, fingerprints and product ids are request data, not credentials. Errors are RFC 9457 problem documents with a stable `code`. Every response carries a `Link` header naming the MCP endpoint.",
+      contact: { name: SERVICE_NAME, url: env().BASE_URL },
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: env().BASE_URL, description: "This deployment" }],
+    security: [],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    externalDocs: { description: "Agent guide (llms.txt)", url: absoluteUrl("/llms.txt") },
+    paths: docPaths,
+    components: {
+      schemas: {
+        Problem: {
+          type: "object",
+          description: "RFC 9457 problem document",
+          required: ["type", "title", "status", "detail", "code"],
+          properties: {
+            type: { type: "string" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            detail: { type: "string" },
+            code: { type: "string", description: "Stable machine-readable error code" },
+            instance: { type: "string" },
+            request_id: { type: "string" },
+            errors: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["in", "name", "message"],
+                properties: { in: { type: "string" }, name: { type: "string" }, message: { type: "string" } },
+              },
+            },
+          },
+        },
+      },
+      headers: {
+        Link: { description: `Links to the MCP endpoint (rel="mcp"), this description and the discovery payload`, schema: { type: "string" } },
+      },
+    },
+    "x-mcp": { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol },
+  };
+}
