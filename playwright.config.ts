@@ -8,7 +8,9 @@ import { defineConfig, devices } from "@playwright/test";
  * Chromium: Playwright's own browser download cannot run on machines without internet access.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
+// E2E_BASE_URL runs the suite against a server that is already running (a development server, say).
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://localhost:${port}`;
 const chromium = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 export default defineConfig({
@@ -29,7 +31,9 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
+  webServer: external
+    ? undefined
+    : {
     command: "npm start",
     url: `${baseURL}/health`,
     timeout: 240_000,

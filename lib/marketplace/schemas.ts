@@ -138,3 +138,40 @@ export const catalogProductSchema = z.object({
   product_page: uri,
 });
 export type CatalogProduct = z.infer<typeof catalogProductSchema>;
+
+/** A product as a seller writes it (dashboard form and API). The one schema both validate with. */
+const tagList = z
+  .array(z.string().trim().min(1).max(40))
+  .max(20)
+  .transform((list) => [...new Set(list)]);
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(500);
+const localPath = z.string().regex(/^\/(?:uploads|icons|screens)\/[A-Za-z0-9._-]+$/, "must be an uploaded file path");
+
+export const productInputSchema = z
+  .object({
+    name: z.string().trim().min(2).max(80),
+    tagline: z.string().trim().max(160).default(""),
+    description: z.string().trim().min(20, "must be at least 20 characters").max(5000),
+    plugin_id: z
+      .string()
+      .trim()
+      .min(3)
+      .max(100)
+      .regex(/^[a-z0-9]+(\.[a-z0-9-]+)+$/, "must be a reverse-domain identifier such as com.example.myapp"),
+    price_cents: z.int().min(100, "must be at least $1.00").max(1_000_000),
+    category: categorySchema,
+    max_machines: z.int().min(1).max(100),
+    seat_model: z.enum(SEAT_MODELS),
+    trial_available: z.boolean().default(false),
+    trial_days: z.int().min(0).max(90).default(0),
+    platforms: z.array(z.enum(PLATFORMS)).min(1, "choose at least one platform").transform((l) => [...new Set(l)]),
+    compatibility: tagList.default([]),
+    inputs: tagList.default([]),
+    outputs: tagList.default([]),
+    min_version: z.string().trim().max(60).nullable().default(null),
+    download_url: httpUrl,
+    icon_url: z.union([httpUrl, localPath]),
+    images: z.array(z.union([httpUrl, localPath])).max(6).default([]),
+  })
+  .refine((p) => !p.trial_available || p.trial_days > 0, { path: ["trial_days"], message: "a trial needs a length of 1 to 90 days" });
+export type ProductInput = z.infer<typeof productInputSchema>;

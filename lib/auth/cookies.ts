@@ -1,0 +1,26 @@
+import { env } from "../env.ts";
+
+/** Session cookies: HTTP-only, SameSite=Lax (no cross-site POSTs carry them), Secure whenever the site is HTTPS. */
+export function sessionCookie(name: string, value: string, maxAgeSeconds: number): string {
+  const secure = env().BASE_URL.startsWith("https://") ? "; Secure" : "";
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+export function clearedCookie(name: string): string {
+  return sessionCookie(name, "", 0);
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return undefined;
+}
+
+/** Mutating form posts must come from our own pages (defence in depth next to SameSite cookies). */
+export function sameOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (!origin) return true; // non-browser clients and older browsers send none; SameSite still applies
+  return origin === new URL(env().BASE_URL).origin || origin === new URL(request.url).origin;
+}

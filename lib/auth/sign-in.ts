@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { getDb } from "../db.ts";
+import { enqueueEmail } from "../email/enqueue-email.ts";
+import { kickOutbox } from "../email/deliver-emails.ts";
+import { signInEmail } from "../email/templates.ts";
+import { AppError } from "../http/errors.ts";
+import { rateLimiter, rateLimitsEnabled } from "../http/rate-limit.ts";
+import { emailSchema } from "../licensing/trial-schemas.ts";
+import { absoluteUrl } from "../urls.ts";
+import { hashToken, newToken } from "./tokens.ts";
+
+export const SESSION_KINDS = ["seller", "buyer"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export const SIGN_IN_TTL_MINUTES = 15;
+export const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
+export const SESSION_COOKIE: Record<SessionKind, string> = { seller: "ilm_seller", buyer: "ilm_buyer" };
+const HOME: Record<SessionKind, string> = { seller: "/dashboard", buyer: "/licenses" };
+
+/** Only paths on this site, so a sign-in link can never send someone elsewhere. */
+export const nextPathSchema = z
+  .string()
+  .max(300)
+  .regex(/^\/(?!\/)[A-Za-z0-9/_\-.?=&%]*$/, "must be a path on this site");
+
+export const signInRequestSchema = z.object({
+  email: emailSchema,
+  purpose: z.enum(SESSION_KINDS),
+  next: nextPathSchema.optional(),
+});
+export type SignInRequest = z.infer<typeof signInRequestSchema>;
+
+/**
+ * E-mails a single-use sign-in link valid for 15 minutes. Says nothing about whether the address is known: a seller
+ * profile is created after the first sign-in, and a buyer without licenses simply sees none.
+ */
+export async function requestSignIn(input: SignInRequest, now = new Date()): Promise<void> {
+  if (rateLimitsEnabled()) rateLimiter().hit({ name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 }, input.email);
+  const { token, hash } = newToken();
+  const url = absoluteUrl(`/auth/verify?token=${token}`);
+  const mail = signInEmail({ email: input.email, url, purpose: input.purpose === "seller" ? "dashboard" : "licenses", expiresMinutes: SIGN_IN_TTL_MINUTES });
+  await getDb().$transaction(async (tx) => {
+    await tx.signInToken.create({
+      data: { tokenHash: hash, email: input.email, purpose: input.purpose, next: input.next ?? HOME[input.purpose], expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MINUTES * 60_000) },
+    });
+    await enqueueEmail(tx, { to: input.email, ...mail, kind: "sign-in" });
+  });
+  kickOutbox();
+}
+
+export interface NewSession {
+  cookieName: string;
+  cookieValue: string;
+  maxAgeSeconds: number;
+  kind: SessionKind;
+  email: string;
+  next: string;
+}
+
+/** Exchanges a sign-in link's token for a session, once. An expired, used or unknown token is refused. */
+export async function consumeSignIn(token: string, now = new Date()): Promise<NewSession> {
+  const db = getDb();
+  const found = await db.signInToken.findUnique({ where: { tokenHash: hashToken(token) } });
+  const invalid = new AppError("sign_in_link_invalid", 400, "This sign-in link has expired or was already used. Ask for a new one.");
+  if (!found || found.usedAt || found.expiresAt <= now) throw invalid;
+  const claimed = await db.signInToken.updateMany({ where: { id: found.id, usedAt: null }, data: { usedAt: now } });
+  if (claimed.count !== 1) throw invalid;
+  const kind = found.purpose as SessionKind;
+  const session = newToken();
+  await db.session.create({
+    data: { tokenHash: session.hash, email: found.email, kind, expiresAt: new Date(now.getTime() + SESSION_DAYS[kind] * 86_400_000) },
+  });
+  return { cookieName: SESSION_COOKIE[kind], cookieValue: session.token, maxAgeSeconds: SESSION_DAYS[kind] * 86_400, kind, email: found.email, next: found.next };
+}
+
+export interface SessionInfo {
+  id: string;
+  email: string;
+  kind: SessionKind;
+}
+
+/** The session a cookie value names, if it is current and of the expected kind. */
+export async function sessionFromToken(token: string | undefined, kind: SessionKind, now = new Date()): Promise<SessionInfo | null> {
+  if (!token || token.length > 100) return null;
+  const s = await getDb().session.findUnique({ where: { tokenHash: hashToken(token) } });
+  if (!s || s.kind !== kind || s.expiresAt <= now) return null;
+  return { id: s.id, email: s.email, kind };
+}
+
+export async function endSession(token: string | undefined): Promise<void> {
+  if (!token) return;
+  await getDb().session.deleteMany({ where: { tokenHash: hashToken(token) } });
+}

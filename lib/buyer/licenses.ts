@@ -1,0 +1,41 @@
+import { getDb } from "../db.ts";
+import { notFound } from "../http/errors.ts";
+import { deactivateMachine } from "../licensing/deactivate-machine.ts";
+import { licenseIsActive } from "../receipts/issue-receipt.ts";
+import { absoluteUrl, paths } from "../urls.ts";
+
+/** Every license bought with (or given to) an e-mail address, with its machines. */
+export async function buyerLicenses(email: string) {
+  const licenses = await getDb().license.findMany({
+    where: { buyerEmail: email.toLowerCase() },
+    orderBy: { issuedAt: "desc" },
+    select: {
+      id: true,
+      key: true,
+      maxMachines: true,
+      isActive: true,
+      trial: true,
+      issuedAt: true,
+      expiresAt: true,
+      product: { select: { id: true, name: true, iconUrl: true, downloadUrl: true, pluginId: true, developer: { select: { name: true } } } },
+      activations: { select: { id: true, fingerprint: true, activatedAt: true, lastValidatedAt: true }, orderBy: { activatedAt: "asc" } },
+    },
+  });
+  return licenses.map((l) => ({
+    ...l,
+    active: licenseIsActive(l),
+    product: { ...l.product, iconUrl: absoluteUrl(l.product.iconUrl), downloadUrl: absoluteUrl(l.product.downloadUrl), pageUrl: absoluteUrl(paths.product(l.product.id)) },
+    receiptUrl: absoluteUrl(`/api/receipt?key=${l.key}`),
+  }));
+}
+
+/** A buyer releases one of their own machines (after a reinstall, say); anyone else's is "not found". */
+export async function buyerReleaseMachine(email: string, licenseId: string, activationId: string) {
+  const license = await getDb().license.findFirst({
+    where: { id: licenseId, buyerEmail: email.toLowerCase() },
+    select: { key: true, activations: { where: { id: activationId }, select: { fingerprint: true } } },
+  });
+  const activation = license?.activations[0];
+  if (!license || !activation) throw notFound("activation", "You have no such machine on this license.");
+  return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint });
+}

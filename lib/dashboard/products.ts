@@ -1,0 +1,117 @@
+import { getDb } from "../db.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import type { ProductStatus } from "../marketplace/constants.ts";
+import type { ProductInput } from "../marketplace/schemas.ts";
+import { buildSearchText } from "../marketplace/search-text.ts";
+import { stringList } from "../marketplace/serialize.ts";
+import { slugify } from "./developer-profile.ts";
+
+/**
+ * A seller's products. Every operation is scoped to the seller's developer id on the server: another seller's
+ * product is "not found", whatever the UI shows.
+ */
+
+export async function listSellerProducts(developerId: string) {
+  return getDb().product.findMany({
+    where: { developerId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true, tagline: true, priceCents: true, currency: true, category: true, status: true, salesCount: true, iconUrl: true, maxMachines: true, trialAvailable: true, createdAt: true, _count: { select: { licenses: true } } },
+  });
+}
+
+export async function getSellerProduct(developerId: string, productId: string) {
+  const product = await getDb().product.findFirst({ where: { id: productId, developerId } });
+  if (!product) throw notFound("product", "You have no product with this id.");
+  return product;
+}
+
+/** The form's starting values for an existing product. */
+export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>): ProductInput {
+  return {
+    name: p.name,
+    tagline: p.tagline,
+    description: p.description,
+    plugin_id: p.pluginId,
+    price_cents: p.priceCents,
+    category: p.category as ProductInput["category"],
+    max_machines: p.maxMachines,
+    seat_model: p.seatModel as ProductInput["seat_model"],
+    trial_available: p.trialAvailable,
+    trial_days: p.trialDays,
+    platforms: stringList(p.platforms) as ProductInput["platforms"],
+    compatibility: stringList(p.compatibility),
+    inputs: stringList(p.inputs),
+    outputs: stringList(p.outputs),
+    min_version: p.minVersion,
+    download_url: p.downloadUrl,
+    icon_url: p.iconUrl,
+    images: stringList(p.images),
+  };
+}
+
+function columns(input: ProductInput, developerName: string) {
+  return {
+    name: input.name,
+    tagline: input.tagline,
+    description: input.description,
+    pluginId: input.plugin_id,
+    priceCents: input.price_cents,
+    category: input.category,
+    maxMachines: input.max_machines,
+    seatModel: input.seat_model,
+    trialAvailable: input.trial_available,
+    trialDays: input.trial_available ? input.trial_days : 0,
+    platforms: input.platforms,
+    compatibility: input.compatibility,
+    inputs: input.inputs,
+    outputs: input.outputs,
+    minVersion: input.min_version || null,
+    downloadUrl: input.download_url,
+    iconUrl: input.icon_url,
+    images: input.images,
+    searchText: buildSearchText({ ...input, pluginId: input.plugin_id, developerName }),
+  };
+}
+
+async function pluginIdFree(pluginId: string, exceptProductId?: string) {
+  const owner = await getDb().product.findUnique({ where: { pluginId }, select: { id: true } });
+  if (owner && owner.id !== exceptProductId) {
+    throw new AppError("plugin_id_taken", 409, `The plugin_id "${pluginId}" is already used by another product; choose your own reverse-domain id.`);
+  }
+}
+
+export async function createProduct(developerId: string, input: ProductInput) {
+  const db = getDb();
+  const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
+  await pluginIdFree(input.plugin_id);
+  const base = slugify(input.name);
+  for (let n = 1; n <= 50; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (await db.product.findUnique({ where: { id }, select: { id: true } })) continue;
+    try {
+      return await db.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "P2002") throw error;
+      await pluginIdFree(input.plugin_id);
+    }
+  }
+  throw new AppError("product_id_taken", 409, "Could not find a free address for this product name; try another name.");
+}
+
+export async function updateProduct(developerId: string, productId: string, input: ProductInput) {
+  const product = await getSellerProduct(developerId, productId);
+  const developer = await getDb().developer.findUniqueOrThrow({ where: { id: developerId } });
+  await pluginIdFree(input.plugin_id, product.id);
+  try {
+    return await getDb().product.update({ where: { id: product.id }, data: columns(input, developer.name) });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") await pluginIdFree(input.plugin_id, product.id);
+    throw error;
+  }
+}
+
+/** Unlists (hidden from the store, the API and checkout; existing licenses keep working) or relists a product. */
+export async function setProductStatus(developerId: string, productId: string, status: ProductStatus) {
+  const product = await getSellerProduct(developerId, productId);
+  return getDb().product.update({ where: { id: product.id }, data: { status } });
+}
