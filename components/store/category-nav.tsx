@@ -29,7 +29,7 @@ export function CategoryNav({ query, counts }: { query: BrowseQuery; counts: Cat
               >
                 {item.label}
                 <span
-                  className={`rounded-full px-1.5 text-xs tabular-nums ${current ? "bg-white/20 text-white" : "bg-slate-100 text-slate-600"}`}
+                  className={`rounded-full px-1.5 text-xs tabular-nums ${current ? "bg-indigo-900/40 text-white" : "bg-slate-100 text-slate-600"}`}
                 >
                   <span className="sr-only">(</span>
                   {item.count}

@@ -18,6 +18,7 @@ import {
   productParamsSchema,
 } from "../marketplace/schemas.ts";
 import { receiptQuerySchema, receiptVerificationSchema, signedReceiptSchema, verifyReceiptRequestSchema } from "../receipts/schemas.ts";
+import { licenseFileQuerySchema } from "../verifiable/license-file.ts";
 import {
   catalogResponseSchema,
   didDocumentSchema,
@@ -158,6 +159,40 @@ export const OPERATIONS: Operation[] = [
     body: verifyReceiptRequestSchema,
     response: receiptVerificationSchema,
     tool: "verify_receipt",
+  },
+  {
+    method: "get",
+    path: "/api/license-file",
+    operationId: "getLicenseFile",
+    summary: "Signed offline license file for an activated machine",
+    description:
+      "Format ilm-license-file/1: armoured `format`, `key-id`, `payload` (base64url of canonical JSON) and `signature` (Ed25519 over \"ilm-license-file/1.\" + payload) lines. Verify offline with the key in /.well-known/did.json; valid until the payload's `expires_at`.",
+    tag: "Licensing",
+    query: licenseFileQuerySchema,
+    response: z.string(),
+    contentType: "text/plain",
+    errors: [404, 409, 429],
+  },
+  {
+    method: "get",
+    path: "/api/receipt/credential",
+    operationId: "getLicenseCredential",
+    summary: "The receipt as a W3C Verifiable Credential (vc+jwt)",
+    description: "VC Data Model 2.0 secured with JOSE (EdDSA, `kid` naming the DID verification method), with a Bitstring Status List entry for revocation. POST it to /api/receipt as `{credential}` to verify.",
+    tag: "Receipts",
+    query: receiptQuerySchema,
+    response: z.string(),
+    contentType: "application/vc+jwt",
+    errors: [404, 429],
+  },
+  {
+    method: "get",
+    path: "/api/status/revocation",
+    operationId: "getRevocationStatusList",
+    summary: "Revocation status list (Bitstring Status List credential, vc+jwt)",
+    tag: "Receipts",
+    response: z.string(),
+    contentType: "application/vc+jwt",
   },
   {
     method: "post",

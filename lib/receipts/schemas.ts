@@ -27,12 +27,19 @@ export const signedReceiptSchema = z.object({
 
 export const receiptQuerySchema = z.object({ key: licenseKeySchema });
 
-export const verifyReceiptRequestSchema = z.object({
+export const verifyHmacReceiptSchema = z.object({
   // Any object: the signature covers exactly what was issued, so every field (and no other) must be sent back.
   receipt: z.looseObject({}).describe("The receipt object exactly as issued"),
   signature: z.string().max(256).describe("The signature as issued"),
 });
-export type VerifyReceiptRequest = z.infer<typeof verifyReceiptRequestSchema>;
+export type VerifyReceiptRequest = z.infer<typeof verifyHmacReceiptSchema>;
+
+export const verifyCredentialSchema = z.object({
+  credential: z.string().max(64 * 1024).describe("A license credential (application/vc+jwt) from GET /api/receipt/credential"),
+});
+
+/** POST /api/receipt takes either the HMAC receipt and its signature, or the Verifiable Credential form. */
+export const verifyReceiptRequestSchema = z.union([verifyHmacReceiptSchema, verifyCredentialSchema]);
 
 export const receiptVerificationSchema = z.object({
   valid: z.boolean().describe("The signature matches the receipt"),

@@ -4,6 +4,7 @@ import { methods, route } from "@/lib/http/route";
 import { issueReceipt } from "@/lib/receipts/issue-receipt";
 import { receiptQuerySchema, verifyReceiptRequestSchema } from "@/lib/receipts/schemas";
 import { verifyReceipt } from "@/lib/receipts/verify-receipt";
+import { verifyLicenseCredential } from "@/lib/verifiable/license-credential";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
@@ -14,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     body: verifyReceiptRequestSchema,
     cache: CACHE.none,
-    handler: ({ body }) => verifyReceipt(body),
+    handler: ({ body }) => ("credential" in body ? verifyLicenseCredential(body.credential) : verifyReceipt(body)),
   }),
 });
