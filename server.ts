@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
-import { disconnectDb } from "./lib/db.ts";
+import { dbEngine, disconnectDb } from "./lib/db.ts";
 import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
 import { handleLean } from "./lib/http/lean.ts";
@@ -8,6 +8,7 @@ import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/http/rate-limit.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
+import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
 
   // Delivers queued e-mail (license keys, sign-in links) with retries; see lib/email/deliver-emails.ts.
   const stopOutbox = startOutbox();
+  // Several instances share one PostgreSQL: their rate-limit counts are shared through it too.
+  const stopRateLimitSync = dbEngine() === "postgresql" ? startRateLimitSync() : () => undefined;
 
   server.listen(e.PORT, e.HOST, () => {
     console.log(`ready: ${e.BASE_URL} (${dev ? "development" : "production"}, listening on ${e.HOST}:${e.PORT})`);
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     stopOutbox();
+    stopRateLimitSync();
     server.close(() =>
       void flushValidations()
         .catch(() => undefined)

@@ -1,7 +1,10 @@
 import { AppError } from "./errors.ts";
 
 /**
- * Fixed-window rate limits, counted in this process. Limits are per client address and per license key, so one
+ * Fixed-window rate limits. Each process decides locally (no database round trip on the hot path) and, on
+ * PostgreSQL, shares its counts with the other instances every second through the RateLimitBucket table
+ * (rate-limit-sync.ts), so the limits hold for the whole deployment within about a second of traffic. Windows are
+ * aligned to the clock, so every instance agrees on where a window starts. Limits are per client address and per license key, so one
  * noisy client cannot lock a key out for everyone, and guessing keys is hopeless (80-bit keys at a few hundred
  * tries a minute). Configured through the environment; RATE_LIMIT=off disables them (load benchmarks).
  */
@@ -41,7 +44,18 @@ export const RULES = {
 };
 
 interface Window {
+  /** Hits counted by this process in the window. */
   count: number;
+  /** Of those, not yet shared with the other instances. */
+  pending: number;
+  /** Hits the other instances counted, as of the last sync. */
+  remote: number;
+  resetAt: number;
+}
+
+export interface SharedCount {
+  key: string;
+  increment: number;
   resetAt: number;
 }
 
@@ -52,19 +66,48 @@ export class RateLimiter {
   /** Counts a hit; throws a 429 problem with Retry-After when the window is full. */
   hit(rule: RateRule, id: string, now = Date.now()): void {
     if (now >= this.nextSweep) this.sweep(now);
-    const key = `${rule.name}\u0000${id}`;
+    const start = Math.floor(now / rule.windowMs) * rule.windowMs;
+    const key = `${rule.name}:${start}:${id}`;
     let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + rule.windowMs };
+    if (!w) {
+      w = { count: 0, pending: 0, remote: 0, resetAt: start + rule.windowMs };
       this.windows.set(key, w);
     }
     w.count++;
-    if (w.count > rule.limit) {
+    w.pending++;
+    if (w.count + w.remote > rule.limit) {
       const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
       throw new AppError("rate_limited", 429, `Too many requests (${rule.limit} per ${rule.windowMs / 1000} s for ${rule.name}). Retry in ${retryAfter} s.`, {
         headers: { "Retry-After": String(retryAfter) },
       });
     }
+  }
+
+  /**
+   * Shares the pending counts through `store`, which adds each increment to the deployment-wide total of its key and
+   * returns the new totals; what the others counted becomes part of this process's decisions.
+   */
+  async sync(store: (counts: SharedCount[]) => Promise<Map<string, number>>): Promise<number> {
+    const batch: Array<{ key: string; w: Window; sent: number; counted: number }> = [];
+    const now = Date.now();
+    for (const [key, w] of this.windows) {
+      // Open windows with nothing new are sent too (an increment of 0), to learn what the others counted.
+      if (w.resetAt <= now) continue;
+      batch.push({ key, w, sent: w.pending, counted: w.count });
+      w.pending = 0;
+    }
+    if (!batch.length) return 0;
+    try {
+      const totals = await store(batch.map((b) => ({ key: b.key, increment: b.sent, resetAt: b.w.resetAt })));
+      for (const b of batch) {
+        const total = totals.get(b.key);
+        if (total !== undefined) b.w.remote = Math.max(0, total - b.counted);
+      }
+    } catch (error) {
+      for (const b of batch) b.w.pending += b.sent; // try again next time
+      throw error;
+    }
+    return batch.length;
   }
 
   private sweep(now: number): void {
