@@ -18,14 +18,15 @@ export function requestIdFrom(header: string | null | undefined): string {
   return header && /^[A-Za-z0-9._-]{1,64}$/.test(header) ? header : randomUUID();
 }
 
-const UNREACHABLE = /P1001|P1017|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|DatabaseNotReachable|Connection terminated|connection timeout|timeout exceeded when trying to connect|SQLITE_BUSY|database is locked/i;
+// Causes that mean "the database is not there right now" (down, restarting, failing over), not a bug.
+const UNREACHABLE =
+  /P1001|P1017|P2024|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Can't reach database|DatabaseNotReachable|ConnectionClosed|Connection terminated|connection timeout|timeout exceeded when trying to connect|Timed out fetching a new connection|57P01|57P02|57P03|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|Client has encountered a connection error|SQLITE_BUSY|database is locked/i;
 
 /** Maps anything thrown to the AppError to answer with; unknown errors are logged and become a bare 500. */
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
-  const text = `${(error as { code?: string })?.code ?? ""} ${(error as Error)?.message ?? ""} ${
-    (error as { cause?: { message?: string; kind?: string } })?.cause?.kind ?? ""
-  }`;
+  const e = error as { code?: string; message?: string; cause?: { message?: string; kind?: string; originalCode?: string } };
+  const text = `${e?.code ?? ""} ${e?.message ?? ""} ${e?.cause?.kind ?? ""} ${e?.cause?.message ?? ""} ${e?.cause?.originalCode ?? ""}`;
   if (UNREACHABLE.test(text)) {
     console.error(`[${requestId}] database unavailable:`, (error as Error)?.message);
     return unavailable();

@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
+import Stripe from "stripe";
+import { expect, test } from "@playwright/test";
+import { startStripeStub } from "../tests/helpers/stripe-stub";
+import { dropDatabase, freshDatabase, PG_ADMIN, privatePostgres, startApp, startResendStub, type AppProcess } from "./support/servers";
+
+// Several instances on one PostgreSQL, and the database or the mail provider failing under them. These tests start
+// their own production servers (server.ts) next to the one Playwright started.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+const WEBHOOK_SECRET = "whsec_cluster_suite";
+const fp = (s: string) => createHash("sha256").update(s).digest("hex");
+const json = async (r: Response) => ({ status: r.status, headers: r.headers, body: await r.json().catch(() => undefined) });
+const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(base + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) }).then(json);
+
+test.describe("two instances, one PostgreSQL", () => {
+  const dbName = `ilm_cluster_${Date.now().toString(36)}`;
+  let dbUrl: string;
+  let a: AppProcess;
+  let b: AppProcess;
+  let stripeStub: Awaited<ReturnType<typeof startStripeStub>>;
+  let resend: Awaited<ReturnType<typeof startResendStub>>;
+  let sql: pg.Client;
+
+  test.beforeAll(async () => {
+    dbUrl = await freshDatabase(PG_ADMIN, dbName);
+    stripeStub = await startStripeStub();
+    resend = await startResendStub();
+    const env = {
+      DATABASE_URL: dbUrl,
+      BASE_URL: "http://127.0.0.1:3211",
+      STRIPE_SECRET_KEY: "sk_test_cluster",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripeStub.base,
+      RESEND_API_KEY: "re_test_cluster",
+      RESEND_BASE_URL: resend.url,
+      RATE_LIMIT_ACTIVATION_PER_MIN: "100000",
+      RATE_LIMIT_PER_KEY_PER_MIN: "100000",
+    };
+    // Both start at once on the empty database: migrations and the demo seed must each happen exactly once.
+    [a, b] = await Promise.all([startApp(3211, env), startApp(3212, env)]);
+    sql = new pg.Client({ connectionString: dbUrl });
+    await sql.connect();
+  });
+
+  test.afterAll(async () => {
+    await sql?.end();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await stripeStub?.close();
+    await resend?.close();
+    await dropDatabase(PG_ADMIN, dbName);
+  });
+
+  async function paidLicense(email: string) {
+    const { rows } = await sql.query(`SELECT id FROM "Product" WHERE status = 'active' AND "maxMachines" >= 2 ORDER BY id LIMIT 1`);
+    const created = await post(a.url, "/api/checkout/create", { product_id: rows[0].id, buyer_email: email });
+    expect(created.status).toBe(200);
+    const order = (await sql.query(`SELECT * FROM "Order" WHERE id = $1`, [created.body.session_id])).rows[0];
+    const payload = JSON.stringify({
+      id: `evt_cluster_${order.id}`,
+      object: "event",
+      type: "checkout.session.completed",
+      data: { object: { id: order.providerSessionId, object: "checkout.session", payment_status: "paid", amount_total: order.amountCents, currency: "usd", client_reference_id: order.id, metadata: { order_id: order.id } } },
+    });
+    const signature = new Stripe("sk_test_x").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    // The same event delivered to both instances at the same moment.
+    const replies = await Promise.all([a, b].map((s) => post(s.url, "/api/webhooks/stripe", payload, { "stripe-signature": signature })));
+    return { order, replies };
+  }
+
+  test("migrations and the demo catalogue ran once although both instances started together", async () => {
+    expect((await sql.query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`)).rows[0].n).toBeGreaterThan(0);
+    const dup = await sql.query(`SELECT migration_name FROM "_prisma_migrations" GROUP BY migration_name HAVING count(*) > 1`);
+    expect(dup.rows).toEqual([]);
+    expect((await sql.query(`SELECT count(*)::int AS n FROM "Product"`)).rows[0].n).toBeGreaterThanOrEqual(24);
+    for (const s of [a, b]) expect((await json(await fetch(`${s.url}/health`))).body.status).toBe("ok");
+  });
+
+  test("a webhook event delivered to both instances at once fulfils once, and its e-mail is sent once", async () => {
+    const email = `cluster-${Date.now()}@example.com`;
+    const { order, replies } = await paidLicense(email);
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    expect(replies.filter((r) => r.body.fulfilled)).toHaveLength(1);
+    expect((await sql.query(`SELECT count(*)::int AS n FROM "License" WHERE "orderId" = $1`, [order.id])).rows[0].n).toBe(1);
+    await expect.poll(() => resend.sent.filter((m) => m.to.includes(email)).length, { timeout: 15_000 }).toBe(1);
+    // Both senders keep polling; the message must still have gone out exactly once.
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(resend.sent.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  test("activations racing across both instances fill exactly max_machines", async () => {
+    const email = `race-${Date.now()}@example.com`;
+    const { order } = await paidLicense(email);
+    const license = (await sql.query(`SELECT l.key, l."maxMachines", p."pluginId" FROM "License" l JOIN "Product" p ON p.id = l."productId" WHERE l."orderId" = $1`, [order.id])).rows[0];
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post(i % 2 ? b.url : a.url, "/activate", { license_key: license.key, machine_fingerprint: fp(`${email}-${i}`), plugin_id: license.pluginId })),
+    );
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(replies.filter((r) => r.body.activated)).toHaveLength(license.maxMachines);
+    const row = (await sql.query(`SELECT "activeMachines" FROM "License" WHERE key = $1`, [license.key])).rows[0];
+    expect(row.activeMachines).toBe(license.maxMachines);
+    // A machine activated through one instance validates at once through the other.
+    const winner = replies.findIndex((r) => r.body.activated);
+    const onOther = await post(winner % 2 ? a.url : b.url, "/validate", { license_key: license.key, machine_fingerprint: fp(`${email}-${winner}`), plugin_id: license.pluginId });
+    expect(onOther.body).toMatchObject({ valid: true, machine_bound: true });
+  });
+
+  test("a crash between payment and e-mail loses nothing: the other instance sends it once the provider is back", async () => {
+    resend.state.failing = true;
+    const email = `crash-${Date.now()}@example.com`;
+    const { order } = await paidLicense(email);
+    const pending = async () => (await sql.query(`SELECT status, attempts FROM "EmailMessage" WHERE "dedupeKey" = $1`, [`license:${order.id}`])).rows[0];
+    await expect.poll(async () => (await pending()).attempts, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect((await pending()).status).toBe("pending");
+    await a.stop("SIGKILL");
+    resend.state.failing = false;
+    // Time passes until the retry is due (the first retry waits 30 s).
+    await sql.query(`UPDATE "EmailMessage" SET "nextAttemptAt" = now(), "lockedUntil" = NULL WHERE "dedupeKey" = $1`, [`license:${order.id}`]);
+    await expect.poll(async () => (await pending()).status, { timeout: 15_000 }).toBe("sent");
+    expect(resend.sent.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+});
+
+test.describe("the database restarting under load", () => {
+  test("requests fail with 503 problem documents while PostgreSQL is down and succeed again afterwards", async () => {
+    const server = privatePostgres(55_432);
+    expect(server, "PostgreSQL's server binaries (initdb, pg_ctl) are needed for this test").not.toBeNull();
+    let app: AppProcess | undefined;
+    try {
+      server!.start();
+      app = await startApp(3213, { DATABASE_URL: server!.url, BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4" });
+      const listing = () => fetch(`${app!.url}/api/marketplace/listings?limit=1`).then(json);
+      expect((await listing()).status).toBe(200);
+      const { products } = (await listing()).body;
+      const checkout = await post(app.url, "/api/checkout/create", { product_id: products[0].id, buyer_email: "fault@example.com" });
+      expect(checkout.status).toBe(200);
+
+      server!.stop();
+      const down = await Promise.all([listing(), post(app.url, "/api/checkout/create", { product_id: products[0].id, buyer_email: "fault@example.com" }), fetch(`${app.url}/checkout/${checkout.body.session_id}/pay`, { method: "POST" }).then(json)]);
+      for (const r of down) {
+        expect(r.status).toBe(503);
+        expect(r.headers.get("content-type")).toBe("application/problem+json");
+        expect(r.body).toMatchObject({ code: "service_unavailable", status: 503 });
+        expect(r.headers.get("retry-after")).toBe("5");
+      }
+      expect((await fetch(`${app.url}/health`)).status).toBe(200);
+
+      server!.start();
+      await expect.poll(async () => (await listing()).status, { timeout: 30_000 }).toBe(200);
+      // The payment attempted while the database was down left nothing half-done.
+      const status = (await fetch(`${app.url}/api/checkout/${checkout.body.session_id}`).then(json)).body;
+      expect(status).toMatchObject({ status: "open", license: null });
+      const paid = await fetch(`${app.url}/checkout/${checkout.body.session_id}/pay`, { method: "POST", redirect: "manual" });
+      expect(paid.status).toBe(303);
+      expect((await fetch(`${app.url}/api/checkout/${checkout.body.session_id}`).then(json)).body).toMatchObject({ status: "paid", license: { license_key: expect.any(String) } });
+    } finally {
+      await app?.stop();
+      server?.destroy();
+    }
+  });
+});
