@@ -21,6 +21,9 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
   }
   const trialOf = `${product.id}:${email}`;
   const existing = await db.license.findUnique({ where: { trialOf } });
+  if (!existing && (await db.license.count({ where: { productId: product.id, buyerEmail: email, trial: false, isActive: true } })) > 0) {
+    throw new AppError("already_licensed", 409, `This address already has a license for ${product.name}; no trial is needed.`);
+  }
   const license =
     existing ??
     (await issueLicense(db, {
