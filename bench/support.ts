@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import pg from "pg";
+
+export interface Body {
+  license_key: string;
+  machine_fingerprint: string;
+  plugin_id: string;
+}
+
+/** The production server (server.ts, with the built Next app) on a port; resolves once it listens. */
+export function startApp(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), RATE_LIMIT: "off", BASE_URL: `http://localhost:${port}`, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+const keyOf = () => randomBytes(8).toString("hex").toUpperCase().replace(/(.{4})(?=.)/g, "$1-");
+
+/**
+ * Many distinct licenses, each activated on one machine, written straight into the database (SQLite file or
+ * PostgreSQL). `seats` sets max_machines, so activation benchmarks can keep adding machines.
+ */
+export async function seedLicenses(databaseUrl: string, count: number, seats = 1): Promise<Body[]> {
+  const now = new Date();
+  const bodies: Body[] = [];
+  const rows: Array<[string, string, string, string, number, string, string]> = [];
+  const products = databaseUrl.startsWith("file:")
+    ? (new Database(databaseUrl.slice(5)).prepare(`SELECT id, "pluginId" FROM "Product" WHERE status = 'active'`).all() as Array<{ id: string; pluginId: string }>)
+    : await (async () => {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        const r = await c.query(`SELECT id, "pluginId" FROM "Product" WHERE status = 'active'`);
+        await c.end();
+        return r.rows as Array<{ id: string; pluginId: string }>;
+      })();
+  for (let i = 0; i < count; i++) {
+    const p = products[i % products.length]!;
+    const key = keyOf();
+    const fp = createHash("sha256").update(`bench-machine-${i}-${key}`).digest("hex");
+    rows.push([`bench-${key}`, key, p.id, `bench${i}@example.com`, seats, `act-${key}`, fp]);
+    bodies.push({ license_key: key, machine_fingerprint: fp, plugin_id: p.pluginId });
+  }
+  if (databaseUrl.startsWith("file:")) {
+    const db = new Database(databaseUrl.slice(5));
+    const lic = db.prepare(`INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 1, 1, 0, 'complimentary', ?, ?)`);
+    const act = db.prepare(`INSERT INTO "Activation" (id, "licenseId", fingerprint, "activatedAt") VALUES (?, ?, ?, ?)`);
+    db.transaction(() => {
+      for (const r of rows) {
+        lic.run(r[0], r[1], r[2], r[3], r[4], now.getTime(), now.getTime());
+        act.run(r[5], r[0], r[6], now.getTime());
+      }
+    })();
+    db.close();
+  } else {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    await c.query("BEGIN");
+    for (const r of rows) {
+      await c.query(`INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, 1, true, false, 'complimentary', $6, $6)`, [r[0], r[1], r[2], r[3], r[4], now]);
+      await c.query(`INSERT INTO "Activation" (id, "licenseId", fingerprint, "activatedAt") VALUES ($1, $2, $3, $4)`, [r[5], r[0], r[6], now]);
+    }
+    await c.query("COMMIT");
+    await c.end();
+  }
+  return bodies;
+}
+
+/** The floor: node:http, JSON in and out, one prepared better-sqlite3 statement on the same file and index. */
+export function startSqliteFloor(dbPath: string, port: number): Promise<() => void> {
+  const db = new Database(dbPath, { readonly: true });
+  const lookup = db.prepare(
+    `SELECT l."isActive", l."expiresAt", l.trial, p."pluginId", a.id AS activation FROM "License" l JOIN "Product" p ON p.id = l."productId"
+     LEFT JOIN "Activation" a ON a."licenseId" = l.id AND a.fingerprint = ? WHERE l.key = ?`,
+  );
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const b = JSON.parse(Buffer.concat(chunks).toString()) as Body;
+      const row = lookup.get(b.machine_fingerprint, b.license_key) as { isActive: number; pluginId: string; activation: string | null } | undefined;
+      const valid = !!row && row.isActive === 1 && row.pluginId === b.plugin_id && row.activation !== null;
+      const body = JSON.stringify({ valid, expires_at: null, machine_bound: !!row?.activation, trial: false, trial_days_remaining: 0 });
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(() => { server.close(); db.close(); })));
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  matched: number;
+}
+
+/** autocannon against one path; `body` builds each request's body, `expect` counts answers that show real work. */
+export async function load(opts: {
+  url: string;
+  path: string;
+  method?: "GET" | "POST";
+  connections: number;
+  seconds: number;
+  body?: () => string;
+  headers?: Record<string, string>;
+  expect?: string;
+}): Promise<LoadResult> {
+  let matched = 0;
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    requests: [
+      {
+        method: opts.method ?? "GET",
+        path: opts.path,
+        headers: { "content-type": "application/json", ...opts.headers },
+        ...(opts.body ? { setupRequest: (req) => ({ ...req, body: opts.body!() }) } : {}),
+        onResponse: (_status: number, body: string) => {
+          if (!opts.expect || body.includes(opts.expect)) matched++;
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx, matched };
+}
