@@ -169,7 +169,8 @@ export const productInputSchema = z
     inputs: tagList.default([]),
     outputs: tagList.default([]),
     min_version: z.string().trim().max(60).nullable().default(null),
-    download_url: httpUrl,
+    // The demo catalogue's own downloads are served from this site.
+    download_url: z.union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL")]),
     icon_url: z.union([httpUrl, localPath]),
     images: z.array(z.union([httpUrl, localPath])).max(6).default([]),
   })

@@ -1,0 +1,131 @@
+import { saveUpload } from "@/lib/dashboard/uploads";
+import { AppError } from "@/lib/http/errors";
+import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
+import { addError, formText, formValues, issueMessage, refused, type FormState } from "@/components/dashboard/form-state";
+import { MAX_SCREENSHOTS, PRODUCT_TEXT_FIELDS } from "@/components/dashboard/product-fields";
+
+/** Schema fields shown under another form field. */
+const FIELD_OF: Record<string, string> = { price_cents: "price" };
+const NUMERIC = new Set(["max_machines", "trial_days", "price_cents"]);
+
+/** "19", "19.9", "$1,299.00" → cents; "" → undefined; anything else → NaN. */
+function parsePrice(text: string): number | undefined {
+  const t = text.trim().replace(/^\$\s*/, "").replace(/,/g, "");
+  if (t === "") return undefined;
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(t)) return Number.NaN;
+  return Math.round(Number(t) * 100);
+}
+
+function parseWhole(text: string): number | undefined {
+  const t = text.trim();
+  if (t === "") return undefined;
+  return /^\d{1,6}$/.test(t) ? Number(t) : Number.NaN;
+}
+
+const tags = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const urlList = (text: string) =>
+  text
+    .split(/\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function files(fd: FormData, name: string): File[] {
+  return fd.getAll(name).filter((v): v is File => typeof v === "object" && v !== null && "arrayBuffer" in v && (v as File).size > 0);
+}
+
+async function upload(file: File): Promise<string> {
+  return saveUpload(new Uint8Array(await file.arrayBuffer()));
+}
+
+export type ProductFormResult = { ok: true; input: ProductInput; values: FormState["values"] } | { ok: false; state: FormState };
+
+/**
+ * The product form's fields in productInputSchema's shape (the schema the API uses too). Files are stored first, so a
+ * form refused for another reason keeps the uploaded icon and screenshots as paths and the seller need not pick them
+ * again. `currentIcon` is the saved icon, kept when an edit gives neither a file nor a URL.
+ */
+export async function readProductForm(fd: FormData, currentIcon: string | null): Promise<ProductFormResult> {
+  const values = formValues(fd, PRODUCT_TEXT_FIELDS, ["platforms"]);
+  const errors: FormState["errors"] = {};
+  const handled = new Set<string>();
+
+  const iconFile = files(fd, "icon")[0];
+  if (iconFile) {
+    try {
+      values.icon_url = await upload(iconFile);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      addError(errors, "icon", error.detail);
+      handled.add("icon_url");
+    }
+  }
+
+  const images = urlList(formText(fd, "images"));
+  const imageFiles = files(fd, "image_files");
+  if (images.length + imageFiles.length > MAX_SCREENSHOTS) {
+    addError(errors, "image_files", `At most ${MAX_SCREENSHOTS} screenshots in all; remove some URLs or choose fewer files.`);
+    handled.add("images");
+  } else {
+    for (const file of imageFiles) {
+      try {
+        images.push(await upload(file));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        addError(errors, "image_files", `${file.name}: ${error.detail}`);
+      }
+    }
+  }
+  values.images = images.join("\n");
+
+  const price = parsePrice(String(values.price));
+  if (price === undefined) addError(errors, "price", "Enter a price.");
+  else if (Number.isNaN(price)) addError(errors, "price", "Enter a price such as 19 or 19.99.");
+  if (price === undefined || Number.isNaN(price)) handled.add("price_cents");
+
+  const iconUrl = String(values.icon_url).trim() || currentIcon || "";
+  if (!iconUrl && !errors.icon) {
+    addError(errors, "icon", "Upload an icon or enter the address of one.");
+    handled.add("icon_url");
+  }
+
+  const trial = values.trial_available === "on";
+  const candidate = {
+    name: values.name,
+    tagline: values.tagline,
+    description: values.description,
+    plugin_id: String(values.plugin_id).trim().toLowerCase(),
+    price_cents: price,
+    category: values.category || undefined,
+    max_machines: parseWhole(String(values.max_machines)),
+    seat_model: values.seat_model || undefined,
+    trial_available: trial,
+    trial_days: trial ? parseWhole(String(values.trial_days)) : 0,
+    platforms: values.platforms,
+    compatibility: tags(String(values.compatibility)),
+    inputs: tags(String(values.inputs)),
+    outputs: tags(String(values.outputs)),
+    min_version: String(values.min_version).trim() || null,
+    download_url: String(values.download_url).trim(),
+    icon_url: iconUrl || undefined,
+    images,
+  };
+
+  const parsed = productInputSchema.safeParse(candidate, { reportInput: true });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "_form");
+      if (handled.has(key)) continue;
+      let message = issueMessage(issue, NUMERIC);
+      if (key === "price_cents" && issue.code === "too_big") message = "Must be at most $10,000.00.";
+      if (key === "images") message = issue.code === "too_big" ? message : `Each screenshot must be an uploaded file or a full https:// address.`;
+      addError(errors, FIELD_OF[key] ?? key, message);
+    }
+  }
+  if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, state: refused(values, errors) };
+  return { ok: true, input: parsed.data, values };
+}

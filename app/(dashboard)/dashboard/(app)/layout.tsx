@@ -1,0 +1,45 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { paths } from "@/lib/urls";
+import { DashboardNav } from "@/components/dashboard/dashboard-nav";
+import { buttonSecondary, container, focusRing } from "@/components/ui/styles";
+import { pageSeller } from "../../_lib/seller";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const { email, developer } = await pageSeller();
+  return (
+    <>
+      <div className="border-b border-slate-200 bg-white">
+        <div className={`${container} pt-6`}>
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+            <div className="flex min-w-0 items-center gap-3">
+              <span aria-hidden="true" className="flex size-11 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-base font-semibold text-indigo-800">
+                {developer.name.trim().charAt(0).toUpperCase()}
+              </span>
+              <div className="min-w-0">
+                <p className="text-xs font-semibold tracking-wide text-indigo-700 uppercase">Seller dashboard</p>
+                <p className="truncate text-base font-semibold text-slate-900">{developer.name}</p>
+                <p className="truncate text-sm text-slate-600">{email}</p>
+              </div>
+            </div>
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              <Link href={paths.developer(developer.id)} prefetch={false} className={`rounded-sm text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline ${focusRing}`}>
+                Your store page
+              </Link>
+              <form method="post" action="/auth/sign-out">
+                <input type="hidden" name="kind" value="seller" />
+                <button type="submit" className={`${buttonSecondary} py-2`}>
+                  Sign out
+                </button>
+              </form>
+            </div>
+          </div>
+          <div className="mt-4">
+            <DashboardNav />
+          </div>
+        </div>
+      </div>
+      <div className={`${container} py-8 sm:py-10`}>{children}</div>
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { currentSeller } from "@/lib/auth/next-session";
+import { getSellerProduct, productToInput } from "@/lib/dashboard/products";
+import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
+import { toListingProduct } from "@/lib/marketplace/serialize";
+import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";
+import { formatDay } from "@/components/dashboard/format";
+import { isNotFound } from "@/components/dashboard/form-state";
+import { Notice } from "@/components/dashboard/notice";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { ProductForm } from "@/components/dashboard/product-form";
+import { ProductStatusBadge } from "@/components/dashboard/status-badge";
+import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
+import { ProductCard } from "@/components/store/product-card";
+import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
+import { pageSeller } from "../../../../_lib/seller";
+import { setProductStatusAction, updateProductAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The seller's product, or null for an unknown id or another seller's product. */
+const findProduct = cache(async (developerId: string, id: string) => {
+  try {
+    return await getSellerProduct(developerId, id.slice(0, 64));
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const seller = await currentSeller();
+  const product = seller?.developer ? await findProduct(seller.developer.id, (await params).id) : null;
+  return { title: product ? `Edit ${product.name}` : "Product not found", robots: { index: false } };
+}
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 py-2.5">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="text-right font-medium wrap-anywhere text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+export default async function EditProductPage({ params, searchParams }: Props) {
+  const { developer } = await pageSeller();
+  const product = await findProduct(developer.id, (await params).id);
+  if (!product) notFound();
+  const input = productToInput(product);
+  const listing = toListingProduct({ ...product, developer: { id: developer.id, name: developer.name } });
+  const listed = product.status === "active";
+  const storeHref = `/products/${encodeURIComponent(product.id)}`;
+  const net = product.priceCents - platformFeeCents(product.priceCents);
+
+  const statusButton = (
+    <form action={setProductStatusAction.bind(null, product.id, listed ? "unlisted" : "active", "edit")}>
+      <button type="submit" className={buttonSecondary}>
+        {listed ? "Unlist" : "Relist"}
+      </button>
+    </form>
+  );
+
+  return (
+    <>
+      <Notice searchParams={await searchParams} />
+      <PageHeader
+        eyebrow={
+          <Link href="/dashboard/products" className={`rounded-sm hover:text-slate-900 hover:underline ${focusRing}`}>
+            <span aria-hidden="true">← </span>Products
+          </Link>
+        }
+        title={product.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2 text-sm">
+            <ProductStatusBadge status={product.status} />
+            <span>
+              {listed ? "Listed in the store, the catalog API and the MCP tools." : "Unlisted: hidden from the store, the API and checkout. Existing licenses keep working."}
+            </span>
+          </span>
+        }
+        actions={
+          <>
+            {listed ? (
+              <a href={storeHref} className={buttonSecondary}>
+                View in store
+              </a>
+            ) : null}
+            {statusButton}
+          </>
+        }
+      />
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0">
+          <h2 className="sr-only">Edit the product</h2>
+          <ProductForm action={updateProductAction.bind(null, product.id)} initial={input} submitLabel="Save changes" hasCurrentIcon />
+        </div>
+
+        <aside aria-labelledby="preview-heading" className="space-y-4 lg:sticky lg:top-6 lg:self-start">
+          <h2 id="preview-heading" className="text-base font-semibold text-slate-900">
+            Preview <span className="font-normal text-slate-600">(as saved)</span>
+          </h2>
+          {listed ? (
+            <ProductCard product={listing} />
+          ) : (
+            <div inert className="opacity-90">
+              <ProductCard product={listing} />
+            </div>
+          )}
+          <div className={`${card} p-5`}>
+            <h3 className="text-sm font-semibold text-slate-900">Summary</h3>
+            <dl className="mt-2 divide-y divide-slate-100 text-sm">
+              <Row term="Price">{formatPrice(product.priceCents, product.currency)}</Row>
+              <Row term="You receive">
+                {formatPrice(net, product.currency)} <span className="font-normal text-slate-600">after the {PRICING.transaction_fee_percent}% fee</span>
+              </Row>
+              <Row term="License">
+                {seatModelLabel(product.seatModel)}, {plural(product.maxMachines, "machine")}
+              </Row>
+              <Row term="Free trial">{product.trialAvailable ? plural(product.trialDays, "day") : "No"}</Row>
+              <Row term="Platforms">{input.platforms.map(platformLabel).join(", ") || "—"}</Row>
+              <Row term="Category">{CATEGORY_LABELS[input.category] ?? input.category}</Row>
+              <Row term="Plugin ID">
+                <code className="font-mono text-[0.8125rem]">{product.pluginId}</code>
+              </Row>
+              <Row term="Sales">{product.salesCount.toLocaleString("en-US")}</Row>
+              <Row term="Created">{formatDay(product.createdAt)}</Row>
+            </dl>
+          </div>
+          {input.images.length > 0 ? (
+            <div className={`${card} p-5`}>
+              <h3 className="text-sm font-semibold text-slate-900">Screenshots</h3>
+              <ul className="mt-3 grid grid-cols-2 gap-2">
+                {input.images.map((src, i) => (
+                  <li key={src}>
+                    {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static screenshot */}
+                    <img src={src} alt={`Screenshot ${i + 1} of ${input.images.length}`} className="aspect-[16/10] w-full rounded-lg border border-slate-200 bg-slate-100 object-cover" />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { notFound, redirect } from "next/navigation";
+import { requireSeller } from "@/lib/auth/next-session";
+import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "@/lib/dashboard/products";
+import { AppError } from "@/lib/http/errors";
+import { PRODUCT_STATUSES, type ProductStatus } from "@/lib/marketplace/constants";
+import { appErrorMessage, isNotFound, refused, type FormState } from "@/components/dashboard/form-state";
+import { readProductForm } from "../../../_lib/product-form-data";
+
+/** A refusal from lib/ shown on the form: a taken plugin id belongs to its field, anything else to the whole form. */
+function refusedBy(error: unknown, values: FormState["values"]): FormState {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  if (error.code === "plugin_id_taken") return refused(values, { plugin_id: [error.detail] });
+  return refused(values, {}, appErrorMessage(error));
+}
+
+/** Everything that shows a product: the dashboard, the store's pages and search. */
+function revalidateProduct(id: string) {
+  revalidatePath("/dashboard", "layout");
+  revalidatePath("/");
+  revalidatePath(`/products/${id}`);
+}
+
+export async function createProductAction(_prev: FormState, fd: FormData): Promise<FormState> {
+  const { developer } = await requireSeller();
+  const form = await readProductForm(fd, null);
+  if (!form.ok) return form.state;
+  let id: string;
+  try {
+    id = (await createProduct(developer.id, form.input)).id;
+  } catch (error) {
+    return refusedBy(error, form.values);
+  }
+  revalidateProduct(id);
+  redirect(`/dashboard/products/${encodeURIComponent(id)}?notice=product-created`);
+}
+
+export async function updateProductAction(productId: string, _prev: FormState, fd: FormData): Promise<FormState> {
+  const { developer } = await requireSeller();
+  let current: Awaited<ReturnType<typeof getSellerProduct>>;
+  try {
+    current = await getSellerProduct(developer.id, String(productId));
+  } catch (error) {
+    if (isNotFound(error)) notFound();
+    throw error;
+  }
+  const form = await readProductForm(fd, current.iconUrl);
+  if (!form.ok) return form.state;
+  try {
+    await updateProduct(developer.id, current.id, form.input);
+  } catch (error) {
+    if (isNotFound(error)) notFound();
+    return refusedBy(error, form.values);
+  }
+  revalidateProduct(current.id);
+  redirect(`/dashboard/products/${encodeURIComponent(current.id)}?notice=product-saved`);
+}
+
+/** Unlist or relist; `back` is where the button was ("list" or "edit"). */
+export async function setProductStatusAction(productId: string, status: ProductStatus, back: string): Promise<void> {
+  const { developer } = await requireSeller();
+  if (!PRODUCT_STATUSES.includes(status)) throw new AppError("invalid_status", 400, "Unknown product status.");
+  try {
+    await setProductStatus(developer.id, String(productId), status);
+  } catch (error) {
+    if (isNotFound(error)) notFound();
+    throw error;
+  }
+  revalidateProduct(productId);
+  const notice = status === "active" ? "product-relisted" : "product-unlisted";
+  redirect(back === "edit" ? `/dashboard/products/${encodeURIComponent(productId)}?notice=${notice}` : `/dashboard/products?notice=${notice}`);
+}

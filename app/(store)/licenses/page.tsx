@@ -1,0 +1,129 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { currentBuyer } from "@/lib/auth/next-session";
+import { buyerLicenses } from "@/lib/buyer/licenses";
+import { queryText } from "@/components/licenses/format";
+import { LicenseCard } from "@/components/licenses/license-card";
+import { Message } from "@/components/licenses/message";
+import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
+import { plural } from "@/components/store/labels";
+import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
+import { releaseMachine } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: "My licenses",
+  description: "Your license keys, downloads and receipts — and the machines each key is activated on, which you can release yourself after a reinstall.",
+  robots: { index: false },
+};
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const NOTICES = {
+  released: { tone: "success", text: "Machine released. Its seat is free; activate the app on your new computer." },
+  release_not_found: { tone: "error", text: "That machine is not on any of your licenses any more — it may have been released already." },
+} as const;
+
+export default async function MyLicensesPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const buyer = await currentBuyer();
+  const error = queryText(query.error, 300) || null;
+  const noticeKey = queryText(query.notice, 40);
+  const notice = noticeKey in NOTICES ? NOTICES[noticeKey as keyof typeof NOTICES] : null;
+
+  return (
+    <div className={`${container} py-10 sm:py-14`}>
+      <div className="mx-auto w-full max-w-4xl">
+        <p className="text-sm font-medium text-indigo-700">Your purchases</p>
+        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">My licenses</h1>
+        {buyer ? <SignedIn email={buyer.email} error={error} notice={notice} /> : <SignedOut error={error} />}
+      </div>
+    </div>
+  );
+}
+
+function SignedOut({ error }: { error: string | null }) {
+  return (
+    <div className="mt-8 grid gap-8 md:grid-cols-[minmax(0,1fr)_minmax(0,0.9fr)] md:items-start">
+      <BuyerSignInForm error={error} />
+      <section aria-labelledby="why-heading" className="text-sm leading-6 text-slate-700">
+        <h2 id="why-heading" className="text-base font-semibold text-slate-900">
+          What you can do here
+        </h2>
+        <ul className="mt-3 list-disc space-y-2 pl-5 marker:text-slate-400">
+          <li>See every license key bought with your address, copy it, and download the app again.</li>
+          <li>
+            <strong className="font-semibold text-slate-900">Release a machine yourself</strong> after a reinstall or a new computer — the seat is free at
+            once, no support e-mail needed.
+          </li>
+          <li>Open the signed receipt of each license.</li>
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: (typeof NOTICES)[keyof typeof NOTICES] | null }) {
+  const licenses = await buyerLicenses(email);
+  const now = Date.now();
+  return (
+    <>
+      <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="min-w-0 text-base text-slate-700">
+          Signed in as <span className="font-semibold wrap-anywhere text-slate-900" data-testid="buyer-email">{email}</span>
+        </p>
+        <form method="post" action="/auth/sign-out" className="shrink-0">
+          <input type="hidden" name="kind" value="buyer" />
+          <button type="submit" className={`${buttonSecondary} py-2`}>
+            Sign out
+          </button>
+        </form>
+      </div>
+
+      {notice || error ? (
+        <div className="mt-6 space-y-3">
+          {notice ? (
+            <Message id={notice.tone === "success" ? "licenses-notice" : "licenses-error"} tone={notice.tone}>
+              {notice.text}
+            </Message>
+          ) : null}
+          {error && !notice ? (
+            <Message id="licenses-error" tone="error">
+              {error}
+            </Message>
+          ) : null}
+        </div>
+      ) : null}
+
+      {licenses.length === 0 ? (
+        <section aria-labelledby="empty-heading" className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
+          <h2 id="empty-heading" className="text-base font-semibold text-slate-900">
+            No licenses for this address yet
+          </h2>
+          <p className="mx-auto mt-2 max-w-md text-sm leading-6 text-pretty text-slate-600">
+            Licenses show up here when they were bought (or a trial was started) with <span className="font-medium wrap-anywhere">{email}</span>. Bought with
+            another address? Sign out and sign in with that one.
+          </p>
+          <Link href="/" className={`${buttonPrimary} mt-6`}>
+            Browse the store
+          </Link>
+        </section>
+      ) : (
+        <>
+          <p className="mt-8 text-sm text-slate-600">
+            {plural(licenses.length, "license")}
+            {licenses.length > 1 ? ", newest first" : ""}
+          </p>
+          <ul className="mt-3 space-y-6">
+            {licenses.map((license) => (
+              <li key={license.id}>
+                <LicenseCard license={license} releaseAction={releaseMachine} now={now} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/http/errors";
+
+/**
+ * What a dashboard form's server action hands back when it does not redirect: a message for the whole form, the
+ * problems per field (keyed by the form field's name) and the submitted values, so nothing typed is lost.
+ */
+export interface FormState {
+  message: string | null;
+  errors: Record<string, string[]>;
+  values: Record<string, string | string[]>;
+}
+
+export const EMPTY_FORM: FormState = { message: null, errors: {}, values: {} };
+
+/** Text of one form field ("" when missing or a file). */
+export function formText(fd: FormData, name: string): string {
+  const v = fd.get(name);
+  return typeof v === "string" ? v : "";
+}
+
+/** The submitted text fields, echoed back into the form after a refusal. */
+export function formValues(fd: FormData, names: readonly string[], multi: readonly string[] = []): FormState["values"] {
+  const out: FormState["values"] = {};
+  for (const n of names) out[n] = formText(fd, n);
+  for (const n of multi) out[n] = fd.getAll(n).filter((v): v is string => typeof v === "string");
+  return out;
+}
+
+export function addError(errors: FormState["errors"], field: string, message: string): void {
+  const list = (errors[field] ??= []);
+  if (!list.includes(message)) list.push(message);
+}
+
+const ZOD_DEFAULT = /^(Invalid|Too (small|big)|Expected)/;
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** One zod issue in words a seller understands. Messages written in the schema are kept; zod's defaults are rephrased. */
+export function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Set()): string {
+  const field = String(issue.path[0] ?? "");
+  // Parsed with { reportInput: true }: an empty field gets one plain message, not every rule it breaks.
+  if ("input" in issue && (issue.input === "" || (issue.input === undefined && !numeric.has(field)))) return "This field is required.";
+  if (!ZOD_DEFAULT.test(issue.message)) return capitalise(issue.message).replace(/\.?$/, ".");
+  switch (issue.code) {
+    case "invalid_type":
+      return numeric.has(field) ? "Enter a whole number." : "This field is required.";
+    case "too_small": {
+      const min = Number(issue.minimum);
+      if (issue.origin === "string") return min <= 1 ? "This field is required." : `Use at least ${min} characters.`;
+      if (issue.origin === "array" || issue.origin === "set") return `Choose at least ${min}.`;
+      return `Must be at least ${min}.`;
+    }
+    case "too_big": {
+      const max = Number(issue.maximum);
+      if (issue.origin === "string") return `Use at most ${max} characters.`;
+      if (issue.origin === "array" || issue.origin === "set") return `At most ${max} items.`;
+      return `Must be at most ${max}.`;
+    }
+    case "invalid_format":
+      if (issue.format === "url") return "Enter a full address starting with https://.";
+      if (issue.format === "email") return "Enter a valid e-mail address.";
+      return "This value is not in the expected format.";
+    case "invalid_value":
+      return "Choose one of the options.";
+    case "invalid_union":
+      return "Enter a full address starting with https:// or upload a file.";
+    default:
+      return "This value is not valid.";
+  }
+}
+
+/**
+ * Every zod issue next to the field it belongs to. `rename` maps a schema path (its first segment) to the form
+ * field that shows it, e.g. price_cents → price.
+ */
+export function zodFieldErrors(
+  error: z.ZodError,
+  opts: { rename?: Record<string, string>; numeric?: ReadonlySet<string> } = {},
+  into: FormState["errors"] = {},
+): FormState["errors"] {
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "_form");
+    addError(into, opts.rename?.[key] ?? key, issueMessage(issue, opts.numeric));
+  }
+  return into;
+}
+
+/** A 404 from a lib function called with an id the seller does not own. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof AppError && error.status === 404;
+}
+
+/** The words to show for an AppError; anything else is not ours to explain and is rethrown by the caller. */
+export function appErrorMessage(error: AppError): string {
+  if (error.status === 429) return "Too many attempts in a short time. Wait a minute and try again.";
+  return error.detail;
+}
+
+export function refused(values: FormState["values"], errors: FormState["errors"], message?: string): FormState {
+  const count = Object.values(errors).reduce((n, list) => n + list.length, 0);
+  return {
+    message: message ?? (count === 1 ? "Please fix the problem marked below." : `Please fix the ${count} problems marked below.`),
+    errors,
+    values,
+  };
+}

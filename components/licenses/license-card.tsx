@@ -1,0 +1,158 @@
+import Link from "next/link";
+import type { buyerLicenses } from "@/lib/buyer/licenses";
+import { DownloadIcon } from "@/components/checkout/icons";
+import { plural } from "@/components/store/labels";
+import { CopyButton } from "@/components/ui/copy-button";
+import { buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { formatDate, formatDateTime, licenseStatus, shortFingerprint, sitePath } from "./format";
+import { ReleaseButton } from "./release-button";
+import { StatusBadge } from "./status-badge";
+
+export type BuyerLicense = Awaited<ReturnType<typeof buyerLicenses>>[number];
+export type ReleaseAction = (formData: FormData) => Promise<void>;
+
+/** One license: product, key, status, seats, links, and the machines it is activated on, each releasable. */
+export function LicenseCard({ license, releaseAction, now }: { license: BuyerLicense; releaseAction: ReleaseAction; now: number }) {
+  const { product } = license;
+  const status = licenseStatus(license, now);
+  const used = license.activations.length;
+  const full = used >= license.maxMachines;
+  const base = `license-${license.id}`;
+
+  return (
+    <article aria-labelledby={`${base}-name`} data-testid="license" data-license-key={license.key} className={`${card} overflow-hidden`}>
+      <div className="p-5 sm:p-6">
+        <div className="flex items-start gap-4">
+          {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon */}
+          <img src={sitePath(product.iconUrl)} alt="" width={56} height={56} className="size-12 shrink-0 rounded-xl shadow-sm sm:size-14" />
+          <div className="min-w-0 flex-1">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+              <h2 id={`${base}-name`} className="text-lg leading-snug font-semibold break-words text-slate-900">
+                <Link href={sitePath(product.pageUrl)} className={textLink}>
+                  {product.name}
+                </Link>
+              </h2>
+              <StatusBadge status={status} />
+            </div>
+            <p className="mt-0.5 text-sm text-slate-600">by {product.developer.name}</p>
+            <p className="mt-1 text-xs text-slate-600">
+              {license.trial ? "Trial started" : "Bought"}{" "}
+              <time dateTime={license.issuedAt.toISOString()} title={formatDateTime(license.issuedAt)}>
+                {formatDate(license.issuedAt)}
+              </time>
+              {license.expiresAt ? (
+                <>
+                  {" · "}
+                  {license.expiresAt.getTime() <= now ? "expired" : "expires"}{" "}
+                  <time dateTime={license.expiresAt.toISOString()} title={formatDateTime(license.expiresAt)}>
+                    {formatDate(license.expiresAt)}
+                  </time>
+                </>
+              ) : null}
+            </p>
+          </div>
+        </div>
+
+        <div className="mt-5">
+          <p id={`${base}-key-label`} className="text-sm font-medium text-slate-800">
+            License key
+          </p>
+          <div className="mt-1.5 flex flex-col gap-2 sm:flex-row sm:items-center">
+            <p
+              id={`${base}-key`}
+              data-testid="license-key"
+              className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2.5 font-mono text-base font-semibold tracking-wide wrap-anywhere text-slate-900 select-all"
+            >
+              {license.key}
+            </p>
+            <CopyButton text={license.key} label={`${product.name} license key`} selectTargetId={`${base}-key`} />
+          </div>
+        </div>
+
+        <div className="mt-5 flex flex-wrap items-center gap-x-5 gap-y-3 text-sm">
+          <a href={sitePath(product.downloadUrl)} className={`${buttonSecondary} py-2`}>
+            <DownloadIcon />
+            Download<span className="sr-only"> {product.name}</span>
+          </a>
+          <a href={sitePath(license.receiptUrl)} className={textLink}>
+            Signed receipt<span className="sr-only"> for {product.name}</span>
+          </a>
+        </div>
+      </div>
+
+      <section aria-labelledby={`${base}-machines`} className="border-t border-slate-200 bg-slate-50 px-5 py-5 sm:px-6">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <h3 id={`${base}-machines`} className="text-base font-semibold text-slate-900">
+            Machines
+          </h3>
+          <p data-testid="seats" className={`text-sm font-medium ${full ? "text-amber-900" : "text-slate-700"}`}>
+            {used} of {plural(license.maxMachines, "machine")} in use
+          </p>
+        </div>
+        <SeatBar used={used} max={license.maxMachines} />
+        {used > 0 ? (
+          <p className="mt-3 text-sm leading-6 text-pretty text-slate-700">
+            {full ? <strong className="font-semibold text-slate-900">Every seat is taken. </strong> : null}
+            Reinstalled or replaced a computer? Release the old machine here: its seat is free at once, and you can activate the app on the new one. The
+            released computer stops accepting the key until it is activated again.
+          </p>
+        ) : null}
+
+        {used === 0 ? (
+          <p className="mt-4 rounded-lg border border-dashed border-slate-300 bg-white px-4 py-4 text-sm text-slate-700">
+            Not activated on any machine yet. Enter the key in {product.name} to activate it on this computer.
+          </p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" aria-label={`Machines using this ${product.name} license`}>
+            {license.activations.map((a) => {
+              const short = shortFingerprint(a.fingerprint);
+              return (
+                <li key={a.id} data-testid="machine" data-fingerprint={a.fingerprint} className="flex flex-col gap-3 px-4 py-3.5 sm:flex-row sm:items-center sm:justify-between">
+                  <div className="min-w-0">
+                    <p className="text-sm font-medium text-slate-900">
+                      <span className="sr-only">Machine fingerprint </span>
+                      <span className="font-mono" title={a.fingerprint}>
+                        {short}
+                      </span>
+                    </p>
+                    <p className="mt-0.5 text-xs leading-5 text-slate-600">
+                      activated{" "}
+                      <time dateTime={a.activatedAt.toISOString()} title={formatDateTime(a.activatedAt)}>
+                        {formatDate(a.activatedAt)}
+                      </time>
+                      <span aria-hidden="true" className="mx-1.5 text-slate-400">
+                        ·
+                      </span>
+                      last seen{" "}
+                      {a.lastValidatedAt ? (
+                        <time dateTime={a.lastValidatedAt.toISOString()} title={formatDateTime(a.lastValidatedAt)}>
+                          {formatDate(a.lastValidatedAt)}
+                        </time>
+                      ) : (
+                        "never"
+                      )}
+                    </p>
+                  </div>
+                  <form action={releaseAction} className="shrink-0">
+                    <input type="hidden" name="license_id" value={license.id} />
+                    <input type="hidden" name="activation_id" value={a.id} />
+                    <ReleaseButton machine={`(${short}, ${product.name})`} />
+                  </form>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
+
+function SeatBar({ used, max }: { used: number; max: number }) {
+  const pct = max > 0 ? Math.min(100, Math.round((used / max) * 100)) : 0;
+  return (
+    <div aria-hidden="true" className="mt-2 h-1.5 w-full overflow-hidden rounded-full bg-slate-200">
+      <div className={`h-full rounded-full ${used >= max ? "bg-amber-500" : "bg-indigo-600"}`} style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
