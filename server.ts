@@ -36,7 +36,8 @@ async function main(): Promise<void> {
     return handle(req, res);
   };
 
-  const server = createServer((req, res) => {
+  // Check for stalled connections every 2 s, so the header and request time limits below act promptly.
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
     handleLean(req, res)
       .then((handled) => (handled ? undefined : toNext(req, res)))
       .catch((error: unknown) => {
