@@ -7,16 +7,4 @@ export function timeUntil(when: Date, now = Date.now()): string {
   return rtf.format(Math.round(minutes / 60), "hour");
 }
 
-/** "5 Apr 2026, 14:03 UTC": an absolute time that reads the same wherever the server runs. */
-export function formatUtc(when: Date): string {
-  const text = new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-    timeZone: "UTC",
-  }).format(when);
-  return `${text} UTC`;
-}
+export { formatMoment as formatUtc } from "../ui/format";

@@ -2,29 +2,7 @@ import { env } from "@/lib/env";
 
 const DAY_MS = 86_400_000;
 
-/** "abcd1234…wxyz": enough of a machine fingerprint to tell machines apart; the full one goes in a title. */
-export function shortFingerprint(fingerprint: string): string {
-  return fingerprint.length <= 14 ? fingerprint : `${fingerprint.slice(0, 8)}…${fingerprint.slice(-4)}`;
-}
-
-/** "5 Apr 2026": a date that reads the same wherever the server runs. */
-export function formatDate(when: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(when);
-}
-
-/** "5 Apr 2026, 14:03 UTC", for a title attribute. */
-export function formatDateTime(when: Date): string {
-  const text = new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-    timeZone: "UTC",
-  }).format(when);
-  return `${text} UTC`;
-}
+export { formatDay as formatDate, formatMoment as formatDateTime, shortFingerprint } from "../ui/format";
 
 export type LicenseStatus = { kind: "active" } | { kind: "trial"; daysLeft: number } | { kind: "expired" } | { kind: "revoked" };
 

@@ -1,0 +1,25 @@
+/** Dates and identifiers as pages show them: the same text wherever the server runs (UTC, en-GB day-month). */
+
+/** "5 Apr 2026". */
+export function formatDay(when: Date | string): string {
+  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(when));
+}
+
+/** "5 Apr 2026, 14:03 UTC". */
+export function formatMoment(when: Date | string): string {
+  const text = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+    timeZone: "UTC",
+  }).format(new Date(when));
+  return `${text} UTC`;
+}
+
+/** "abcd1234…wxyz": enough of a machine fingerprint to tell machines apart; the full one goes in a title. */
+export function shortFingerprint(fingerprint: string): string {
+  return fingerprint.length <= 14 ? fingerprint : `${fingerprint.slice(0, 8)}…${fingerprint.slice(-4)}`;
+}
