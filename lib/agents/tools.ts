@@ -25,6 +25,9 @@ import { receiptVerificationSchema, signedReceiptSchema } from "../receipts/sche
 import { verifyReceipt } from "../receipts/verify-receipt.ts";
 import { getTerms } from "../terms/get-terms.ts";
 import { absoluteUrl } from "../urls.ts";
+import { env } from "../env.ts";
+import { serviceDid } from "../identity/did.ts";
+import { signingKeys } from "../identity/service-keys.ts";
 import { explainLicensing } from "./devtools/explain.ts";
 import { generateLicenseIntegration } from "./devtools/integration.ts";
 import { INTEGRATION_LANGUAGES, LICENSING_TOPICS, SERVER_TARGETS } from "./devtools/options.ts";
@@ -81,13 +84,20 @@ export const TOOLS: ToolDef[] = [
     title: "Generate license integration code",
     layer: 1,
     description:
-      "Generate complete, idiomatic code that adds this service's machine-bound licensing to an app: computes the machine fingerprint, activates on first run, validates on every start, allows an offline grace period and handles every error. Returns Markdown with setup steps and fenced code blocks.",
+      "Generate complete, idiomatic code that adds this service's machine-bound licensing to an app: computes the machine fingerprint, activates on first run, validates on every start, keeps running offline on a signed license file it verifies with the embedded Ed25519 public key, and handles every error. Returns Markdown with setup steps and fenced code blocks. For this deployment the current public keys are embedded already.",
     input: z.object({
       language: z.enum(INTEGRATION_LANGUAGES).describe("Target language or framework"),
       app_id: z.string().max(200).optional().describe("The product's plugin_id, a reverse-domain identifier such as com.example.app"),
       server_url: z.string().max(300).optional().describe("License validation server URL; defaults to this deployment"),
     }),
-    handler: async (a) => ({ text: generateLicenseIntegration({ language: a.language, app_id: a.app_id, server_url: a.server_url }) }),
+    handler: async (a) => {
+      // Code for this deployment embeds its published keys, so offline verification works as generated.
+      const ours = !a.server_url || a.server_url.replace(/\/+$/, "") === env().BASE_URL;
+      const public_keys = ours
+        ? Object.fromEntries((await signingKeys()).all.map((k) => [`${serviceDid()}#${k.id}`, k.raw.toString("base64url")]))
+        : undefined;
+      return { text: generateLicenseIntegration({ language: a.language, app_id: a.app_id, server_url: a.server_url, public_keys }) };
+    },
   }),
   tool({
     name: "explain_licensing",

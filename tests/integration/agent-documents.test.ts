@@ -196,3 +196,16 @@ describe("text documents", () => {
     expect(r.text).toContain("TOO_MANY_MACHINES");
   });
 });
+
+describe("generate_license_integration for this deployment", () => {
+  it("embeds the service's published Ed25519 keys, so offline verification works as generated", async () => {
+    const { toolByName } = await import("@/lib/agents/tools");
+    const { signingKeys } = await import("@/lib/identity/service-keys");
+    const { current } = await signingKeys();
+    const out = await toolByName.get("generate_license_integration")!.handler({ language: "python", app_id: "com.example.app" } as never);
+    expect(out.text).toContain(current.raw.toString("base64url"));
+    expect(out.text).toContain(`did:web:localhost%3A3000#${current.id}`);
+    const elsewhere = await toolByName.get("generate_license_integration")!.handler({ language: "python", server_url: "https://licenses.example.org" } as never);
+    expect(elsewhere.text).not.toContain(current.raw.toString("base64url"));
+  });
+});

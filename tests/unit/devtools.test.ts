@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,13 +11,17 @@ import {
   generateServerConfig,
   generateTestLicenseKey,
   INTEGRATION_LANGUAGES,
+  LICENSE_FILE_ENDPOINT,
+  LICENSE_FILE_FORMAT,
   LICENSING_TOPICS,
   SERVER_TARGETS,
   serverConfigFiles,
   TEST_KEY_MARKER,
   type IntegrationLanguage,
 } from "@/lib/agents/devtools";
+import { ed25519Multibase } from "@/lib/identity/multibase";
 import { KEY_ALPHABET, LICENSE_KEY_PATTERN } from "@/lib/licensing/keys";
+import { LICENSE_FILE_FORMAT as SERVICE_LICENSE_FILE_FORMAT } from "@/lib/verifiable/license-file";
 
 /** Fenced blocks of a Markdown document, with the `**\`path\`**` label that precedes file blocks. */
 function fencedBlocks(markdown: string): Array<{ path?: string; lang: string; code: string }> {
@@ -109,6 +114,46 @@ describe("generateLicenseIntegration", () => {
         for (const os of ["machine-id", "IOPlatformUUID", "MachineGuid"]) expect(code).toContain(os);
       });
 
+      it("verifies signed offline license files with embedded keys, and says how to embed them", () => {
+        const code = blocks.filter((b) => b.path).map((b) => b.code).join("\n");
+        for (const needle of ["LICENSE_PUBLIC_KEYS", LICENSE_FILE_FORMAT, LICENSE_FILE_ENDPOINT, "license.lic", "fingerprint", "expires_at", "issued_at", "key-id", "-----BEGIN LICENSE FILE-----"]) {
+          expect(code, needle).toContain(needle);
+        }
+        // The placeholder entry: the key-id the service most likely uses, and no key.
+        expect(code).toContain("did:web:licenses.acme.io#ed25519-1");
+        expect(code).toMatch(/placeholder: replace "" with the key/);
+        // The setup steps print the key(s) from the DID document, with a command that is one line.
+        const command = fencedBlocks(md).find((b) => b.lang === "sh" && b.code.includes("/.well-known/did.json"));
+        expect(command?.code.trim()).toMatch(/^curl -fsS https:\/\/licenses\.acme\.io\/\.well-known\/did\.json \| python3 -c '[^'\n]+'$/);
+        expect(md).toContain("Never fetch the key at run time");
+      });
+
+      it("embeds given public keys in any of their forms, and refuses hostile ones", () => {
+        const raw = Buffer.from(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }).x!, "base64url");
+        const forms = [raw.toString("base64url"), raw.toString("hex"), ed25519Multibase(raw), `${raw.toString("base64url")}=`];
+        for (const form of forms) {
+          const out = generateLicenseIntegration({ language, public_keys: { "did:web:licenses.acme.io#ed25519-2": form } });
+          expect(out, form).toContain(raw.toString("base64url"));
+          expect(out).toContain("did:web:licenses.acme.io#ed25519-2");
+          expect(out).not.toMatch(/placeholder: replace/);
+        }
+        const good = raw.toString("base64url");
+        for (const public_keys of [
+          {},
+          { 'did:web:x#k"; evil()': good },
+          { "did:web:x": good },
+          { "https://x#k": good },
+          { "did:web:x#k": "not a key" },
+          { "did:web:x#k": good.slice(1) },
+          { "did:web:x#k": `z${"1".repeat(45)}` },
+          { "did:web:x#k": raw.toString("base64") + '"' },
+          Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`did:web:x#k${i}`, good])),
+          "did:web:x#k" as never,
+        ]) {
+          expect(() => generateLicenseIntegration({ language, public_keys }), JSON.stringify(public_keys)).toThrow(/public_keys/);
+        }
+      });
+
       it("uses placeholders when app_id and server_url are omitted", () => {
         const plain = generateLicenseIntegration({ language });
         expect(plain).toContain("com.example.app");
@@ -154,14 +199,51 @@ describe("explainLicensing", () => {
     });
   }
   it("states the specific facts", () => {
-    expect(explainLicensing("offline_validation")).toMatch(/7 days[\s\S]*POST \/api\/receipt[\s\S]*Ed25519[\s\S]*did\.json/);
-    expect(explainLicensing("anti_tamper")).toMatch(/RECEIPT_SECRET[\s\S]*public[\s\S]*did\.json/);
+    const offline = explainLicensing("offline_validation");
+    for (const s of [
+      "GET /api/license-file?key=",
+      "fingerprint=",
+      "ilm-license-file/1",
+      "-----BEGIN LICENSE FILE-----",
+      "key-id:",
+      "signature:",
+      "machine_not_activated",
+      "RFC 8785",
+      "30 days",
+      "/.well-known/did.json",
+      "publicKeyMultibase",
+      "0xed 0x01",
+      "LICENSE_PUBLIC_KEYS",
+      "Never fetch the key at run time",
+      "Rotation",
+      "Revocation",
+      "7 days",
+      "POST /api/receipt",
+      "/api/receipt/credential",
+      "vc+jwt",
+      "EdDSA",
+      "Bitstring Status List",
+      "/api/status/revocation",
+    ]) {
+      expect(offline, s).toContain(s);
+    }
+    expect(offline).toMatch(/machine\.fingerprint[\s\S]*plugin_id[\s\S]*expires_at[\s\S]*issued_at/);
+    const antiTamper = explainLicensing("anti_tamper");
+    expect(antiTamper).toMatch(/RECEIPT_SECRET[\s\S]*public[\s\S]*did\.json/);
+    for (const s of ["/api/license-file", "Ed25519", "LICENSE_PUBLIC_KEYS", "never fetch it at run time", "key-id", "issued_at", "expires_at", "/api/receipt/credential", "/api/status/revocation"]) {
+      expect(antiTamper, s).toContain(s);
+    }
+    expect(explainLicensing("machine_binding")).toMatch(/license file[\s\S]*machine\.fingerprint/);
+    expect(explainLicensing("key_revocation")).toContain("license_revoked");
     const comparison = explainLicensing("comparison");
     for (const s of ["Keygen", "Lemon Squeezy", "Gumroad", "5 % + 50¢", "10 % + 50¢", "at the time of writing", "no monthly fee"]) expect(comparison).toContain(s);
     expect(explainLicensing("pricing")).toMatch(/5 % per sale[\s\S]*\$2\.45/);
     expect(explainLicensing("machine_binding")).toContain("TOO_MANY_MACHINES");
     expect(explainLicensing("trial_keys")).toContain("TRIAL_EXPIRED");
     expect(explainLicensing("key_revocation")).toContain("REVOKED");
+  });
+  it("describes the license file format the service issues", () => {
+    expect(LICENSE_FILE_FORMAT).toBe(SERVICE_LICENSE_FILE_FORMAT);
   });
   it("rejects unknown topics", () => {
     expect(() => explainLicensing("piracy" as never)).toThrow(/topic must be one of/);

@@ -61,3 +61,56 @@ export function checkDomain(domain: unknown): string {
   }
   return domain.toLowerCase();
 }
+
+/** A verification method id: a DID (did:web here) and a fragment. Nothing in it can end a string literal. */
+export const KEY_ID_PATTERN = /^did:[a-z0-9]+:[A-Za-z0-9.%:_-]{1,253}#[A-Za-z0-9._-]{1,64}$/;
+const MAX_PUBLIC_KEYS = 8;
+const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+function base58Decode(text: string): Buffer | null {
+  let n = 0n;
+  for (const c of text) {
+    const digit = BASE58_ALPHABET.indexOf(c);
+    if (digit < 0) return null;
+    n = n * 58n + BigInt(digit);
+  }
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  const zeros = /^1*/.exec(text)![0].length;
+  return Buffer.concat([Buffer.alloc(zeros), n === 0n ? Buffer.alloc(0) : Buffer.from(hex, "hex")]);
+}
+
+/** The raw 32-byte key of a base64url (padding optional), 64-hex or multibase ("z", 0xed 0x01 prefix) Ed25519 key. */
+function rawEd25519Key(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, "hex");
+  if (/^z[1-9A-HJ-NP-Za-km-z]{40,60}$/.test(value)) {
+    const bytes = base58Decode(value.slice(1));
+    return bytes && bytes.length === 34 && bytes[0] === 0xed && bytes[1] === 0x01 ? bytes.subarray(2) : null;
+  }
+  if (/^[A-Za-z0-9_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value.replace(/=$/, ""), "base64url");
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
+
+/**
+ * The Ed25519 public keys to embed: a map from key-id (`did:web:<host>#<key id>`, as in the DID document's
+ * verificationMethod) to the raw key as base64url, hex, or the DID document's publicKeyMultibase. Normalised to
+ * base64url without padding.
+ */
+export function checkPublicKeys(keys: unknown): Array<{ keyId: string; key: string }> {
+  const fail = (why: string): never => {
+    throw new Error(`public_keys must map key-ids (did:web:host#key-id) to raw Ed25519 public keys in base64url, hex or publicKeyMultibase form (${why})`);
+  };
+  if (typeof keys !== "object" || keys === null || Array.isArray(keys)) return fail("not an object");
+  const entries = Object.entries(keys as Record<string, unknown>);
+  if (entries.length === 0) return fail("no keys");
+  if (entries.length > MAX_PUBLIC_KEYS) return fail(`at most ${MAX_PUBLIC_KEYS} keys`);
+  return entries.map(([keyId, value]) => {
+    if (!KEY_ID_PATTERN.test(keyId)) return fail(`key-id ${JSON.stringify(keyId).slice(0, 80)} is not a DID URL with a fragment`);
+    const raw = typeof value === "string" ? rawEd25519Key(value.trim()) : null;
+    if (!raw) return fail(`the key for ${keyId} is not a 32-byte Ed25519 public key`);
+    return { keyId, key: raw.toString("base64url") };
+  });
+}

@@ -1,8 +1,8 @@
 import { absoluteUrl } from "../../urls.ts";
-import { checkAppId, checkServerUrl, DEFAULT_APP_ID } from "./inputs.ts";
+import { checkAppId, checkPublicKeys, checkServerUrl, DEFAULT_APP_ID } from "./inputs.ts";
 import { fileBlock } from "./markdown.ts";
 import { INTEGRATION_LANGUAGES, isIntegrationLanguage, type IntegrationLanguage } from "./options.ts";
-import type { IntegrationContext, IntegrationDoc, IntegrationFile } from "./integration/common.ts";
+import { didWebOf, type IntegrationContext, type IntegrationDoc, type IntegrationFile } from "./integration/common.ts";
 import { cIntegration } from "./integration/c.ts";
 import { cppIntegration } from "./integration/cpp.ts";
 import { csharpIntegration } from "./integration/csharp.ts";
@@ -20,6 +20,11 @@ export interface LicenseIntegrationArgs {
   app_id?: string;
   /** The licensing server's base URL; this deployment's origin when omitted. */
   server_url?: string;
+  /**
+   * The service's Ed25519 public keys to embed in LICENSE_PUBLIC_KEYS, key-id → raw key (base64url, hex or the DID
+   * document's publicKeyMultibase). When omitted, a placeholder entry the developer fills in at build time.
+   */
+  public_keys?: Record<string, string>;
 }
 
 const GENERATORS: Record<IntegrationLanguage, (ctx: IntegrationContext) => IntegrationDoc> = {
@@ -45,7 +50,9 @@ function contextOf(args: LicenseIntegrationArgs): { language: IntegrationLanguag
   const appIdGiven = args.app_id !== undefined && args.app_id !== null;
   const appId = appIdGiven ? checkAppId(args.app_id) : DEFAULT_APP_ID;
   const serverUrl = checkServerUrl(args.server_url ?? defaultServerUrl());
-  return { language: args.language, ctx: { appId, serverUrl, appIdGiven } };
+  const publicKeysGiven = args.public_keys !== undefined && args.public_keys !== null;
+  const publicKeys = publicKeysGiven ? checkPublicKeys(args.public_keys) : [{ keyId: `${didWebOf(serverUrl)}#ed25519-1`, key: "" }];
+  return { language: args.language, ctx: { appId, serverUrl, appIdGiven, publicKeys, publicKeysGiven } };
 }
 
 /** The files of an integration, for callers that want them unrendered (tests, zip downloads). */
@@ -56,8 +63,10 @@ export function licenseIntegrationFiles(args: LicenseIntegrationArgs): Integrati
 
 /**
  * Markdown for integrating license checks into an app: an intro, setup steps, and complete code that fingerprints
- * the machine, activates on first run, validates at every start with a 7-day offline grace period, and maps every
- * answer to an outcome. Throws on an unknown language or an app_id/server_url that is not safe to embed.
+ * the machine, activates on first run, validates at every start, fetches the machine's signed license file and runs
+ * offline on it (verified with the embedded Ed25519 key; a 7-day unsigned grace while no key is embedded), and maps
+ * every answer to an outcome. Throws on an unknown language or an app_id/server_url/public_keys that is not safe to
+ * embed.
  */
 export function generateLicenseIntegration(args: LicenseIntegrationArgs): string {
   const { language, ctx } = contextOf(args);
@@ -66,7 +75,7 @@ export function generateLicenseIntegration(args: LicenseIntegrationArgs): string
     `# License checks in ${doc.title}`,
     doc.intro,
     "## Setup",
-    doc.setup.map((step, i) => `${i + 1}. ${step.replace(/\n/g, "\n   ")}`).join("\n"),
+    doc.setup.map((step, i) => `${i + 1}. ${step.replace(/\n(?=[^\n])/g, "\n   ")}`).join("\n"),
     "## Code",
     ...doc.files.map((f) => fileBlock(f.path, f.lang, f.code)),
   ];

@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 const LICENSE_H = String.raw`/* License checks for @@APP_ID@@ against @@SERVER_URL@@ (libcurl + OpenSSL). */
 #ifndef LICENSE_H
@@ -11,7 +11,7 @@ extern "C" {
 
 typedef enum {
     LICENSE_VALID,             /* run */
-    LICENSE_OFFLINE_GRACE,     /* run: the server is unreachable, the last good validation is recent */
+    LICENSE_OFFLINE_GRACE,     /* run: the server is unreachable; the signed license file (or recent validation) allows it */
     LICENSE_NEEDS_KEY,         /* ask for a (new) key */
     LICENSE_EXPIRED,           /* offer renewal */
     LICENSE_TRIAL_EXPIRED,     /* offer to buy */
@@ -45,6 +45,15 @@ license_outcome license_deactivate(void);
 /* Writes the 64-character lowercase hex fingerprint and a NUL into out. Returns 0 on success. */
 int license_machine_fingerprint(char out[65]);
 
+/*
+ * Checks a signed offline license file (the text of license.lic) against LICENSE_PUBLIC_KEYS, this machine's
+ * fingerprint, APP_ID, the license key (NULL: any) and the time now (Unix seconds; negative: skip the issued_at /
+ * expires_at window, for a file the server has just issued). Returns NULL when the app may run on it (and sets
+ * *expires_at when not NULL), otherwise why not.
+ */
+const char *license_verify_file(const char *text, const char *fingerprint, const char *key, long long now,
+                                long long *expires_at);
+
 #ifdef __cplusplus
 }
 #endif
@@ -71,7 +80,7 @@ const LICENSE_C = String.raw`/* License checks for @@APP_ID@@ against @@SERVER_U
 #include <time.h>
 
 #include <curl/curl.h>
-#include <openssl/evp.h>
+#include <openssl/evp.h> /* EVP_Digest (SHA-256) and EVP_DigestVerify (Ed25519): OpenSSL 1.1.1 or newer */
 
 #ifdef _WIN32
 #include <windows.h>
@@ -100,6 +109,21 @@ const LICENSE_C = String.raw`/* License checks for @@APP_ID@@ against @@SERVER_U
 /* A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable". */
 #define MAX_RETRY_AFTER_WAIT_SECONDS 10
 #define MAX_RESPONSE_BYTES (64 * 1024)
+
+/* ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+ * key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+ * add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+ * does not fetch license files and keeps the unsigned OFFLINE_GRACE_DAYS grace instead. */
+static const struct {
+    const char *key_id;
+    const char *public_key;
+} LICENSE_PUBLIC_KEYS[] = {
+@@PUBLIC_KEYS@@
+};
+#define LICENSE_FILE_FORMAT "@@LICENSE_FILE_FORMAT@@"
+#define LICENSE_FILE_MAX_BYTES (16 * 1024)
+/* How far this machine's clock may be behind the server's when a license file's issued_at is checked. */
+#define CLOCK_SKEW_SECONDS 300
 
 /* ------------------------------------------------------------------ small helpers */
 
@@ -408,8 +432,8 @@ static int make_dirs(const char *path) {
     return 1;
 }
 
-/* <config dir>/<APP_ID>/license.state: %APPDATA%, ~/Library/Application Support, or $XDG_CONFIG_HOME or ~/.config. */
-static int state_path(char *out, size_t outlen, int create_dirs) {
+/* <config dir>/<APP_ID>/<name>: %APPDATA%, ~/Library/Application Support, or $XDG_CONFIG_HOME or ~/.config. */
+static int app_file_path(const char *name, char *out, size_t outlen, int create_dirs) {
     char dir[1024];
     const char *base;
 #if defined(_WIN32)
@@ -430,11 +454,21 @@ static int state_path(char *out, size_t outlen, int create_dirs) {
         snprintf(dir, sizeof dir, "%s/.config", base);
     }
 #endif
-    if (strlen(dir) + strlen(APP_ID) + 16 >= outlen) return 0;
+    if (strlen(dir) + strlen(APP_ID) + strlen(name) + 3 >= outlen) return 0;
     snprintf(out, outlen, "%s" PATH_SEP "%s", dir, APP_ID);
     if (create_dirs && !make_dirs(out)) return 0;
-    strcat(out, PATH_SEP "license.state");
+    strcat(out, PATH_SEP);
+    strcat(out, name);
     return 1;
+}
+
+static int state_path(char *out, size_t outlen, int create_dirs) {
+    return app_file_path("license.state", out, outlen, create_dirs);
+}
+
+/* The signed license file, next to the state. */
+static int license_file_path(char *out, size_t outlen, int create_dirs) {
+    return app_file_path("license.lic", out, outlen, create_dirs);
 }
 
 static int load_state(license_state *s) {
@@ -456,14 +490,13 @@ static int load_state(license_state *s) {
     return s->key[0] != '\0';
 }
 
-static int save_state(const license_state *s) {
-    char path[1100], tmp[1110];
+/* Writes text to path through a temporary file, so a crash never leaves half a file. */
+static int write_file_atomically(const char *path, const char *text) {
+    char tmp[1110];
     FILE *f;
-    if (!state_path(path, sizeof path, 1)) return 0;
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (!(f = fopen(tmp, "w"))) return 0;
-    fprintf(f, "key=%s\nfingerprint=%s\nvalidated_at=%lld\nexpires_at=%s\n", s->key, s->fingerprint, s->validated_at,
-            s->expires_at);
+    if (!(f = fopen(tmp, "wb"))) return 0;
+    fputs(text, f);
     if (fclose(f) != 0) return 0;
 #ifdef _WIN32
     return MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING) != 0;
@@ -472,9 +505,234 @@ static int save_state(const license_state *s) {
 #endif
 }
 
+static int save_state(const license_state *s) {
+    char path[1100], text[400];
+    if (!state_path(path, sizeof path, 1)) return 0;
+    snprintf(text, sizeof text, "key=%s\nfingerprint=%s\nvalidated_at=%lld\nexpires_at=%s\n", s->key, s->fingerprint,
+             s->validated_at, s->expires_at);
+    return write_file_atomically(path, text);
+}
+
+static void remove_license_file(void) {
+    char path[1100];
+    if (license_file_path(path, sizeof path, 0)) remove(path);
+}
+
+/* Forgets the key, the cached validation and the license file. */
 static void clear_state(void) {
     char path[1100];
     if (state_path(path, sizeof path, 0)) remove(path);
+    remove_license_file();
+}
+
+/* The stored license file as a NUL-terminated string (free it), or NULL. */
+static char *read_license_file(void) {
+    char path[1100], *text;
+    size_t n;
+    FILE *f;
+    if (!license_file_path(path, sizeof path, 0) || !(f = fopen(path, "rb"))) return NULL;
+    text = (char *)malloc(LICENSE_FILE_MAX_BYTES + 2);
+    n = text ? fread(text, 1, LICENSE_FILE_MAX_BYTES + 1, f) : 0;
+    fclose(f);
+    if (!text || n > LICENSE_FILE_MAX_BYTES) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    return text;
+}
+
+/* ------------------------------------------------------------------ signed offline license files */
+
+static int base64url_value(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '-') return 62;
+    if (c == '_') return 63;
+    return -1;
+}
+
+/* Decodes unpadded base64url; returns the number of bytes written, or -1 (bad character, length or room). */
+static long base64url_decode(const char *in, size_t len, unsigned char *out, size_t outlen) {
+    unsigned long acc = 0;
+    size_t i, n = 0;
+    int bits = 0;
+    if (len % 4 == 1) return -1;
+    for (i = 0; i < len; i++) {
+        int v = base64url_value(in[i]);
+        if (v < 0) return -1;
+        acc = ((acc << 6) | (unsigned long)v) & 0xFFFFFF;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (n >= outlen) return -1;
+            out[n++] = (unsigned char)((acc >> bits) & 0xFF);
+        }
+    }
+    return (long)n;
+}
+
+/* The raw key for key_id from LICENSE_PUBLIC_KEYS; 1 when found and usable. key_id NULL: whether any key is usable. */
+static int embedded_public_key(const char *key_id, unsigned char raw[32]) {
+    size_t i;
+    for (i = 0; i < sizeof LICENSE_PUBLIC_KEYS / sizeof LICENSE_PUBLIC_KEYS[0]; i++) {
+        const char *b64 = LICENSE_PUBLIC_KEYS[i].public_key;
+        unsigned char tmp[33];
+        if (key_id && strcmp(LICENSE_PUBLIC_KEYS[i].key_id, key_id) != 0) continue;
+        if (base64url_decode(b64, strlen(b64), tmp, sizeof tmp) != 32) continue;
+        if (raw) memcpy(raw, tmp, 32);
+        return 1;
+    }
+    return 0;
+}
+
+static int ed25519_verify(const unsigned char public_key[32], const unsigned char *message, size_t length,
+                          const unsigned char signature[64]) {
+    EVP_PKEY *key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, public_key, 32);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = key && ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, key) == 1 &&
+             EVP_DigestVerify(ctx, signature, 64, message, length) == 1;
+    EVP_MD_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    return ok;
+}
+
+/* Splits the next line off *p (ending at \n, \r\n or the end); trims it in place. NULL when there is none left. */
+static char *next_line(char **p) {
+    char *line = *p, *end;
+    if (!line || !*line) return NULL;
+    end = strchr(line, '\n');
+    if (end) {
+        *end = '\0';
+        *p = end + 1;
+    } else {
+        *p = line + strlen(line);
+    }
+    trim(line);
+    return line;
+}
+
+/* The value of a "name: value" line, or NULL. */
+static const char *field_value(const char *line, const char *name) {
+    size_t n = strlen(name);
+    if (!line || strncmp(line, name, n) != 0 || line[n] != ':' || line[n + 1] != ' ') return NULL;
+    return line + n + 2;
+}
+
+const char *license_verify_file(const char *text, const char *fingerprint, const char *key, long long now,
+                                long long *expires_at) {
+    char *copy, *p, *lines[6] = {NULL, NULL, NULL, NULL, NULL, NULL}, *line, *payload = NULL;
+    char license[4096], machine[1024], value[256], key_id[256];
+    const char *format, *kid, *payload_b64, *signature_b64, *why = NULL;
+    unsigned char public_key[32], signature[65], *signed_bytes = NULL;
+    long long issued, expires, license_ends = -1;
+    size_t count = 0, signed_len;
+    long n;
+
+    if (!text || strlen(text) > LICENSE_FILE_MAX_BYTES) return "malformed license file (size)";
+    copy = p = (char *)malloc(strlen(text) + 1);
+    if (!copy) return "out of memory";
+    strcpy(copy, text);
+    while ((line = next_line(&p)) != NULL) {
+        if (!line[0]) continue; /* blank lines around the armour */
+        if (count == 6) {
+            count = 7;
+            break;
+        }
+        lines[count++] = line;
+    }
+    if (count != 6 || strcmp(lines[0], "-----BEGIN LICENSE FILE-----") != 0 ||
+        strcmp(lines[5], "-----END LICENSE FILE-----") != 0) {
+        why = "malformed license file (armour)";
+        goto done;
+    }
+    format = field_value(lines[1], "format");
+    kid = field_value(lines[2], "key-id");
+    payload_b64 = field_value(lines[3], "payload");
+    signature_b64 = field_value(lines[4], "signature");
+    if (!format || !kid || !payload_b64 || !signature_b64) {
+        why = "malformed license file (expected format, key-id, payload and signature lines)";
+        goto done;
+    }
+    if (strcmp(format, LICENSE_FILE_FORMAT) != 0) {
+        why = "unsupported license file format";
+        goto done;
+    }
+    if (!embedded_public_key(kid, public_key)) {
+        why = "unknown signing key (its key-id is not in LICENSE_PUBLIC_KEYS)";
+        goto done;
+    }
+    if (base64url_decode(signature_b64, strlen(signature_b64), signature, sizeof signature) != 64) {
+        why = "malformed license file (signature)";
+        goto done;
+    }
+    /* The signed bytes: "ilm-license-file/1." followed by the payload line's value, exactly as it is in the file. */
+    signed_len = strlen(LICENSE_FILE_FORMAT) + 1 + strlen(payload_b64);
+    signed_bytes = (unsigned char *)malloc(signed_len + 1);
+    payload = (char *)malloc(strlen(payload_b64) + 1);
+    if (!signed_bytes || !payload) {
+        why = "out of memory";
+        goto done;
+    }
+    snprintf((char *)signed_bytes, signed_len + 1, "%s.%s", LICENSE_FILE_FORMAT, payload_b64);
+    n = base64url_decode(payload_b64, strlen(payload_b64), (unsigned char *)payload, strlen(payload_b64));
+    if (n < 0) {
+        why = "malformed license file (payload)";
+        goto done;
+    }
+    payload[n] = '\0';
+    if (!ed25519_verify(public_key, signed_bytes, signed_len, signature)) {
+        why = "signature does not verify";
+        goto done;
+    }
+    /* Signed by the service from here on: the payload is its canonical JSON. */
+    if (!json_get(payload, "license", license, sizeof license) || license[0] != '{' ||
+        !json_get(payload, "machine", machine, sizeof machine) || machine[0] != '{') {
+        why = "malformed license file payload";
+        goto done;
+    }
+    if (!json_get(payload, "format", value, sizeof value) || strcmp(value, LICENSE_FILE_FORMAT) != 0 ||
+        !json_get(payload, "key_id", key_id, sizeof key_id) || strcmp(key_id, kid) != 0) {
+        why = "the payload's format or key-id differs from the file's";
+        goto done;
+    }
+    if (!json_get(machine, "fingerprint", value, sizeof value) || strcmp(value, fingerprint) != 0) {
+        why = "issued for another machine";
+        goto done;
+    }
+    if (!json_get(license, "plugin_id", value, sizeof value) || strcmp(value, APP_ID) != 0) {
+        why = "issued for another product";
+        goto done;
+    }
+    if (key && (!json_get(license, "key", value, sizeof value) || strcmp(value, key) != 0)) {
+        why = "issued for another license key";
+        goto done;
+    }
+    issued = json_get(payload, "issued_at", value, sizeof value) ? parse_iso8601(value) : -1;
+    expires = json_get(payload, "expires_at", value, sizeof value) ? parse_iso8601(value) : -1;
+    if (json_get(license, "expires_at", value, sizeof value) && strcmp(value, "null") != 0) {
+        license_ends = parse_iso8601(value);
+        if (license_ends < 0) issued = -1;
+    }
+    if (issued < 0 || expires < 0) {
+        why = "malformed license file payload (issued_at, expires_at)";
+        goto done;
+    }
+    if (now >= 0 && now + CLOCK_SKEW_SECONDS < issued) {
+        why = "the clock is set before the license file was issued";
+        goto done;
+    }
+    if (now >= 0 && (now >= expires || (license_ends >= 0 && now >= license_ends))) {
+        why = "the license file has expired";
+        goto done;
+    }
+    if (expires_at) *expires_at = expires;
+done:
+    free(copy);
+    free(payload);
+    free(signed_bytes);
+    return why;
 }
 
 /* ------------------------------------------------------------------ HTTP */
@@ -580,6 +838,33 @@ static http_result post_json(const char *path, const char *body, char **answer, 
     return HTTP_UNAVAILABLE;
 }
 
+/* GETs SERVER_URL @@LICENSE_FILE_ENDPOINT@@ for this activated machine; the file's text (free it), or NULL. */
+static char *fetch_license_file(const char *key, const char *fingerprint) {
+    char url[2600], curl_error[CURL_ERROR_SIZE] = "";
+    buffer b = {NULL, 0};
+    long status = 0;
+    CURLcode rc;
+    CURL *curl = curl_easy_init();
+    if (!curl) return NULL;
+    /* The key is checked, the fingerprint is hex and APP_ID is URL-safe: nothing to escape. */
+    snprintf(url, sizeof url, "%s@@LICENSE_FILE_ENDPOINT@@?key=%s&fingerprint=%s&plugin_id=%s", SERVER_URL, key,
+             fingerprint, APP_ID);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, HTTP_TIMEOUT_SECONDS);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
+    rc = curl_easy_perform(curl);
+    if (rc == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(curl);
+    if (rc != CURLE_OK || status != 200 || !b.data || b.len > LICENSE_FILE_MAX_BYTES) {
+        free(b.data);
+        return NULL;
+    }
+    return b.data;
+}
+
 /* Calls /activate, /validate or /deactivate. The key is checked and the fingerprint is hex, so no escaping is needed. */
 static http_result call(const char *endpoint, const char *key, const char *fingerprint, char **answer, char *error,
                         size_t errlen) {
@@ -624,8 +909,32 @@ static license_outcome refusal(const char *json) {
     return outcome(LICENSE_ERROR, "Unexpected answer from the license server (%s): %s", code, detail);
 }
 
+/* After a good validation: fetches this machine's license file and stores it when it verifies. */
+static void refresh_license_file(const char *key, const char *fingerprint) {
+    char path[1100], *text;
+    if (!embedded_public_key(NULL, NULL)) return; /* nothing could verify it */
+    text = fetch_license_file(key, fingerprint);
+    /* Just issued: the time window is the server's (a clock a few minutes slow would refuse it for now). */
+    if (text && !license_verify_file(text, fingerprint, key, -1, NULL) &&
+        license_file_path(path, sizeof path, 1))
+        write_file_atomically(path, text); /* otherwise the previous file stays */
+    free(text);
+}
+
 static license_outcome offline(const license_state *s, const char *key, const char *fingerprint, const char *reason) {
     long long now = (long long)time(NULL);
+    if (embedded_public_key(NULL, NULL)) {
+        /* A key is embedded: only a verified license file lets the app run offline. */
+        long long expires = 0;
+        char *text = read_license_file();
+        const char *why = text ? license_verify_file(text, fingerprint, key, now, &expires) : "no license file";
+        free(text);
+        if (why)
+            return outcome(LICENSE_UNREACHABLE, "Could not reach the license server (%s). No valid offline license file: %s. Connect to the internet to verify your license.",
+                           reason, why);
+        return outcome(LICENSE_OFFLINE_GRACE, "Could not reach the license server (%s). Running offline on this machine's signed license file for up to %lld more day(s).",
+                       reason, (expires - now + 86399) / 86400);
+    }
     if (strcmp(s->key, key) == 0 && strcmp(s->fingerprint, fingerprint) == 0 && s->validated_at > 0) {
         long long age = now - s->validated_at;
         long long expires = s->expires_at[0] ? parse_iso8601(s->expires_at) : -1;
@@ -687,6 +996,7 @@ static license_outcome check_key(const char *key, const char *fingerprint, licen
         if (!json_get(answer, "expires_at", s.expires_at, sizeof s.expires_at) || strcmp(s.expires_at, "null") == 0)
             s.expires_at[0] = '\0';
         save_state(&s);
+        refresh_license_file(key, fingerprint);
         if (json_true(answer, "trial")) {
             o = outcome(LICENSE_VALID, "Trial license: %ld day(s) left.", json_long(answer, "trial_days_remaining", 0));
             o.trial = 1;
@@ -704,6 +1014,7 @@ static license_outcome check_key(const char *key, const char *fingerprint, licen
     } else if (strcmp(stored->key, key) == 0) {
         stored->validated_at = 0; /* keep the key, drop the offline grace */
         save_state(stored);
+        remove_license_file();
     }
     return o;
 }
@@ -799,12 +1110,13 @@ int main(int argc, char **argv) {
 `;
 
 export function cIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `    {"${id}", "${key}"},`, (t) => `/* ${t} */`) };
   return {
     title: "C",
-    intro: `License checks for a C app (\`${ctx.appId}\`) with libcurl and OpenSSL's \`EVP_Digest\`, against ${ctx.serverUrl}.`,
+    intro: `License checks for a C app (\`${ctx.appId}\`) with libcurl and OpenSSL (\`EVP_Digest\` for the fingerprint, \`EVP_DigestVerify\` with Ed25519 for signed offline license files), against ${ctx.serverUrl}.`,
     setup: [
-      "Install the libraries: Debian/Ubuntu `sudo apt install libcurl4-openssl-dev libssl-dev`, Fedora `sudo dnf install libcurl-devel openssl-devel`, macOS `brew install curl openssl@3`, Windows `vcpkg install curl openssl`.",
+      "Install the libraries (OpenSSL 1.1.1 or newer, for Ed25519): Debian/Ubuntu `sudo apt install libcurl4-openssl-dev libssl-dev`, Fedora `sudo dnf install libcurl-devel openssl-devel`, macOS `brew install curl openssl@3`, Windows `vcpkg install curl openssl`.",
+      publicKeySetupStep(ctx, "near the top of `license.c`"),
       "Add `license.h` and `license.c` to your project and link with `-lcurl -lcrypto` (Windows: also `advapi32`). For example: `cc -std=c99 -Wall -O2 main.c license.c -lcurl -lcrypto -o app`.",
       "Call `license_global_init()` once, then `license_check(NULL)` at every start; when it answers `LICENSE_NEEDS_KEY`, ask for the key and call `license_check(key)`. Run the app only when `outcome.allowed` is non-zero.",
     ],

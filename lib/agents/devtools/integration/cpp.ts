@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 const HEADER = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@ (C++17, libcurl, OpenSSL).
 #pragma once
@@ -10,7 +10,7 @@ namespace licensing {
 
 enum class Status {
     Valid,           // run
-    OfflineGrace,    // run: the server is unreachable, the last good validation is recent
+    OfflineGrace,    // run: the server is unreachable; the signed license file (or recent validation) allows it
     NeedsKey,        // ask for a (new) key
     Expired,         // offer renewal
     TrialExpired,    // offer to buy
@@ -47,6 +47,13 @@ Outcome deactivateThisMachine();
 // Lowercase hex SHA-256 of "<CPU brand>|<OS identifier>"; throws std::runtime_error when unavailable.
 std::string machineFingerprint();
 
+// Checks a signed offline license file (the text of license.lic) against LICENSE_PUBLIC_KEYS, the fingerprint,
+// the app id, the license key (empty: any) and the time now (Unix seconds; negative: skip the issued_at/expires_at
+// window, for a file the server has just issued). Returns an empty string when the app may run on it (and sets
+// *expiresAt when not null), otherwise why not.
+std::string verifyLicenseFile(const std::string& text, const std::string& fingerprint, const std::string& key,
+                              long long now, long long* expiresAt = nullptr);
+
 } // namespace licensing
 `;
 
@@ -70,9 +77,10 @@ const SOURCE = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <curl/curl.h>
-#include <openssl/evp.h>
+#include <openssl/evp.h>  // EVP_Digest (SHA-256) and EVP_DigestVerify (Ed25519): OpenSSL 1.1.1 or newer
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -94,6 +102,18 @@ constexpr long kHttpTimeoutSeconds = 10;
 // A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable".
 constexpr long long kMaxRetryAfterWaitSeconds = 10;
 constexpr std::size_t kMaxResponseBytes = 64 * 1024;
+
+// ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+// key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+// add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+// does not fetch license files and keeps the unsigned kOfflineGraceDays grace instead.
+const std::map<std::string, std::string> LICENSE_PUBLIC_KEYS = {
+@@PUBLIC_KEYS@@
+};
+constexpr const char* kLicenseFileFormat = "@@LICENSE_FILE_FORMAT@@";
+constexpr std::size_t kLicenseFileMaxBytes = 16 * 1024;
+// How far this machine's clock may be behind the server's when a license file's issued_at is checked.
+constexpr long long kClockSkewSeconds = 300;
 
 namespace fs = std::filesystem;
 
@@ -366,7 +386,7 @@ struct State {
     std::string expiresAt;      // empty: perpetual
 };
 
-fs::path statePath() {
+fs::path configDirectory() {
     auto env = [](const char* name) -> std::string {
         const char* v = std::getenv(name);
         return v ? v : "";
@@ -379,8 +399,13 @@ fs::path statePath() {
     fs::path base = env("XDG_CONFIG_HOME").empty() ? fs::path(env("HOME")) / ".config" : fs::path(env("XDG_CONFIG_HOME"));
 #endif
     if (base.empty()) throw std::runtime_error("no configuration directory");
-    return base / kAppId / "license.state";
+    return base / kAppId;
 }
+
+fs::path statePath() { return configDirectory() / "license.state"; }
+
+// The signed license file, next to the state.
+fs::path licenseFilePath() { return configDirectory() / "license.lic"; }
 
 State loadState() {
     State s;
@@ -397,23 +422,147 @@ State loadState() {
     return s;
 }
 
-void saveState(const State& s) {
-    const fs::path path = statePath();
+// Writes through a temporary file, so a crash never leaves half a file.
+void writeFileAtomically(const fs::path& path, const std::string& text) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     const fs::path tmp = path.string() + ".tmp";
     {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << "key=" << s.key << "\nfingerprint=" << s.fingerprint << "\nvalidated_at=" << s.validatedAt
-            << "\nexpires_at=" << s.expiresAt << "\n";
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
         if (!out) return;
     }
     fs::rename(tmp, path, ec);
 }
 
+void saveState(const State& s) {
+    writeFileAtomically(statePath(), "key=" + s.key + "\nfingerprint=" + s.fingerprint + "\nvalidated_at=" +
+                                         std::to_string(s.validatedAt) + "\nexpires_at=" + s.expiresAt + "\n");
+}
+
+void removeLicenseFile() {
+    std::error_code ec;
+    fs::remove(licenseFilePath(), ec);
+}
+
+// Forgets the key, the cached validation and the license file.
 void clearState() {
     std::error_code ec;
     fs::remove(statePath(), ec);
+    removeLicenseFile();
+}
+
+// The stored license file, or nothing.
+std::optional<std::string> readLicenseFile() {
+    std::ifstream in(licenseFilePath(), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string text(kLicenseFileMaxBytes + 1, '\0');
+    in.read(&text[0], static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kLicenseFileMaxBytes) return std::nullopt;
+    return text;
+}
+
+// ------------------------------------------------------------------ signed offline license files
+
+// Unpadded base64url, or nothing (bad character or length).
+std::optional<std::string> base64UrlDecode(std::string_view in) {
+    if (in.size() % 4 == 1) return std::nullopt;
+    std::string out;
+    unsigned long acc = 0;
+    int bits = 0;
+    for (const char c : in) {
+        int v = -1;
+        if (c >= 'A' && c <= 'Z') v = c - 'A';
+        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9') v = c - '0' + 52;
+        else if (c == '-') v = 62;
+        else if (c == '_') v = 63;
+        if (v < 0) return std::nullopt;
+        acc = ((acc << 6) | static_cast<unsigned long>(v)) & 0xFFFFFF;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+// The usable entries of LICENSE_PUBLIC_KEYS, raw (placeholders and malformed keys are skipped).
+std::map<std::string, std::string> embeddedPublicKeys() {
+    std::map<std::string, std::string> keys;
+    for (const auto& [keyId, b64] : LICENSE_PUBLIC_KEYS) {
+        const auto raw = base64UrlDecode(b64);
+        if (raw && raw->size() == 32) keys.emplace(keyId, *raw);
+    }
+    return keys;
+}
+
+bool ed25519Verify(const std::string& publicKey, const std::string& message, const std::string& signature) {
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+        EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(publicKey.data()), publicKey.size()),
+        &EVP_PKEY_free);
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    return key && ctx && EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) == 1 &&
+           EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
+                            reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
+}
+
+// Why a license file does not allow running offline.
+struct LicenseFileInvalid : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The payload of a license file that lets this machine run now; throws LicenseFileInvalid otherwise.
+JsonObject checkLicenseFile(const std::string& text, const std::string& fingerprint, const std::string& key, long long now) {
+    if (text.size() > kLicenseFileMaxBytes) throw LicenseFileInvalid("malformed license file (size)");
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        line = trim(line);  // also drops the \r of CRLF line ends
+        if (!line.empty()) lines.push_back(line);
+    }
+    if (lines.size() != 6 || lines[0] != "-----BEGIN LICENSE FILE-----" || lines[5] != "-----END LICENSE FILE-----")
+        throw LicenseFileInvalid("malformed license file (armour)");
+    const char* names[] = {"format", "key-id", "payload", "signature"};
+    std::map<std::string, std::string> header;  // the four "name: value" lines
+    for (int i = 0; i < 4; ++i) {
+        const std::string prefix = std::string(names[i]) + ": ";
+        if (lines[i + 1].compare(0, prefix.size(), prefix) != 0)
+            throw LicenseFileInvalid(std::string("malformed license file (expected the ") + names[i] + " line)");
+        header[names[i]] = trim(lines[i + 1].substr(prefix.size()));
+    }
+    if (header["format"] != kLicenseFileFormat) throw LicenseFileInvalid("unsupported license file format " + header["format"]);
+    const auto keys = embeddedPublicKeys();
+    const auto publicKey = keys.find(header["key-id"]);
+    if (publicKey == keys.end()) throw LicenseFileInvalid("unknown signing key " + header["key-id"]);
+    const auto signature = base64UrlDecode(header["signature"]);
+    const auto payloadText = base64UrlDecode(header["payload"]);
+    if (!signature || signature->size() != 64 || !payloadText) throw LicenseFileInvalid("malformed license file (base64url)");
+    // The signed bytes: "ilm-license-file/1." followed by the payload line's value, exactly as it is in the file.
+    if (!ed25519Verify(publicKey->second, std::string(kLicenseFileFormat) + "." + header["payload"], *signature))
+        throw LicenseFileInvalid("signature does not verify");
+
+    const auto payload = FlatJsonReader(*payloadText).parse();
+    const auto license = payload ? FlatJsonReader(field(*payload, "license")).parse() : std::nullopt;
+    const auto machine = payload ? FlatJsonReader(field(*payload, "machine")).parse() : std::nullopt;
+    if (!payload || !license || !machine) throw LicenseFileInvalid("malformed license file payload");
+    if (field(*payload, "format") != kLicenseFileFormat || field(*payload, "key_id") != header["key-id"])
+        throw LicenseFileInvalid("the payload's format or key-id differs from the file's");
+    if (field(*machine, "fingerprint") != fingerprint) throw LicenseFileInvalid("issued for another machine");
+    if (field(*license, "plugin_id") != kAppId) throw LicenseFileInvalid("issued for another product");
+    if (!key.empty() && field(*license, "key") != key) throw LicenseFileInvalid("issued for another license key");
+    const auto issued = parseIso8601(field(*payload, "issued_at"));
+    const auto expires = parseIso8601(field(*payload, "expires_at"));
+    const std::string licenseEndsText = field(*license, "expires_at");
+    const auto licenseEnds = licenseEndsText == "null" ? std::nullopt : parseIso8601(licenseEndsText);
+    if (!issued || !expires || (licenseEndsText != "null" && !licenseEnds))
+        throw LicenseFileInvalid("malformed license file payload (issued_at, expires_at)");
+    if (now < 0) return *payload;  // just issued: the window is the server's
+    if (now + kClockSkewSeconds < *issued) throw LicenseFileInvalid("the clock is set before the license file was issued");
+    if (now >= *expires || (licenseEnds && now >= *licenseEnds)) throw LicenseFileInvalid("the license file has expired");
+    return *payload;
 }
 
 // ------------------------------------------------------------------ HTTP
@@ -485,6 +634,38 @@ JsonObject post(const std::string& path, const std::string& body) {
     throw ServerUnavailable("too many requests");
 }
 
+// GETs @@LICENSE_FILE_ENDPOINT@@ for this activated machine; nothing when there is no usable answer.
+std::optional<std::string> fetchLicenseFile(const std::string& key, const std::string& fingerprint) {
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+    if (!curl) return std::nullopt;
+    // The key is checked, the fingerprint is hex and the app id is URL-safe: nothing to escape.
+    const std::string url = std::string(kServerUrl) + "@@LICENSE_FILE_ENDPOINT@@?key=" + key + "&fingerprint=" + fingerprint + "&plugin_id=" + kAppId;
+    std::string response;
+    curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, kHttpTimeoutSeconds);
+    curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, onBody);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &response);
+    long status = 0;
+    if (curl_easy_perform(curl.get()) != CURLE_OK) return std::nullopt;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
+    if (status != 200 || response.size() > kLicenseFileMaxBytes) return std::nullopt;
+    return response;
+}
+
+// After a good validation: fetches this machine's license file and stores it when it verifies.
+void refreshLicenseFile(const std::string& key, const std::string& fingerprint) {
+    if (embeddedPublicKeys().empty()) return;  // nothing could verify it
+    const auto text = fetchLicenseFile(key, fingerprint);
+    if (!text) return;
+    try {
+        checkLicenseFile(*text, fingerprint, key, -1);  // just issued: a clock a few minutes slow must not refuse it
+    } catch (const LicenseFileInvalid&) {
+        return;  // keep the previous file
+    }
+    writeFileAtomically(licenseFilePath(), *text);
+}
+
 // The key is checked and the fingerprint is hex, so the bodies need no escaping.
 JsonObject call(const std::string& endpoint, const std::string& key, const std::string& fingerprint) {
     std::string body = "{\"license_key\":\"" + key + "\",\"machine_fingerprint\":\"" + fingerprint + "\"";
@@ -514,6 +695,21 @@ Outcome refusal(const JsonObject& answer) {
 
 Outcome offline(const State& s, const std::string& key, const std::string& fingerprint, const std::string& reason) {
     const long long now = nowSeconds();
+    if (!embeddedPublicKeys().empty()) {
+        // A key is embedded: only a verified license file lets the app run offline.
+        try {
+            const auto text = readLicenseFile();
+            if (!text) throw LicenseFileInvalid("no license file");
+            const JsonObject payload = checkLicenseFile(*text, fingerprint, key, now);
+            const long long daysLeft = (*parseIso8601(field(payload, "expires_at")) - now + 86399) / 86400;
+            return make(Status::OfflineGrace, "Could not reach the license server (" + reason +
+                                                  "). Running offline on this machine's signed license file for up to " +
+                                                  std::to_string(daysLeft) + " more day(s).");
+        } catch (const LicenseFileInvalid& e) {
+            return make(Status::Unreachable, "Could not reach the license server (" + reason + "). No valid offline license file: " +
+                                                 e.what() + ". Connect to the internet to verify your license.");
+        }
+    }
     if (s.key == key && s.fingerprint == fingerprint && s.validatedAt > 0) {
         const long long age = now - s.validatedAt;
         const auto expires = s.expiresAt.empty() ? std::nullopt : parseIso8601(s.expiresAt);
@@ -557,6 +753,7 @@ Outcome checkKey(const std::string& key, const std::string& fingerprint, State s
     if (field(answer, "valid") == "true" && field(answer, "code") == "VALID") {
         const std::string expires = field(answer, "expires_at");
         saveState(State{key, fingerprint, nowSeconds(), expires == "null" ? "" : expires});
+        refreshLicenseFile(key, fingerprint);
         if (field(answer, "trial") == "true") {
             Outcome o = make(Status::Valid, "Trial license: " + std::to_string(fieldLong(answer, "trial_days_remaining")) + " day(s) left.");
             o.trial = true;
@@ -571,6 +768,7 @@ Outcome checkKey(const std::string& key, const std::string& fingerprint, State s
     } else if (stored.key == key) {
         stored.validatedAt = 0;  // keep the key, drop the offline grace
         saveState(stored);
+        removeLicenseFile();
     }
     return o;
 }
@@ -584,6 +782,17 @@ CurlGlobal::~CurlGlobal() { curl_global_cleanup(); }
 
 std::string machineFingerprint() {
     return sha256Hex(trim(cpuBrand()) + "|" + trim(osIdentifier()));
+}
+
+std::string verifyLicenseFile(const std::string& text, const std::string& fingerprint, const std::string& key,
+                              long long now, long long* expiresAt) {
+    try {
+        const JsonObject payload = checkLicenseFile(text, fingerprint, key, now);
+        if (expiresAt) *expiresAt = *parseIso8601(field(payload, "expires_at"));
+        return {};
+    } catch (const LicenseFileInvalid& e) {
+        return e.what();
+    }
 }
 
 Outcome checkLicense() {
@@ -666,12 +875,13 @@ int main(int argc, char** argv) {
 `;
 
 export function cppIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `    {"${id}", "${key}"},`, (t) => `// ${t}`) };
   return {
     title: "C++",
-    intro: `License checks for a C++17 app (\`${ctx.appId}\`) with libcurl and OpenSSL, against ${ctx.serverUrl}.`,
+    intro: `License checks for a C++17 app (\`${ctx.appId}\`) with libcurl and OpenSSL (SHA-256, and Ed25519 for signed offline license files), against ${ctx.serverUrl}.`,
     setup: [
-      "Install the libraries: Debian/Ubuntu `sudo apt install libcurl4-openssl-dev libssl-dev`, Fedora `sudo dnf install libcurl-devel openssl-devel`, macOS `brew install curl openssl@3`, Windows `vcpkg install curl openssl`.",
+      "Install the libraries (OpenSSL 1.1.1 or newer, for Ed25519): Debian/Ubuntu `sudo apt install libcurl4-openssl-dev libssl-dev`, Fedora `sudo dnf install libcurl-devel openssl-devel`, macOS `brew install curl openssl@3`, Windows `vcpkg install curl openssl`.",
+      publicKeySetupStep(ctx, "near the top of `license_client.cpp`"),
       "Add `license_client.hpp` and `license_client.cpp` to your project. CMake: `find_package(CURL REQUIRED)`, `find_package(OpenSSL REQUIRED)`, `target_compile_features(app PRIVATE cxx_std_17)`, `target_link_libraries(app PRIVATE CURL::libcurl OpenSSL::Crypto)`. By hand: `c++ -std=c++17 -O2 main.cpp license_client.cpp -lcurl -lcrypto -o app`.",
       "Keep a `licensing::CurlGlobal` alive in `main()`, call `licensing::checkLicense()` at every start, and `licensing::activateLicense(key)` when it answers `Status::NeedsKey`. Run only when `outcome.allowed()`.",
     ],

@@ -1,8 +1,10 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
-const CLIENT_CS = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@ (.NET 8: HttpClient, System.Text.Json, SHA256).
+const CLIENT_CS = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@ (.NET 8: HttpClient, System.Text.Json, SHA256; Ed25519
+// from the BouncyCastle.Cryptography package, for signed offline license files).
 using System.Diagnostics;
+using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
 using System.Runtime.InteropServices;
@@ -12,13 +14,15 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.RegularExpressions;
 using Microsoft.Win32;
+using Org.BouncyCastle.Crypto.Parameters;
+using Org.BouncyCastle.Crypto.Signers;
 
 namespace Licensing;
 
 public enum LicenseStatus
 {
     Valid,           // run
-    OfflineGrace,    // run: the server is unreachable, the last good validation is recent
+    OfflineGrace,    // run: the server is unreachable; the signed license file (or a recent validation) allows it
     NeedsKey,        // ask for a (new) key
     Expired,         // offer renewal
     TrialExpired,    // offer to buy
@@ -60,6 +64,9 @@ internal sealed class LicenseState
 
 /// <summary>No usable answer: network error, timeout, HTTP 5xx, or 429 with a long Retry-After.</summary>
 public sealed class LicenseServerUnavailableException(string message, Exception? inner = null) : Exception(message, inner);
+
+/// <summary>A license file that does not allow running offline; the message says why.</summary>
+public sealed class LicenseFileInvalidException(string message) : Exception(message);
 
 /// <summary>HTTP 4xx with an RFC 9457 problem document.</summary>
 public sealed class LicenseRequestRejectedException(int status, string code, string detail) : Exception(detail)
@@ -143,8 +150,23 @@ public sealed partial class LicenseClient : IDisposable
     private static readonly TimeSpan MaxRetryAfterWait = TimeSpan.FromSeconds(10);
     private static readonly JsonSerializerOptions StateJson = new() { WriteIndented = true };
 
+    // ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+    // key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+    // add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+    // does not fetch license files and keeps the unsigned OfflineGraceDays grace instead.
+    public static readonly IReadOnlyDictionary<string, string> LICENSE_PUBLIC_KEYS = new Dictionary<string, string>
+    {
+@@PUBLIC_KEYS@@
+    };
+    public const string LicenseFileFormat = "@@LICENSE_FILE_FORMAT@@";
+    private const string LicenseFileEndpoint = "@@LICENSE_FILE_ENDPOINT@@";
+    private const int LicenseFileMaxBytes = 16 * 1024;
+    /// <summary>How far this machine's clock may be behind the server's when a license file's issued_at is checked.</summary>
+    private static readonly TimeSpan ClockSkew = TimeSpan.FromMinutes(5);
+
     private readonly HttpClient _http;
     private readonly string _statePath;
+    private readonly string _licenseFilePath;
 
     public LicenseClient(string? stateDirectory = null)
     {
@@ -152,6 +174,7 @@ public sealed partial class LicenseClient : IDisposable
         _http.DefaultRequestHeaders.Accept.ParseAdd("application/json");
         var dir = stateDirectory ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.ApplicationData), AppId);
         _statePath = Path.Combine(dir, "license.json");
+        _licenseFilePath = Path.Combine(dir, "license.lic");
     }
 
     public void Dispose() => _http.Dispose();
@@ -261,6 +284,7 @@ public sealed partial class LicenseClient : IDisposable
         if (answer.Valid == true && answer.Code == "VALID")
         {
             SaveState(new LicenseState { LicenseKey = key, Fingerprint = fingerprint, ValidatedAt = DateTimeOffset.UtcNow, ExpiresAt = answer.ExpiresAt });
+            await RefreshLicenseFileAsync(key, fingerprint, ct);
             if (answer.Trial == true)
             {
                 var days = answer.TrialDaysRemaining ?? 0;
@@ -276,6 +300,7 @@ public sealed partial class LicenseClient : IDisposable
         else if (state.LicenseKey == key)
         {
             SaveState(new LicenseState { LicenseKey = key, Fingerprint = fingerprint }); // keep the key, drop the offline grace
+            DeleteLicenseFile();
         }
         return outcome;
     }
@@ -294,9 +319,27 @@ public sealed partial class LicenseClient : IDisposable
         _ => new(LicenseStatus.Error, $"Unexpected answer from the license server ({answer.Code}): {answer.Detail}"),
     };
 
-    private static LicenseOutcome Offline(LicenseState state, string key, string fingerprint, string reason)
+    private LicenseOutcome Offline(LicenseState state, string key, string fingerprint, string reason)
     {
         var now = DateTimeOffset.UtcNow;
+        if (EmbeddedPublicKeys().Count > 0)
+        {
+            // A key is embedded: only a verified license file lets the app run offline.
+            try
+            {
+                var text = ReadLicenseFile() ?? throw new LicenseFileInvalidException("no license file");
+                var payload = VerifyLicenseFile(text, fingerprint, key, now);
+                var expires = DateTimeOffset.Parse(payload.GetProperty("expires_at").GetString()!, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal);
+                var daysLeft = (int)Math.Ceiling((expires - now).TotalDays);
+                var trial = payload.GetProperty("license").TryGetProperty("trial", out var t) && t.ValueKind == JsonValueKind.True;
+                return new(LicenseStatus.OfflineGrace, $"Could not reach the license server ({reason}). Running offline on this machine's signed license file for up to {daysLeft} more day(s).",
+                    Trial: trial, TrialDaysRemaining: trial ? daysLeft : 0);
+            }
+            catch (LicenseFileInvalidException e)
+            {
+                return new(LicenseStatus.Unreachable, $"Could not reach the license server ({reason}). No valid offline license file: {e.Message}. Connect to the internet to verify your license.");
+            }
+        }
         if (state.LicenseKey == key && state.Fingerprint == fingerprint && state.ValidatedAt is { } validatedAt)
         {
             var age = now - validatedAt;
@@ -308,6 +351,179 @@ public sealed partial class LicenseClient : IDisposable
             }
         }
         return new(LicenseStatus.Unreachable, $"Could not reach the license server ({reason}). Connect to the internet to verify your license.");
+    }
+
+    // ------------------------------------------------------------ signed offline license files
+
+    [GeneratedRegex("^[A-Za-z0-9_-]*$")]
+    private static partial Regex Base64UrlAlphabet();
+
+    /// <summary>Unpadded base64url (.NET 8 has no decoder for it).</summary>
+    private static bool TryBase64UrlDecode(string text, out byte[] bytes)
+    {
+        bytes = Array.Empty<byte>();
+        if (text.Length % 4 == 1 || !Base64UrlAlphabet().IsMatch(text)) return false;
+        var padded = text.Replace('-', '+').Replace('_', '/') + new string('=', (4 - text.Length % 4) % 4);
+        try
+        {
+            bytes = Convert.FromBase64String(padded);
+            return true;
+        }
+        catch (FormatException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>The usable entries of LICENSE_PUBLIC_KEYS, raw (placeholders and malformed keys are skipped).</summary>
+    private static Dictionary<string, byte[]> EmbeddedPublicKeys()
+    {
+        var keys = new Dictionary<string, byte[]>(StringComparer.Ordinal);
+        foreach (var (keyId, b64) in LICENSE_PUBLIC_KEYS)
+        {
+            if (TryBase64UrlDecode(b64, out var raw) && raw.Length == 32) keys[keyId] = raw;
+        }
+        return keys;
+    }
+
+    private static bool Ed25519Verify(byte[] publicKey, byte[] message, byte[] signature)
+    {
+        try
+        {
+            var verifier = new Ed25519Signer();
+            verifier.Init(false, new Ed25519PublicKeyParameters(publicKey, 0));
+            verifier.BlockUpdate(message, 0, message.Length);
+            return verifier.VerifySignature(signature);
+        }
+        catch (ArgumentException)
+        {
+            return false; // not a valid public key
+        }
+    }
+
+    /// <summary>
+    /// The payload of a license file that lets this machine run at <paramref name="now"/>; throws
+    /// LicenseFileInvalidException otherwise. Checks the armour and format line, the key-id against LICENSE_PUBLIC_KEYS,
+    /// the Ed25519 signature over the exact bytes "ilm-license-file/1." + payload, then the fingerprint, AppId, the key
+    /// (null: any) and the file's time window (<paramref name="now"/> null: skipped, for a file the server has just
+    /// issued, which a clock running a few minutes slow would refuse for now).
+    /// </summary>
+    public static JsonElement VerifyLicenseFile(string text, string fingerprint, string? licenseKey, DateTimeOffset? now)
+    {
+        static string? Str(JsonElement e, string name) =>
+            e.ValueKind == JsonValueKind.Object && e.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.String ? v.GetString() : null;
+        static DateTimeOffset? Time(string? value) =>
+            value is not null && DateTimeOffset.TryParse(value, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var t) ? t : null;
+
+        if (text.Length > LicenseFileMaxBytes) throw new LicenseFileInvalidException("malformed license file (size)");
+        var lines = text.Replace("
+", "
+").Split('
+').Select(l => l.Trim()).Where(l => l.Length > 0).ToArray();
+        if (lines.Length != 6 || lines[0] != "-----BEGIN LICENSE FILE-----" || lines[5] != "-----END LICENSE FILE-----")
+            throw new LicenseFileInvalidException("malformed license file (armour)");
+        var names = new[] { "format", "key-id", "payload", "signature" };
+        var header = new string[4];
+        for (var i = 0; i < 4; i++)
+        {
+            var prefix = names[i] + ": ";
+            if (!lines[i + 1].StartsWith(prefix, StringComparison.Ordinal))
+                throw new LicenseFileInvalidException($"malformed license file (expected the {names[i]} line)");
+            header[i] = lines[i + 1][prefix.Length..].Trim();
+        }
+        var (format, keyId, payloadB64, signatureB64) = (header[0], header[1], header[2], header[3]);
+        if (format != LicenseFileFormat) throw new LicenseFileInvalidException($"unsupported license file format "{format}"");
+        if (!EmbeddedPublicKeys().TryGetValue(keyId, out var publicKey)) throw new LicenseFileInvalidException($"unknown signing key "{keyId}"");
+        if (!TryBase64UrlDecode(signatureB64, out var signature) || signature.Length != 64 || !TryBase64UrlDecode(payloadB64, out var payloadBytes))
+            throw new LicenseFileInvalidException("malformed license file (base64url)");
+        // The signed bytes: "ilm-license-file/1." followed by the payload line's value, exactly as it is in the file.
+        if (!Ed25519Verify(publicKey, Encoding.ASCII.GetBytes(LicenseFileFormat + "." + payloadB64), signature))
+            throw new LicenseFileInvalidException("signature does not verify");
+
+        JsonElement payload;
+        try
+        {
+            using var document = JsonDocument.Parse(payloadBytes);
+            payload = document.RootElement.Clone();
+        }
+        catch (JsonException)
+        {
+            throw new LicenseFileInvalidException("malformed license file payload");
+        }
+        if (payload.ValueKind != JsonValueKind.Object
+            || !payload.TryGetProperty("license", out var license) || license.ValueKind != JsonValueKind.Object
+            || !payload.TryGetProperty("machine", out var machine) || machine.ValueKind != JsonValueKind.Object)
+            throw new LicenseFileInvalidException("malformed license file payload");
+        if (Str(payload, "format") != LicenseFileFormat || Str(payload, "key_id") != keyId)
+            throw new LicenseFileInvalidException("the payload's format or key-id differs from the file's");
+        if (Str(machine, "fingerprint") != fingerprint) throw new LicenseFileInvalidException("issued for another machine");
+        if (Str(license, "plugin_id") != AppId) throw new LicenseFileInvalidException("issued for another product");
+        if (licenseKey is not null && Str(license, "key") != licenseKey) throw new LicenseFileInvalidException("issued for another license key");
+        var issued = Time(Str(payload, "issued_at"));
+        var expires = Time(Str(payload, "expires_at"));
+        var licenseEndsText = Str(license, "expires_at");
+        var licenseEnds = Time(licenseEndsText);
+        if (issued is null || expires is null || (licenseEndsText is not null && licenseEnds is null))
+            throw new LicenseFileInvalidException("malformed license file payload (issued_at, expires_at)");
+        if (now is null) return payload;
+        if (now + ClockSkew < issued) throw new LicenseFileInvalidException("the clock is set before the license file was issued");
+        if (now >= expires || (licenseEnds is not null && now >= licenseEnds))
+            throw new LicenseFileInvalidException("the license file has expired");
+        return payload;
+    }
+
+    /// <summary>The stored license file, or null when there is none.</summary>
+    private string? ReadLicenseFile()
+    {
+        try
+        {
+            var info = new FileInfo(_licenseFilePath);
+            if (!info.Exists) return null;
+            if (info.Length > LicenseFileMaxBytes) throw new LicenseFileInvalidException("malformed license file (size)");
+            return File.ReadAllText(_licenseFilePath, Encoding.ASCII);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>After a good validation: fetches this machine's license file and stores it when it verifies.</summary>
+    private async Task RefreshLicenseFileAsync(string key, string fingerprint, CancellationToken ct)
+    {
+        if (EmbeddedPublicKeys().Count == 0) return; // nothing could verify it
+        try
+        {
+            // The key is checked, the fingerprint is hex and AppId is URL-safe: nothing to escape.
+            using var response = await _http.GetAsync($"{LicenseFileEndpoint.TrimStart('/')}?key={key}&fingerprint={fingerprint}&plugin_id={AppId}", ct);
+            if (response.StatusCode != HttpStatusCode.OK) return;
+            var text = await response.Content.ReadAsStringAsync(ct);
+            VerifyLicenseFile(text, fingerprint, key, now: null); // just issued: the window is the server's
+            Directory.CreateDirectory(Path.GetDirectoryName(_licenseFilePath)!);
+            var tmp = _licenseFilePath + ".tmp";
+            File.WriteAllText(tmp, text, Encoding.ASCII);
+            File.Move(tmp, _licenseFilePath, overwrite: true);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            // timed out: the previous file stays
+        }
+        catch (Exception e) when (e is HttpRequestException or LicenseFileInvalidException or IOException or UnauthorizedAccessException)
+        {
+            Debug.WriteLine($"no new license file: {e.Message}"); // the previous file stays
+        }
+    }
+
+    private void DeleteLicenseFile()
+    {
+        try
+        {
+            File.Delete(_licenseFilePath);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            Debug.WriteLine($"could not delete the license file: {e.Message}");
+        }
     }
 
     // ------------------------------------------------------------ HTTP
@@ -407,6 +623,7 @@ public sealed partial class LicenseClient : IDisposable
         }
     }
 
+    /// <summary>Forgets the key, the cached validation and the license file.</summary>
     private void ClearState()
     {
         try
@@ -417,6 +634,7 @@ public sealed partial class LicenseClient : IDisposable
         {
             Debug.WriteLine($"could not delete the license state: {e.Message}");
         }
+        DeleteLicenseFile();
     }
 }
 `;
@@ -460,12 +678,13 @@ return 0;
 `;
 
 export function csharpIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `        ["${id}"] = "${key}",`, (t) => `// ${t}`) };
   return {
     title: "C#",
-    intro: `License checks for a .NET 8 app (\`${ctx.appId}\`) with \`HttpClient\`, \`System.Text.Json\` and \`SHA256\`, against ${ctx.serverUrl}.`,
+    intro: `License checks for a .NET 8 app (\`${ctx.appId}\`) with \`HttpClient\`, \`System.Text.Json\`, \`SHA256\`, and BouncyCastle's Ed25519 for signed offline license files, against ${ctx.serverUrl}.`,
     setup: [
-      "Target `net8.0` (or `net8.0-windows` for WPF/WinForms) with `<Nullable>enable</Nullable>` and `<ImplicitUsings>enable</ImplicitUsings>`; no NuGet packages are needed (`Microsoft.Win32.Registry` is part of .NET 8 and only called on Windows).",
+      "Target `net8.0` (or `net8.0-windows` for WPF/WinForms) with `<Nullable>enable</Nullable>` and `<ImplicitUsings>enable</ImplicitUsings>`. .NET 8 has no Ed25519, so add the managed (no native library) BouncyCastle package: `dotnet add package BouncyCastle.Cryptography --version 2.*` (it verifies with `Ed25519Signer` and `Ed25519PublicKeyParameters`). `Microsoft.Win32.Registry` is part of .NET 8 and only called on Windows.",
+      publicKeySetupStep(ctx, "in `LicenseClient.cs`"),
       "Add `LicenseClient.cs` to the project. Create one `LicenseClient`, `await CheckAsync()` at every start and `ActivateAsync(key)` when it answers `NeedsKey`; run only when `outcome.Allowed`. In WPF/WinForms show the messages in your own dialog instead of the console.",
       "`dotnet run` runs the example `Program.cs`; `dotnet run -- --deactivate` releases this machine.",
     ],

@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 const LICENSE_JS = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@, for Electron's main process.
 // Node built-ins only (crypto, fetch, os, child_process, fs). The state lives in the directory you pass in:
@@ -23,6 +23,18 @@ const HTTP_TIMEOUT_MS = 10000;
 // A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable".
 const MAX_RETRY_AFTER_WAIT_MS = 10000;
 const KEY_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
+
+// ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+// key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+// add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+// does not fetch license files and keeps the unsigned OFFLINE_GRACE_DAYS grace instead.
+const LICENSE_PUBLIC_KEYS = Object.freeze({
+@@PUBLIC_KEYS@@
+});
+const LICENSE_FILE_FORMAT = '@@LICENSE_FILE_FORMAT@@';
+const LICENSE_FILE_MAX_BYTES = 16 * 1024;
+// How far this machine's clock may be behind the server's when a license file's issued_at is checked.
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Outcome statuses; the app may run when outcome.allowed is true (VALID and OFFLINE_GRACE). */
 const Status = Object.freeze({
@@ -105,6 +117,88 @@ async function machineFingerprint() {
   return crypto.createHash('sha256').update(input, 'utf8').digest('hex');
 }
 
+// ------------------------------------------------------------------ signed offline license files
+
+/** The stored license file does not allow running offline; the message says why. */
+class LicenseFileInvalid extends Error {}
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+function base64url(text, what) {
+  if (!BASE64URL.test(text) || text.length % 4 === 1) throw new LicenseFileInvalid('malformed license file (' + what + ' is not base64url)');
+  return Buffer.from(text, 'base64url');
+}
+
+/** The usable entries of LICENSE_PUBLIC_KEYS as KeyObjects (placeholders and malformed keys are skipped). */
+function embeddedPublicKeys() {
+  const keys = new Map();
+  for (const [keyId, x] of Object.entries(LICENSE_PUBLIC_KEYS)) {
+    if (!BASE64URL.test(x) || Buffer.from(x, 'base64url').length !== 32) continue;
+    try {
+      keys.set(keyId, crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' }));
+    } catch {
+      // not a point on the curve: skip it
+    }
+  }
+  return keys;
+}
+
+function parseTime(value) {
+  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * The payload of a license file that lets this machine run now; throws LicenseFileInvalid otherwise. Checks the
+ * armour and format line, the key-id against LICENSE_PUBLIC_KEYS, the Ed25519 signature over the exact bytes
+ * "ilm-license-file/1." + payload, then this machine's fingerprint, APP_ID, the key, and the file's time window.
+ */
+function verifyLicenseFile(text, fingerprint, licenseKey, now = Date.now()) {
+  // now === null skips the issued_at/expires_at window: for a file the server has just issued, which a clock running
+  // a few minutes slow would otherwise refuse although it becomes valid on this machine soon.
+  const lines = String(text).replace(/\r\n/g, '\n').trim().split('\n').map((line) => line.trim());
+  if (lines.length !== 6 || lines[0] !== '-----BEGIN LICENSE FILE-----' || lines[5] !== '-----END LICENSE FILE-----') {
+    throw new LicenseFileInvalid('malformed license file (armour)');
+  }
+  const field = {};
+  ['format', 'key-id', 'payload', 'signature'].forEach((name, i) => {
+    const line = lines[i + 1];
+    if (!line.startsWith(name + ': ')) throw new LicenseFileInvalid('malformed license file (expected the ' + name + ' line)');
+    field[name] = line.slice(name.length + 2).trim();
+  });
+  if (field.format !== LICENSE_FILE_FORMAT) throw new LicenseFileInvalid('unsupported license file format ' + JSON.stringify(field.format));
+  const publicKey = embeddedPublicKeys().get(field['key-id']);
+  if (!publicKey) throw new LicenseFileInvalid('unknown signing key ' + JSON.stringify(field['key-id']));
+  const signature = base64url(field.signature, 'signature');
+  const payloadBytes = base64url(field.payload, 'payload');
+  if (signature.length !== 64) throw new LicenseFileInvalid('malformed license file (signature length)');
+  const signed = Buffer.from(LICENSE_FILE_FORMAT + '.' + field.payload, 'ascii');
+  if (!crypto.verify(null, signed, publicKey, signature)) throw new LicenseFileInvalid('signature does not verify');
+  let payload;
+  try {
+    payload = JSON.parse(payloadBytes.toString('utf8'));
+  } catch {
+    throw new LicenseFileInvalid('malformed license file payload');
+  }
+  const license = payload && typeof payload.license === 'object' && payload.license ? payload.license : null;
+  const machine = payload && typeof payload.machine === 'object' && payload.machine ? payload.machine : null;
+  if (!license || !machine) throw new LicenseFileInvalid('malformed license file payload');
+  if (payload.format !== LICENSE_FILE_FORMAT || payload.key_id !== field['key-id']) {
+    throw new LicenseFileInvalid("the payload's format or key-id differs from the file's");
+  }
+  if (machine.fingerprint !== fingerprint) throw new LicenseFileInvalid('issued for another machine');
+  if (license.plugin_id !== APP_ID) throw new LicenseFileInvalid('issued for another product');
+  if (licenseKey !== undefined && license.key !== licenseKey) throw new LicenseFileInvalid('issued for another license key');
+  const issuedAt = parseTime(payload.issued_at);
+  const expiresAt = parseTime(payload.expires_at);
+  const licenseEnds = parseTime(license.expires_at);
+  if (issuedAt === null || expiresAt === null) throw new LicenseFileInvalid('malformed license file payload (issued_at, expires_at)');
+  if (now === null) return payload;
+  if (now + CLOCK_SKEW_MS < issuedAt) throw new LicenseFileInvalid('the clock is set before the license file was issued');
+  if (now >= expiresAt || (licenseEnds !== null && now >= licenseEnds)) throw new LicenseFileInvalid('the license file has expired');
+  return payload;
+}
+
 // ------------------------------------------------------------------ HTTP
 
 function retryAfterMs(header) {
@@ -155,6 +249,22 @@ async function post(endpoint, body) {
   throw new ServerUnavailable('too many requests');
 }
 
+/** GET @@LICENSE_FILE_ENDPOINT@@ for this activated machine; null when there is no usable answer. */
+async function fetchLicenseFile(key, fingerprint) {
+  const query = new URLSearchParams({ key, fingerprint, plugin_id: APP_ID });
+  try {
+    const response = await fetch(SERVER_URL + '@@LICENSE_FILE_ENDPOINT@@?' + query, {
+      headers: { Accept: 'text/plain' },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    if (!response.ok) return null;
+    const text = await response.text();
+    return text.length <= LICENSE_FILE_MAX_BYTES ? text : null;
+  } catch {
+    return null;
+  }
+}
+
 const activate = (key, fingerprint) => post('/activate', { license_key: key, machine_fingerprint: fingerprint, plugin_id: APP_ID });
 const validate = (key, fingerprint) => post('/validate', { license_key: key, machine_fingerprint: fingerprint, plugin_id: APP_ID });
 const deactivate = (key, fingerprint) => post('/deactivate', { license_key: key, machine_fingerprint: fingerprint });
@@ -198,6 +308,7 @@ function refusal(answer) {
  */
 function createLicenseClient({ stateDir }) {
   const statePath = path.join(stateDir, 'license.json');
+  const licenseFilePath = path.join(stateDir, 'license.lic');
 
   async function loadState() {
     try {
@@ -217,10 +328,55 @@ function createLicenseClient({ stateDir }) {
 
   async function clearState() {
     await fs.rm(statePath, { force: true });
+    await fs.rm(licenseFilePath, { force: true });
   }
 
-  function offline(state, key, fingerprint, reason) {
+  async function loadLicenseFile() {
+    let text;
+    try {
+      text = await fs.readFile(licenseFilePath, 'latin1');
+    } catch {
+      throw new LicenseFileInvalid('no license file');
+    }
+    if (text.length > LICENSE_FILE_MAX_BYTES) throw new LicenseFileInvalid('malformed license file (too large)');
+    return text;
+  }
+
+  /** After a good validation: fetches this machine's license file and stores it when it verifies. */
+  async function refreshLicenseFile(key, fingerprint) {
+    if (embeddedPublicKeys().size === 0) return false; // nothing could verify it
+    const text = await fetchLicenseFile(key, fingerprint);
+    if (text === null) return false;
+    try {
+      verifyLicenseFile(text, fingerprint, key, null); // just issued: the window is the server's
+    } catch {
+      return false; // keep the previous file
+    }
+    const tmp = licenseFilePath + '.' + process.pid + '.tmp';
+    await fs.writeFile(tmp, text, { mode: 0o600 });
+    await fs.rename(tmp, licenseFilePath);
+    return true;
+  }
+
+  async function offline(state, key, fingerprint, reason) {
     const now = Date.now();
+    if (embeddedPublicKeys().size > 0) {
+      try {
+        const payload = verifyLicenseFile(await loadLicenseFile(), fingerprint, key, now);
+        const daysLeft = Math.max(1, Math.ceil((Date.parse(payload.expires_at) - now) / 86400000));
+        return outcome(
+          Status.OFFLINE_GRACE,
+          'Could not reach the license server (' + reason + "). Running offline on this machine's signed license file for up to " + daysLeft + ' more day(s).',
+          payload.license.trial === true ? { trial: true, trialDaysRemaining: daysLeft } : {},
+        );
+      } catch (error) {
+        if (!(error instanceof LicenseFileInvalid)) throw error;
+        return outcome(
+          Status.UNREACHABLE,
+          'Could not reach the license server (' + reason + '). No valid offline license file: ' + error.message + '. Connect to the internet to verify your license.',
+        );
+      }
+    }
     if (state.licenseKey === key && state.fingerprint === fingerprint && typeof state.validatedAt === 'number') {
       const age = now - state.validatedAt;
       const expires = state.result && state.result.expires_at ? Date.parse(state.result.expires_at) : NaN;
@@ -264,6 +420,7 @@ function createLicenseClient({ stateDir }) {
 
     if (answer.valid === true && answer.code === 'VALID') {
       await saveState({ licenseKey: key, fingerprint, validatedAt: Date.now(), result: answer });
+      await refreshLicenseFile(key, fingerprint);
       if (answer.trial) {
         const days = Number(answer.trial_days_remaining) || 0;
         return outcome(Status.VALID, 'Trial license: ' + days + ' day(s) left.', { trial: true, trialDaysRemaining: days });
@@ -275,6 +432,7 @@ function createLicenseClient({ stateDir }) {
       await clearState(); // the next launch asks for a (new) key
     } else if (state.licenseKey === key) {
       await saveState({ licenseKey: key, fingerprint }); // keep the key, drop the offline grace
+      await fs.rm(licenseFilePath, { force: true });
     }
     return result;
   }
@@ -332,7 +490,7 @@ function createLicenseClient({ stateDir }) {
   };
 }
 
-module.exports = { createLicenseClient, machineFingerprint, Status, OFFLINE_GRACE_DAYS };
+module.exports = { createLicenseClient, machineFingerprint, verifyLicenseFile, LicenseFileInvalid, Status, OFFLINE_GRACE_DAYS, LICENSE_PUBLIC_KEYS };
 `;
 
 const MAIN_JS = String.raw`// Electron main process: check the license before opening the app's window.
@@ -454,13 +612,14 @@ app.whenReady().then(async () => {
 `;
 
 export function electronIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `  '${id}': '${key}',`, (t) => `// ${t}`) };
   return {
     title: "Electron",
     intro: `License checks in Electron's main process for \`${ctx.appId}\` (Node's \`crypto\`, \`fetch\`, \`os\`, \`child_process\`), against ${ctx.serverUrl}.`,
     setup: [
       "Electron 28 or newer (Node 18+ with global `fetch` and `AbortSignal.timeout`); nothing else to install: `npm install --save-dev electron` if you have not yet.",
-      "Save `license.js` next to your main script; it stores `license.json` under `app.getPath('userData')`. Never check the license in the renderer: the main process decides whether to open the app's window.",
+      "Save `license.js` next to your main script; it stores `license.json` and the signed license file `license.lic` under `app.getPath('userData')`. Never check the license in the renderer: the main process decides whether to open the app's window. License files are verified with Node's `crypto.verify(null, …)` and an Ed25519 `KeyObject` made from the embedded raw key (`crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' })`).",
+      publicKeySetupStep(ctx, "near the top of `license.js`"),
       "Merge `main.js` into your own main script (it asks for the key in a small sandboxed window, opens `index.html` when licensed, and adds License → Release this machine).",
     ],
     files: [

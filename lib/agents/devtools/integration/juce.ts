@@ -1,8 +1,9 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 const MANAGER_H = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@ (JUCE 7 or 8: juce_core, juce_cryptography,
-// juce_data_structures). Every function blocks on the network: call them from a background thread (see LicenseGate.h).
+// juce_data_structures; OpenSSL 1.1.1+ for Ed25519). Every function blocks on the network: call them from a
+// background thread (see LicenseGate.h).
 #pragma once
 
 #include <juce_core/juce_core.h>
@@ -14,7 +15,7 @@ namespace licensing
 enum class Status
 {
     valid,           // run
-    offlineGrace,    // run: the server is unreachable, the last good validation is recent
+    offlineGrace,    // run: the server is unreachable; the signed license file (or a recent validation) allows it
     needsKey,        // ask for a (new) key
     expired,         // offer renewal
     trialExpired,    // offer to buy
@@ -45,11 +46,26 @@ Outcome deactivateThisMachine();
 
 /** Lowercase hex SHA-256 of "<CPU brand>|<OS identifier>"; empty when the OS identifier is unavailable. */
 juce::String machineFingerprint();
+
+/**
+ * Checks a signed offline license file (the text of license.lic) against LICENSE_PUBLIC_KEYS, the fingerprint, the
+ * app id, the license key (empty: any) and the time nowMs (negative: skip the issued_at/expires_at window, for a file
+ * the server has just issued). Returns an empty string when the app may run on it (and sets *expiresAtMs when not
+ * null), otherwise why not.
+ */
+juce::String verifyLicenseFile (const juce::String& text, const juce::String& fingerprint, const juce::String& key,
+                                juce::int64 nowMs, juce::int64* expiresAtMs = nullptr);
 } // namespace licensing
 `;
 
-const MANAGER_CPP = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@.
+const MANAGER_CPP = String.raw`// License checks for @@APP_ID@@ against @@SERVER_URL@@. Link OpenSSL's libcrypto (Ed25519 verification).
 #include "LicenseManager.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <openssl/evp.h> // EVP_DigestVerify with Ed25519: OpenSSL 1.1.1 or newer
 
 namespace licensing
 {
@@ -62,6 +78,18 @@ constexpr juce::int64 offlineGraceMs = (juce::int64) offlineGraceDays * 24 * 60 
 constexpr int httpTimeoutMs = 10000;
 // A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable".
 constexpr int maxRetryAfterWaitSeconds = 10;
+
+// ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+// key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+// add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+// does not fetch license files and keeps the unsigned offlineGraceDays grace instead.
+const std::map<juce::String, juce::String> LICENSE_PUBLIC_KEYS {
+@@PUBLIC_KEYS@@
+};
+const juce::String licenseFileFormat { "@@LICENSE_FILE_FORMAT@@" };
+constexpr int licenseFileMaxBytes = 16 * 1024;
+// How far this machine's clock may be behind the server's when a license file's issued_at is checked.
+constexpr juce::int64 clockSkewMs = 5 * 60 * 1000;
 
 Outcome make (Status status, const juce::String& message)
 {
@@ -121,12 +149,206 @@ void saveGoodValidation (const juce::String& key, const juce::String& fingerprin
     state->saveIfNeeded();
 }
 
+/** The signed license file, next to the state file. */
+juce::File licenseFile() { return openState()->getFile().getSiblingFile ("license.lic"); }
+
+/** Forgets the key, the cached validation and the license file. */
 void clearState()
 {
     auto state = openState();
     state->clear();
     state->saveIfNeeded();
     state->getFile().deleteFile();
+    licenseFile().deleteFile();
+}
+
+//==============================================================================
+// Signed offline license files.
+
+/** Unpadded base64url as bytes, or false (bad character or length). */
+bool base64UrlDecode (const juce::String& text, std::string& out)
+{
+    out.clear();
+    if (text.length() % 4 == 1)
+        return false;
+
+    juce::uint32 acc = 0;
+    int bits = 0;
+
+    for (auto p = text.getCharPointer(); ! p.isEmpty(); ++p)
+    {
+        const auto c = *p;
+        int v = -1;
+        if (c >= 'A' && c <= 'Z')      v = (int) (c - 'A');
+        else if (c >= 'a' && c <= 'z') v = (int) (c - 'a') + 26;
+        else if (c >= '0' && c <= '9') v = (int) (c - '0') + 52;
+        else if (c == '-')             v = 62;
+        else if (c == '_')             v = 63;
+
+        if (v < 0)
+            return false;
+
+        acc = ((acc << 6) | (juce::uint32) v) & 0xFFFFFF;
+        bits += 6;
+
+        if (bits >= 8)
+        {
+            bits -= 8;
+            out += (char) ((acc >> bits) & 0xFF);
+        }
+    }
+
+    return true;
+}
+
+/** The usable entries of LICENSE_PUBLIC_KEYS, raw (placeholders and malformed keys are skipped). */
+std::map<juce::String, std::string> embeddedPublicKeys()
+{
+    std::map<juce::String, std::string> keys;
+
+    for (const auto& [keyId, b64] : LICENSE_PUBLIC_KEYS)
+    {
+        std::string raw;
+        if (base64UrlDecode (b64, raw) && raw.size() == 32)
+            keys.emplace (keyId, raw);
+    }
+
+    return keys;
+}
+
+bool ed25519Verify (const std::string& publicKey, const std::string& message, const std::string& signature)
+{
+    std::unique_ptr<EVP_PKEY, decltype (&EVP_PKEY_free)> key (
+        EVP_PKEY_new_raw_public_key (EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*> (publicKey.data()), publicKey.size()),
+        &EVP_PKEY_free);
+    std::unique_ptr<EVP_MD_CTX, decltype (&EVP_MD_CTX_free)> ctx (EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+
+    return key != nullptr && ctx != nullptr
+        && EVP_DigestVerifyInit (ctx.get(), nullptr, nullptr, nullptr, key.get()) == 1
+        && EVP_DigestVerify (ctx.get(), reinterpret_cast<const unsigned char*> (signature.data()), signature.size(),
+                             reinterpret_cast<const unsigned char*> (message.data()), message.size()) == 1;
+}
+
+/** Milliseconds since the epoch of an ISO 8601 time, or 0 when it is not one. */
+juce::int64 isoMs (const juce::var& value)
+{
+    return value.isString() ? juce::Time::fromISO8601 (value.toString()).toMilliseconds() : 0;
+}
+
+/** Checks a license file; an empty string when this machine may run on it now, otherwise why not. */
+juce::String checkLicenseFile (const juce::String& text, const juce::String& fingerprint, const juce::String& key,
+                               juce::int64 nowMs, juce::var& payload)
+{
+    if (text.getNumBytesAsUTF8() > (size_t) licenseFileMaxBytes)
+        return "malformed license file (size)";
+
+    auto lines = juce::StringArray::fromLines (text);
+    lines.trim();
+    lines.removeEmptyStrings();
+
+    if (lines.size() != 6 || lines[0] != "-----BEGIN LICENSE FILE-----" || lines[5] != "-----END LICENSE FILE-----")
+        return "malformed license file (armour)";
+
+    const char* names[] = { "format", "key-id", "payload", "signature" };
+    juce::StringArray header;
+
+    for (int i = 0; i < 4; ++i)
+    {
+        const auto prefix = juce::String (names[i]) + ": ";
+
+        if (! lines[i + 1].startsWith (prefix))
+            return "malformed license file (expected the " + juce::String (names[i]) + " line)";
+
+        header.add (lines[i + 1].substring (prefix.length()).trim());
+    }
+
+    const auto& format = header[0];
+    const auto& keyId = header[1];
+    const auto& payloadB64 = header[2];
+
+    if (format != licenseFileFormat)
+        return "unsupported license file format " + format.quoted();
+
+    const auto keys = embeddedPublicKeys();
+    const auto publicKey = keys.find (keyId);
+
+    if (publicKey == keys.end())
+        return "unknown signing key " + keyId.quoted();
+
+    std::string signature, payloadBytes;
+
+    if (! base64UrlDecode (header[3], signature) || signature.size() != 64 || ! base64UrlDecode (payloadB64, payloadBytes))
+        return "malformed license file (base64url)";
+
+    // The signed bytes: "ilm-license-file/1." followed by the payload line's value, exactly as it is in the file.
+    if (! ed25519Verify (publicKey->second, (licenseFileFormat + "." + payloadB64).toStdString(), signature))
+        return "signature does not verify";
+
+    payload = juce::JSON::parse (juce::String::fromUTF8 (payloadBytes.data(), (int) payloadBytes.size()));
+    const auto license = payload["license"];
+    const auto machine = payload["machine"];
+
+    if (! payload.isObject() || ! license.isObject() || ! machine.isObject())
+        return "malformed license file payload";
+    if (payload["format"].toString() != licenseFileFormat || payload["key_id"].toString() != keyId)
+        return "the payload's format or key-id differs from the file's";
+    if (! machine["fingerprint"].isString() || machine["fingerprint"].toString() != fingerprint)
+        return "issued for another machine";
+    if (! license["plugin_id"].isString() || license["plugin_id"].toString() != appId)
+        return "issued for another product";
+    if (key.isNotEmpty() && (! license["key"].isString() || license["key"].toString() != key))
+        return "issued for another license key";
+
+    const auto issued = isoMs (payload["issued_at"]);
+    const auto expires = isoMs (payload["expires_at"]);
+    const auto licenseEnds = isoMs (license["expires_at"]);
+
+    if (issued == 0 || expires == 0 || (! license["expires_at"].isVoid() && licenseEnds == 0))
+        return "malformed license file payload (issued_at, expires_at)";
+    if (nowMs < 0)
+        return {}; // just issued: the window is the server's
+    if (nowMs + clockSkewMs < issued)
+        return "the clock is set before the license file was issued";
+    if (nowMs >= expires || (licenseEnds != 0 && nowMs >= licenseEnds))
+        return "the license file has expired";
+
+    return {};
+}
+
+/** GETs @@LICENSE_FILE_ENDPOINT@@ for this activated machine; empty when there is no usable answer. */
+juce::String fetchLicenseFile (const juce::String& key, const juce::String& fingerprint)
+{
+    const auto url = juce::URL (serverUrl + "@@LICENSE_FILE_ENDPOINT@@")
+                         .withParameter ("key", key)
+                         .withParameter ("fingerprint", fingerprint)
+                         .withParameter ("plugin_id", appId);
+    juce::WebInputStream stream (url, false);
+    stream.withExtraHeaders ("Accept: text/plain").withConnectionTimeout (httpTimeoutMs).withNumRedirectsToFollow (0);
+
+    if (! stream.connect (nullptr) || stream.getStatusCode() != 200)
+        return {};
+
+    const auto text = stream.readEntireStreamAsString();
+    return text.getNumBytesAsUTF8() <= (size_t) licenseFileMaxBytes ? text : juce::String();
+}
+
+/** After a good validation: fetches this machine's license file and stores it when it verifies. */
+void refreshLicenseFile (const juce::String& key, const juce::String& fingerprint)
+{
+    if (embeddedPublicKeys().empty())
+        return; // nothing could verify it
+
+    const auto text = fetchLicenseFile (key, fingerprint);
+    juce::var payload;
+
+    if (text.isNotEmpty() && checkLicenseFile (text, fingerprint, key, -1, payload).isEmpty()) // a slow clock must not refuse it
+    {
+        const auto file = licenseFile();
+        juce::TemporaryFile tmp (file);
+
+        if (tmp.getFile().replaceWithText (text, false, false, "\n"))
+            tmp.overwriteTargetFileWithTemporary(); // otherwise the previous file stays
+    }
 }
 
 //==============================================================================
@@ -242,8 +464,30 @@ Outcome refusal (const juce::var& answer)
 
 Outcome offline (const juce::String& key, const juce::String& fingerprint, const juce::String& reason)
 {
-    auto state = openState();
     const auto now = juce::Time::currentTimeMillis();
+
+    if (! embeddedPublicKeys().empty())
+    {
+        // A key is embedded: only a verified license file lets the app run offline.
+        const auto file = licenseFile();
+        juce::var payload;
+        const auto why = ! file.existsAsFile() ? juce::String ("no license file")
+                       : file.getSize() > licenseFileMaxBytes ? juce::String ("malformed license file (size)")
+                       : checkLicenseFile (file.loadFileAsString(), fingerprint, key, now, payload);
+
+        if (why.isNotEmpty())
+            return make (Status::unreachable, "Could not reach the license server (" + reason + "). No valid offline license file: " + why
+                                                  + ". Connect to the internet to verify your license.");
+
+        const auto daysLeft = (isoMs (payload["expires_at"]) - now + 86399999) / 86400000;
+        auto o = make (Status::offlineGrace, "Could not reach the license server (" + reason + "). Running offline on this machine's signed license file for up to "
+                                                 + juce::String (daysLeft) + " more day(s).");
+        o.trial = (bool) payload["license"]["trial"];
+        o.trialDaysRemaining = o.trial ? (int) daysLeft : 0;
+        return o;
+    }
+
+    auto state = openState();
     const auto validatedAt = (juce::int64) state->getValue ("validatedAt", "0").getLargeIntValue();
 
     if (state->getValue ("licenseKey") == key && state->getValue ("fingerprint") == fingerprint && validatedAt > 0)
@@ -304,6 +548,7 @@ Outcome checkKey (const juce::String& key, const juce::String& fingerprint, bool
     if ((bool) answer.json["valid"] && codeOf (answer.json) == "VALID")
     {
         saveGoodValidation (key, fingerprint, answer.json);
+        refreshLicenseFile (key, fingerprint);
 
         if ((bool) answer.json["trial"])
         {
@@ -330,6 +575,7 @@ Outcome checkKey (const juce::String& key, const juce::String& fingerprint, bool
         {
             state->removeValue ("validatedAt");
             state->saveIfNeeded();
+            licenseFile().deleteFile();
         }
     }
 
@@ -367,6 +613,18 @@ juce::String machineFingerprint()
 
     const auto input = juce::SystemStats::getCpuModel().trim() + "|" + os;
     return juce::SHA256 (input.toUTF8()).toHexString();
+}
+
+juce::String verifyLicenseFile (const juce::String& text, const juce::String& fingerprint, const juce::String& key,
+                                juce::int64 nowMs, juce::int64* expiresAtMs)
+{
+    juce::var payload;
+    const auto why = checkLicenseFile (text, fingerprint, key, nowMs, payload);
+
+    if (why.isEmpty() && expiresAtMs != nullptr)
+        *expiresAtMs = isoMs (payload["expires_at"]);
+
+    return why;
 }
 
 Outcome checkLicense()
@@ -525,13 +783,15 @@ private:
 `;
 
 export function juceIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `    { "${id}", "${key}" },`, (t) => `// ${t}`) };
   return {
     title: "JUCE",
-    intro: `License checks for a JUCE plugin or app (\`${ctx.appId}\`) with \`juce::WebInputStream\`, \`juce::SHA256\` and \`juce::PropertiesFile\`, against ${ctx.serverUrl}.`,
+    intro: `License checks for a JUCE plugin or app (\`${ctx.appId}\`) with \`juce::WebInputStream\`, \`juce::SHA256\`, \`juce::PropertiesFile\`, and OpenSSL's Ed25519 for signed offline license files, against ${ctx.serverUrl}.`,
     setup: [
       "JUCE 7 or 8. Add the modules `juce_core`, `juce_cryptography`, `juce_data_structures`, `juce_events` and `juce_gui_basics` (CMake: `target_link_libraries(MyPlugin PRIVATE juce::juce_cryptography juce::juce_data_structures juce::juce_gui_basics)`; Projucer: tick `juce_cryptography`).",
       "On Linux JUCE's HTTP needs libcurl: `sudo apt install libcurl4-openssl-dev` and `JUCE_USE_CURL=1` (the default for apps; plugins set it with `target_compile_definitions(MyPlugin PRIVATE JUCE_USE_CURL=1)`).",
+      "JUCE has no Ed25519, so license files are verified with OpenSSL 1.1.1 or newer (`EVP_DigestVerify`): `find_package(OpenSSL REQUIRED)` and `target_link_libraries(MyPlugin PRIVATE OpenSSL::Crypto)`; Debian/Ubuntu `sudo apt install libssl-dev`, macOS `brew install openssl@3`, Windows `vcpkg install openssl` (link it statically into a plugin so hosts need no DLL).",
+      publicKeySetupStep(ctx, "near the top of `LicenseManager.cpp`"),
       "Add `LicenseManager.h`, `LicenseManager.cpp` and `LicenseGate.h` to your sources. The licensing functions block on the network, so never call them from the audio or message thread: `LicenseGate` runs them on a background thread and reports on the message thread.",
       "In a plugin, keep processing in a safe mode (bypassed or silent) until the gate reports `allowed()`; each plugin instance may check once, and the state file is shared by all instances.",
     ],

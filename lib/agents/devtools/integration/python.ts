@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 const LICENSE_PY = String.raw`"""License checks for @@APP_ID@@ against @@SERVER_URL@@ (standard library only).
 
@@ -9,9 +9,13 @@ Call check_license() once at startup and run only when outcome.allowed is true:
     print(outcome.message)
     if not outcome.allowed:
         sys.exit(1)
+
+Offline, the app runs on this machine's signed license file, verified with the Ed25519 public key(s) in
+LICENSE_PUBLIC_KEYS (with the cryptography package when it is installed, else with the pure-Python verifier below).
 """
 from __future__ import annotations
 
+import base64
 import email.utils
 import hashlib
 import json
@@ -38,6 +42,18 @@ HTTP_TIMEOUT_SECONDS = 10
 # A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "server unavailable".
 MAX_RETRY_AFTER_WAIT_SECONDS = 10
 KEY_PATTERN = re.compile(r"^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$")
+
+# ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+# key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+# add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+# does not fetch license files and keeps the unsigned OFFLINE_GRACE_DAYS grace instead.
+LICENSE_PUBLIC_KEYS: dict[str, str] = {
+@@PUBLIC_KEYS@@
+}
+LICENSE_FILE_FORMAT = "@@LICENSE_FILE_FORMAT@@"
+LICENSE_FILE_MAX_BYTES = 16 * 1024
+# How far this machine's clock may be behind the server's when a license file's issued_at is checked.
+CLOCK_SKEW_SECONDS = 300
 
 
 @dataclass
@@ -161,9 +177,232 @@ def save_state(state: dict[str, Any]) -> None:
         raise
 
 
-def clear_state() -> None:
+def license_file_path() -> Path:
+    """The signed license file, next to the state."""
+    return state_path().with_name("license.lic")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".license-", suffix=".tmp")
     try:
-        state_path().unlink()
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def clear_state() -> None:
+    """Forgets the key, the cached validation and the license file."""
+    for path in (state_path(), license_file_path()):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+# ---------------------------------------------------------------- Ed25519 (RFC 8032)
+
+_P = 2**255 - 19
+_L = 2**252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def _point_add(a: tuple, b: tuple) -> tuple:
+    x = (a[1] - a[0]) * (b[1] - b[0]) % _P
+    y = (a[1] + a[0]) * (b[1] + b[0]) % _P
+    c = 2 * a[3] * b[3] * _D % _P
+    d = 2 * a[2] * b[2] % _P
+    e, f, g, h = y - x, d - c, d + c, y + x
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
+def _point_mul(s: int, point: tuple) -> tuple:
+    result = (0, 1, 1, 0)
+    while s > 0:
+        if s & 1:
+            result = _point_add(result, point)
+        point = _point_add(point, point)
+        s >>= 1
+    return result
+
+
+def _point_equal(a: tuple, b: tuple) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % _P == 0 and (a[1] * b[2] - b[1] * a[2]) % _P == 0
+
+
+def _recover_x(y: int, sign: int) -> Optional[int]:
+    if y >= _P:
+        return None
+    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    if x2 == 0:
+        return None if sign else 0
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P != 0:
+        return None
+    if (x & 1) != sign:
+        x = _P - x
+    return x
+
+
+def _point_decompress(data: bytes) -> Optional[tuple]:
+    if len(data) != 32:
+        return None
+    y = int.from_bytes(data, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _recover_x(y, sign)
+    return None if x is None else (x, y, 1, x * y % _P)
+
+
+_G_Y = 4 * pow(5, _P - 2, _P) % _P
+_G = (_recover_x(_G_Y, 0), _G_Y, 1, _recover_x(_G_Y, 0) * _G_Y % _P)  # type: ignore[operator]
+
+
+def _ed25519_verify_pure(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """RFC 8032 section 5.1.7 verification (reference arithmetic; not constant-time, which verification need not be)."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    a = _point_decompress(public_key)
+    r = _point_decompress(signature[:32])
+    s = int.from_bytes(signature[32:], "little")
+    if a is None or r is None or s >= _L:
+        return False
+    h = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % _L
+    return _point_equal(_point_mul(s, _G), _point_add(r, _point_mul(h, a)))
+
+
+def ed25519_backend() -> str:
+    """'cryptography' when that package is importable, else 'pure-python'."""
+    try:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # noqa: F401
+    except Exception:  # not installed, or a broken install
+        return "pure-python"
+    return "cryptography"
+
+
+def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    if ed25519_backend() == "pure-python":
+        return _ed25519_verify_pure(public_key, message, signature)
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------- signed offline license files
+
+class LicenseFileInvalid(Exception):
+    """The stored license file does not allow running offline; the message says why."""
+
+
+_BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
+
+
+def _b64url_decode(text: str) -> bytes:
+    if not _BASE64URL.match(text) or len(text) % 4 == 1:
+        raise LicenseFileInvalid("malformed license file (bad base64url)")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def embedded_public_keys() -> dict[str, bytes]:
+    """The usable entries of LICENSE_PUBLIC_KEYS (placeholders and malformed keys are skipped)."""
+    keys = {}
+    for key_id, value in LICENSE_PUBLIC_KEYS.items():
+        try:
+            raw = _b64url_decode(value)
+        except LicenseFileInvalid:
+            continue
+        if len(raw) == 32:
+            keys[key_id] = raw
+    return keys
+
+
+def verify_license_file(
+    text: str, fingerprint: str, license_key: Optional[str] = None, now: Optional[float] = None, check_time: bool = True
+) -> dict[str, Any]:
+    """The payload of a license file that lets this machine run now; raises LicenseFileInvalid otherwise.
+
+    check_time=False skips the issued_at/expires_at window: for a file the server has just issued, which a clock
+    running a few minutes slow would otherwise refuse although it becomes valid on this machine soon.
+    """
+    now = time.time() if now is None else now
+    lines = [line.strip() for line in text.replace("\r\n", "\n").strip().split("\n")]
+    if len(lines) != 6 or lines[0] != "-----BEGIN LICENSE FILE-----" or lines[5] != "-----END LICENSE FILE-----":
+        raise LicenseFileInvalid("malformed license file (armour)")
+    fields = {}
+    for line, name in zip(lines[1:5], ("format", "key-id", "payload", "signature")):
+        if not line.startswith(name + ": "):
+            raise LicenseFileInvalid(f"malformed license file (expected the {name} line)")
+        fields[name] = line[len(name) + 2 :].strip()
+    if fields["format"] != LICENSE_FILE_FORMAT:
+        raise LicenseFileInvalid(f"unsupported license file format {fields['format']!r}")
+    public_key = embedded_public_keys().get(fields["key-id"])
+    if public_key is None:
+        raise LicenseFileInvalid(f"unknown signing key {fields['key-id']!r}")
+    signature = _b64url_decode(fields["signature"])
+    payload_bytes = _b64url_decode(fields["payload"])
+    if len(signature) != 64:
+        raise LicenseFileInvalid("malformed license file (signature length)")
+    if not ed25519_verify(public_key, (LICENSE_FILE_FORMAT + "." + fields["payload"]).encode("ascii"), signature):
+        raise LicenseFileInvalid("signature does not verify")
+    try:
+        payload = json.loads(payload_bytes.decode("utf-8"))
+        lic, machine = payload["license"], payload["machine"]
+        if not isinstance(lic, dict) or not isinstance(machine, dict):
+            raise TypeError("license and machine must be objects")
+    except (ValueError, KeyError, TypeError) as error:
+        raise LicenseFileInvalid(f"malformed license file payload ({error})") from error
+    if payload.get("format") != LICENSE_FILE_FORMAT or payload.get("key_id") != fields["key-id"]:
+        raise LicenseFileInvalid("payload does not match the file's format or key-id")
+    if machine.get("fingerprint") != fingerprint:
+        raise LicenseFileInvalid("issued for another machine")
+    if lic.get("plugin_id") != APP_ID:
+        raise LicenseFileInvalid("issued for another product")
+    if license_key is not None and lic.get("key") != license_key:
+        raise LicenseFileInvalid("issued for another license key")
+    issued, expires = _parse_time(payload.get("issued_at")), _parse_time(payload.get("expires_at"))
+    license_expires = _parse_time(lic.get("expires_at"))
+    if issued is None or expires is None:
+        raise LicenseFileInvalid("malformed license file payload (issued_at, expires_at)")
+    if not check_time:
+        return payload
+    if now + CLOCK_SKEW_SECONDS < issued:
+        raise LicenseFileInvalid("the clock is set before the license file was issued")
+    if now >= expires or (license_expires is not None and now >= license_expires):
+        raise LicenseFileInvalid("the license file has expired")
+    return payload
+
+
+def load_license_file() -> str:
+    try:
+        with open(license_file_path(), "rb") as f:
+            data = f.read(LICENSE_FILE_MAX_BYTES + 1)
+    except OSError as error:
+        raise LicenseFileInvalid("no license file") from error
+    if len(data) > LICENSE_FILE_MAX_BYTES:
+        raise LicenseFileInvalid("malformed license file (too large)")
+    try:
+        return data.decode("ascii")
+    except UnicodeDecodeError as error:
+        raise LicenseFileInvalid("malformed license file (not ASCII)") from error
+
+
+def remove_license_file() -> None:
+    try:
+        license_file_path().unlink()
     except FileNotFoundError:
         pass
 
@@ -226,6 +465,33 @@ def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
     raise ServerUnavailable("too many requests")
 
 
+def fetch_license_file(key: str, fingerprint: str) -> Optional[str]:
+    """GET @@LICENSE_FILE_ENDPOINT@@ for this activated machine; None when there is no usable answer."""
+    url = f"{SERVER_URL}@@LICENSE_FILE_ENDPOINT@@?key={key}&fingerprint={fingerprint}&plugin_id={APP_ID}"  # all URL-safe
+    request = urllib.request.Request(url, headers={"Accept": "text/plain"})
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
+            data = response.read(LICENSE_FILE_MAX_BYTES + 1)
+        return data.decode("ascii") if len(data) <= LICENSE_FILE_MAX_BYTES else None
+    except (OSError, ValueError, UnicodeDecodeError):  # URLError and HTTPError are OSErrors
+        return None
+
+
+def refresh_license_file(key: str, fingerprint: str) -> bool:
+    """After a good validation: fetches this machine's license file and stores it when it verifies."""
+    if not embedded_public_keys():
+        return False  # nothing could verify it
+    text = fetch_license_file(key, fingerprint)
+    if text is None:
+        return False
+    try:
+        verify_license_file(text, fingerprint, key, check_time=False)  # just issued: the window is the server's
+    except LicenseFileInvalid:
+        return False  # keep the previous file
+    _write_atomically(license_file_path(), text)
+    return True
+
+
 def activate(key: str, fingerprint: str) -> dict[str, Any]:
     return _post("/activate", {"license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID})
 
@@ -279,7 +545,16 @@ def _refusal(answer: dict[str, Any]) -> Outcome:
 
 
 def _offline(state: dict[str, Any], key: str, fingerprint: str, reason: str) -> Outcome:
-    """Server unreachable: allow running on the last good validation for up to OFFLINE_GRACE_DAYS."""
+    """Server unreachable: run on a verified license file, or (no key embedded) the last good validation for up to OFFLINE_GRACE_DAYS."""
+    if embedded_public_keys():
+        try:
+            payload = verify_license_file(load_license_file(), fingerprint, key)
+        except LicenseFileInvalid as why:
+            return Outcome(False, "unreachable", f"Could not reach the license server ({reason}). No valid offline license file: {why}. Connect to the internet to verify your license.")
+        expires = _parse_time(payload["expires_at"]) or time.time()
+        days_left = max(1, math.ceil((expires - time.time()) / 86400))
+        trial = bool(payload["license"].get("trial"))
+        return Outcome(True, "offline_grace", f"Could not reach the license server ({reason}). Running offline on this machine's signed license file for up to {days_left} more day(s).", days_left if trial else 0)
     last = state.get("validated_at")
     result = state.get("result") if isinstance(state.get("result"), dict) else {}
     if state.get("license_key") == key and state.get("fingerprint") == fingerprint and isinstance(last, (int, float)):
@@ -317,6 +592,7 @@ def _check(key: str, fingerprint: str, state: dict[str, Any], newly_entered: boo
 
     if answer.get("valid") is True and answer.get("code") == "VALID":
         save_state({"license_key": key, "fingerprint": fingerprint, "validated_at": time.time(), "result": answer})
+        refresh_license_file(key, fingerprint)
         days = int(answer.get("trial_days_remaining") or 0)
         if answer.get("trial"):
             return Outcome(True, "valid", f"Trial license: {days} day(s) left.", days)
@@ -326,6 +602,7 @@ def _check(key: str, fingerprint: str, state: dict[str, Any], newly_entered: boo
         clear_state()  # the next launch asks for a (new) key
     elif state.get("license_key") == key:
         save_state({"license_key": key, "fingerprint": fingerprint})  # keep the key, drop the offline grace
+        remove_license_file()
     return outcome
 
 
@@ -425,12 +702,13 @@ if __name__ == "__main__":
 `;
 
 export function pythonIntegration(ctx: IntegrationContext): IntegrationDoc {
-  const v = templateValues(ctx);
+  const v = { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `    "${id}": "${key}",`, (t) => `# ${t}`) };
   return {
     title: "Python",
     intro: `Drop-in license checks for a Python app (\`${ctx.appId}\`), standard library only, against ${ctx.serverUrl}.`,
     setup: [
-      "Python 3.9 or newer; no packages to install (`urllib.request`, `hashlib`, `json`, `platform`, `subprocess`; `winreg` on Windows).",
+      "Python 3.9 or newer; no packages to install (`urllib.request`, `hashlib`, `json`, `platform`, `subprocess`; `winreg` on Windows). License files are verified with the `cryptography` package when it is importable (`pip install cryptography`: faster) and otherwise with the built-in pure-Python Ed25519 verifier (RFC 8032); `ed25519_backend()` tells which.",
+      publicKeySetupStep(ctx, "near the top of `license_check.py`"),
       "Save `license_check.py` next to your entry point and call `check_license()` before the app starts. `python3 license_check.py` runs the check on its own; `python3 license_check.py --deactivate` releases this machine.",
       "The key is asked for on the terminal (or taken from the `LICENSE_KEY` environment variable on first run); pass your own `ask_key(reason)` callback to show a dialog instead.",
     ],

@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeyLines, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 
 /** The dependencies the license module needs, as a Cargo.toml section. */
 export const RUST_DEPENDENCIES = String.raw`[dependencies]
@@ -7,12 +7,15 @@ ureq = "2"
 sha2 = "0.10"
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
+# Ed25519 verification of signed offline license files (the same ring that ureq's rustls uses).
+ring = ">=0.16.20, <0.18"
 `;
 
-const LICENSE_RS = String.raw`//! License checks for @@APP_ID@@ against @@SERVER_URL@@ (ureq 2, sha2, serde_json).
+const LICENSE_RS = String.raw`//! License checks for @@APP_ID@@ against @@SERVER_URL@@ (ureq 2, sha2, serde_json, ring).
 //!
 //! Call check_license() at every start; when it answers Status::NeedsKey, ask for the key and call
 //! activate_license(key). Run only when outcome.allowed is true. The calls block: run them off the UI thread.
+//! Offline, the app runs on this machine's signed license file, verified with LICENSE_PUBLIC_KEYS (Ed25519, ring).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -32,12 +35,24 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(10);
 /// A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable".
 const MAX_RETRY_AFTER_WAIT_SECS: u64 = 10;
 
+/// ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
+/// key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
+/// add the new key-id and keep the old one until the files it signed have expired. With no usable key here, the app
+/// does not fetch license files and keeps the unsigned OFFLINE_GRACE_DAYS grace instead.
+pub const LICENSE_PUBLIC_KEYS: &[(&str, &str)] = &[
+@@PUBLIC_KEYS@@
+];
+const LICENSE_FILE_FORMAT: &str = "@@LICENSE_FILE_FORMAT@@";
+const LICENSE_FILE_MAX_BYTES: usize = 16 * 1024;
+/// How far this machine's clock may be behind the server's when a license file's issued_at is checked.
+const CLOCK_SKEW_SECS: i64 = 300;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Run.
     Valid,
-    /// Run: the server is unreachable and the last good validation is recent.
+    /// Run: the server is unreachable; the signed license file (or a recent validation) allows it.
     OfflineGrace,
     /// Ask for a (new) key.
     NeedsKey,
@@ -197,10 +212,33 @@ fn save_state(state: &State) {
     }
 }
 
+/// The signed license file, next to the state.
+fn license_file_path() -> Option<PathBuf> {
+    state_path().map(|path| path.with_file_name("license.lic"))
+}
+
+fn write_atomically(path: &PathBuf, text: &str) {
+    if let Some(dir) = path.parent() {
+        let _ = fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension("tmp");
+    if fs::write(&tmp, text).is_ok() {
+        let _ = fs::rename(&tmp, path);
+    }
+}
+
+fn remove_license_file() {
+    if let Some(path) = license_file_path() {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Forgets the key, the cached validation and the license file.
 fn clear_state() {
     if let Some(path) = state_path() {
         let _ = fs::remove_file(path);
     }
+    remove_license_file();
 }
 
 fn now_secs() -> u64 {
@@ -219,6 +257,140 @@ fn parse_iso8601(s: &str) -> Option<i64> {
     let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     Some((era * 146_097 + doe - 719_468) * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+// ------------------------------------------------------------------ signed offline license files
+
+/// Unpadded base64url, or None (bad character or length).
+fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' => 62,
+            b'_' => 63,
+            _ => return None,
+        };
+        acc = ((acc << 6) | u32::from(v)) & 0xFF_FFFF;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The usable entries of LICENSE_PUBLIC_KEYS, raw (placeholders and malformed keys are skipped).
+fn embedded_public_keys() -> Vec<(&'static str, Vec<u8>)> {
+    LICENSE_PUBLIC_KEYS
+        .iter()
+        .filter_map(|(key_id, b64)| base64url_decode(b64).filter(|raw| raw.len() == 32).map(|raw| (*key_id, raw)))
+        .collect()
+}
+
+/// The payload of a license file that lets this machine run at now (Unix seconds), or why not. Checks the armour
+/// and format line, the key-id against LICENSE_PUBLIC_KEYS, the Ed25519 signature over the exact bytes
+/// "ilm-license-file/1." + payload, then the fingerprint, APP_ID, the key (None: any) and the file's time window
+/// (now None: skipped, for a file the server has just issued, which a slow clock would refuse for a few minutes).
+pub fn verify_license_file(text: &str, fingerprint: &str, key: Option<&str>, now: Option<i64>) -> Result<Value, String> {
+    if text.len() > LICENSE_FILE_MAX_BYTES {
+        return Err("malformed license file (size)".into());
+    }
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+    if lines.len() != 6 || lines[0] != "-----BEGIN LICENSE FILE-----" || lines[5] != "-----END LICENSE FILE-----" {
+        return Err("malformed license file (armour)".into());
+    }
+    let mut header = Vec::with_capacity(4);
+    for (line, name) in lines[1..5].iter().zip(["format", "key-id", "payload", "signature"]) {
+        match line.strip_prefix(name).and_then(|rest| rest.strip_prefix(": ")) {
+            Some(value) => header.push(value.trim()),
+            None => return Err(format!("malformed license file (expected the {name} line)")),
+        }
+    }
+    let (format, key_id, payload_b64, signature_b64) = (header[0], header[1], header[2], header[3]);
+    if format != LICENSE_FILE_FORMAT {
+        return Err(format!("unsupported license file format {format:?}"));
+    }
+    let keys = embedded_public_keys();
+    let Some((_, public_key)) = keys.iter().find(|(id, _)| *id == key_id) else {
+        return Err(format!("unknown signing key {key_id:?}"));
+    };
+    let signature = base64url_decode(signature_b64).filter(|sig| sig.len() == 64);
+    let payload_bytes = base64url_decode(payload_b64);
+    let (Some(signature), Some(payload_bytes)) = (signature, payload_bytes) else {
+        return Err("malformed license file (base64url)".into());
+    };
+    let signed = format!("{LICENSE_FILE_FORMAT}.{payload_b64}");
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, public_key)
+        .verify(signed.as_bytes(), &signature)
+        .map_err(|_| "signature does not verify".to_string())?;
+    let payload: Value = serde_json::from_slice(&payload_bytes).map_err(|_| "malformed license file payload".to_string())?;
+    let (license, machine) = (&payload["license"], &payload["machine"]);
+    if !license.is_object() || !machine.is_object() {
+        return Err("malformed license file payload".into());
+    }
+    if payload["format"].as_str() != Some(LICENSE_FILE_FORMAT) || payload["key_id"].as_str() != Some(key_id) {
+        return Err("the payload's format or key-id differs from the file's".into());
+    }
+    if machine["fingerprint"].as_str() != Some(fingerprint) {
+        return Err("issued for another machine".into());
+    }
+    if license["plugin_id"].as_str() != Some(APP_ID) {
+        return Err("issued for another product".into());
+    }
+    if key.is_some() && license["key"].as_str() != key {
+        return Err("issued for another license key".into());
+    }
+    let issued = payload["issued_at"].as_str().and_then(parse_iso8601);
+    let expires = payload["expires_at"].as_str().and_then(parse_iso8601);
+    let license_ends = license["expires_at"].as_str().map(parse_iso8601);
+    let (Some(issued), Some(expires)) = (issued, expires) else {
+        return Err("malformed license file payload (issued_at, expires_at)".into());
+    };
+    if matches!(license_ends, Some(None)) {
+        return Err("malformed license file payload (license.expires_at)".into());
+    }
+    let Some(now) = now else { return Ok(payload) };
+    if now + CLOCK_SKEW_SECS < issued {
+        return Err("the clock is set before the license file was issued".into());
+    }
+    if now >= expires || matches!(license_ends, Some(Some(ends)) if now >= ends) {
+        return Err("the license file has expired".into());
+    }
+    Ok(payload)
+}
+
+fn read_license_file() -> Result<String, String> {
+    let path = license_file_path().ok_or("no license file")?;
+    let bytes = fs::read(path).map_err(|_| "no license file".to_string())?;
+    String::from_utf8(bytes).map_err(|_| "malformed license file (not text)".to_string())
+}
+
+/// GETs @@LICENSE_FILE_ENDPOINT@@ for this activated machine; None when there is no usable answer.
+fn fetch_license_file(key: &str, fingerprint: &str) -> Option<String> {
+    // The key is checked, the fingerprint is hex and APP_ID is URL-safe: nothing to escape.
+    let url = format!("{SERVER_URL}@@LICENSE_FILE_ENDPOINT@@?key={key}&fingerprint={fingerprint}&plugin_id={APP_ID}");
+    let response = ureq::get(&url).timeout(HTTP_TIMEOUT).set("Accept", "text/plain").call().ok()?;
+    let text = response.into_string().ok()?;
+    (text.len() <= LICENSE_FILE_MAX_BYTES).then_some(text)
+}
+
+/// After a good validation: fetches this machine's license file and stores it when it verifies.
+fn refresh_license_file(key: &str, fingerprint: &str) {
+    if embedded_public_keys().is_empty() {
+        return; // nothing could verify it
+    }
+    let (Some(text), Some(path)) = (fetch_license_file(key, fingerprint), license_file_path()) else { return };
+    if verify_license_file(&text, fingerprint, Some(key), None).is_ok() {
+        write_atomically(&path, &text); // otherwise the previous file stays
+    }
 }
 
 // ------------------------------------------------------------------ HTTP
@@ -330,6 +502,29 @@ fn refusal(answer: &Value) -> Outcome {
 
 fn offline(stored: &State, key: &str, fingerprint: &str, reason: &str) -> Outcome {
     let now = now_secs();
+    if !embedded_public_keys().is_empty() {
+        // A key is embedded: only a verified license file lets the app run offline.
+        let verified = read_license_file().and_then(|text| verify_license_file(&text, fingerprint, Some(key), Some(now as i64)));
+        return match verified {
+            Ok(payload) => {
+                let expires = payload["expires_at"].as_str().and_then(parse_iso8601).unwrap_or(0);
+                let days_left = (expires - now as i64 + 86_399).div_euclid(86_400);
+                let mut outcome = Outcome::new(
+                    Status::OfflineGrace,
+                    format!("Could not reach the license server ({reason}). Running offline on this machine's signed license file for up to {days_left} more day(s)."),
+                );
+                if payload["license"]["trial"] == Value::Bool(true) {
+                    outcome.trial = true;
+                    outcome.trial_days_remaining = days_left;
+                }
+                outcome
+            }
+            Err(why) => Outcome::new(
+                Status::Unreachable,
+                format!("Could not reach the license server ({reason}). No valid offline license file: {why}. Connect to the internet to verify your license."),
+            ),
+        };
+    }
     if stored.license_key == key && stored.fingerprint == fingerprint && stored.validated_at > 0 {
         let still_licensed = match stored.expires_at.as_deref().and_then(parse_iso8601) {
             Some(expires) => expires > now as i64,
@@ -396,6 +591,7 @@ fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: boo
             validated_at: now_secs(),
             expires_at: answer["expires_at"].as_str().map(str::to_string),
         });
+        refresh_license_file(key, fingerprint);
         if answer["trial"] == Value::Bool(true) {
             let days = answer["trial_days_remaining"].as_i64().unwrap_or(0);
             let mut outcome = Outcome::new(Status::Valid, format!("Trial license: {days} day(s) left."));
@@ -411,6 +607,7 @@ fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: boo
     } else if stored.license_key == key {
         stored.validated_at = 0; // keep the key, drop the offline grace
         save_state(&stored);
+        remove_license_file();
     }
     outcome
 }
@@ -513,15 +710,16 @@ fn main() -> ExitCode {
 
 /** The license module, shared with the Tauri integration. */
 export function rustLicenseModule(ctx: IntegrationContext): string {
-  return fill(LICENSE_RS, templateValues(ctx));
+  return fill(LICENSE_RS, { ...templateValues(ctx), PUBLIC_KEYS: publicKeyLines(ctx, (id, key) => `    ("${id}", "${key}"),`, (t) => `// ${t}`) });
 }
 
 export function rustIntegration(ctx: IntegrationContext): IntegrationDoc {
   return {
     title: "Rust",
-    intro: `License checks for a Rust app (\`${ctx.appId}\`) with \`ureq\` 2, \`sha2\` and \`serde_json\`, against ${ctx.serverUrl}.`,
+    intro: `License checks for a Rust app (\`${ctx.appId}\`) with \`ureq\` 2, \`sha2\`, \`serde_json\` and \`ring\` (Ed25519 for signed offline license files), against ${ctx.serverUrl}.`,
     setup: [
-      "Rust 1.73 or newer. Add the dependencies: `cargo add ureq@2 sha2@0.10 serde_json && cargo add serde --features derive`, or paste the `[dependencies]` below into `Cargo.toml`. The code is written for ureq 2.x (ureq 3 changed the request API).",
+      "Rust 1.73 or newer. Add the dependencies: `cargo add ureq@2 sha2@0.10 serde_json ring && cargo add serde --features derive`, or paste the `[dependencies]` below into `Cargo.toml`. The code is written for ureq 2.x (ureq 3 changed the request API) and uses only `ring::signature::UnparsedPublicKey` with `ED25519`, the same in ring 0.16 and 0.17.",
+      publicKeySetupStep(ctx, "near the top of `src/license.rs`"),
       "Save `src/license.rs`, add `mod license;` to `main.rs`, and call `license::check_license()` at every start and `license::activate_license(&key)` when it answers `Status::NeedsKey`. The calls block (up to 10 s per request): in a GUI app run them on a worker thread.",
       "`cargo run` runs the example below; `cargo run -- --deactivate` releases this machine.",
     ],

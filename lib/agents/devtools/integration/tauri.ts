@@ -1,5 +1,5 @@
 import { fill } from "../markdown.ts";
-import { commonNotes, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { commonNotes, publicKeySetupStep, templateValues, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { rustLicenseModule } from "./rust.ts";
 
 const CARGO = String.raw`# src-tauri/Cargo.toml: add to your existing [dependencies]
@@ -9,6 +9,7 @@ serde = { version = "1", features = ["derive"] }
 serde_json = "1"
 ureq = "2"
 sha2 = "0.10"
+ring = ">=0.16.20, <0.18"
 `;
 
 const LIB_RS = String.raw`// src-tauri/src/lib.rs: the license check runs in Rust; the web view only shows its outcome.
@@ -157,9 +158,10 @@ export function tauriIntegration(ctx: IntegrationContext): IntegrationDoc {
   const v = templateValues(ctx);
   return {
     title: "Tauri",
-    intro: `License checks for a Tauri 2 app (\`${ctx.appId}\`): the check runs in Rust with \`ureq\` 2 and \`sha2\`, the web view shows the outcome, against ${ctx.serverUrl}.`,
+    intro: `License checks for a Tauri 2 app (\`${ctx.appId}\`): the check runs in Rust with \`ureq\` 2, \`sha2\` and \`ring\` (Ed25519 for signed offline license files), the web view shows the outcome, against ${ctx.serverUrl}.`,
     setup: [
-      "In `src-tauri`: `cargo add ureq@2 sha2@0.10 serde_json && cargo add serde --features derive` (Tauri 2 is already there). In the front end: `npm install @tauri-apps/api@2`.",
+      "In `src-tauri`: `cargo add ureq@2 sha2@0.10 serde_json ring && cargo add serde --features derive` (Tauri 2 is already there). In the front end: `npm install @tauri-apps/api@2`.",
+      publicKeySetupStep(ctx, "near the top of `src-tauri/src/license.rs`"),
       "Save `src-tauri/src/license.rs`, and merge the commands and `.manage(LicenseGate::default())` into your `src-tauri/src/lib.rs`. The state file lives in the OS configuration directory under the app id.",
       "Save `src/license.js` and call `gateApp(root, startApp)` from your front end's entry point. Guard licensed features in Rust with `gate.ensure_allowed()?`: code in the web view is easy to change, the Rust binary less so.",
     ],
