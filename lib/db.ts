@@ -6,6 +6,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.ts";
 import { engineOf, sqlitePath, type Engine } from "./db/engine.ts";
 import { env } from "./env.ts";
+import { clearReadCache } from "./marketplace/read-cache.ts";
 
 /**
  * Both generated clients come from one model file, so they have the same API; the SQLite client's type stands
@@ -24,20 +25,38 @@ interface Holder {
 const KEY = Symbol.for("indie-license-market.db");
 const g = globalThis as unknown as Record<symbol, Holder | undefined>;
 
+const PRODUCT_WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+
+/** Every product write through this client clears the marketplace read cache, whoever makes it. */
+function withCacheInvalidation(client: SqliteClient): Db {
+  return client.$extends({
+    query: {
+      product: {
+        async $allOperations({ operation, args, query }) {
+          const result = await query(args);
+          if (PRODUCT_WRITES.has(operation)) clearReadCache();
+          return result;
+        },
+      },
+    },
+  }) as unknown as Db;
+}
+
 function create(url: string): Holder {
   const engine = engineOf(url);
   if (engine === "sqlite") {
     const path = sqlitePath(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const adapter = new PrismaBetterSqlite3({ url: path, timeout: 10_000 });
-    return { url, engine, client: new SqliteClient({ adapter }) };
+    return { url, engine, client: withCacheInvalidation(new SqliteClient({ adapter })) };
   }
   const adapter = new PrismaPg({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: 5_000,
   });
-  return { url, engine, client: new PostgresClient({ adapter }) as unknown as Db };
+  // Both clients come from one model file; the PostgreSQL one is extended through the SQLite one's (identical) type.
+  return { url, engine, client: withCacheInvalidation(new PostgresClient({ adapter }) as unknown as SqliteClient) };
 }
 
 /** The process's database client for DATABASE_URL. */

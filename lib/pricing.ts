@@ -14,6 +14,12 @@ export function platformFeeCents(amountCents: number): number {
   return Math.round((amountCents * PRICING.transaction_fee_percent) / 100);
 }
 
+// Building an Intl formatter costs far more than using one: keep one per currency.
+const formatters = new Map<string, Intl.NumberFormat>();
+
 export function formatPrice(cents: number, currency: string = PRICING.currency): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
+  const code = currency.toUpperCase();
+  let f = formatters.get(code);
+  if (!f) formatters.set(code, (f = new Intl.NumberFormat("en-US", { style: "currency", currency: code })));
+  return f.format(cents / 100);
 }

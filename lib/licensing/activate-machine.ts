@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { detailOf, licenseStanding } from "./evaluate.ts";
-import { licenseCache, loadLicenseState, type LicenseState } from "./license-state.ts";
+import { licenseCache, loadLicenseForMachine, type LicenseState } from "./license-state.ts";
 import type { ActivateRequest, ActivationResult } from "./schemas.ts";
 import type { LicenseCode } from "./codes.ts";
 
@@ -28,25 +28,26 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "P2
 export async function activateMachine(req: ActivateRequest, now = Date.now()): Promise<ActivationResult> {
   const db = getDb();
   const cache = licenseCache();
-  const state = await loadLicenseState(req.license_key);
+  const state = await loadLicenseForMachine(req.license_key, req.machine_fingerprint);
   const standing = licenseStanding(state, req.plugin_id, now);
-  if (standing !== "VALID") return result(req, standing, state, null, state?.machines.size ?? null);
+  if (standing !== "VALID") return result(req, standing, state, null, state?.machineCount ?? null);
   const license = state!;
   const existing = license.machines.get(req.machine_fingerprint);
-  if (existing) return result(req, "ALREADY_ACTIVATED", license, existing.activatedAt, license.machines.size);
+  if (existing) return result(req, "ALREADY_ACTIVATED", license, existing.activatedAt, license.machineCount);
 
   try {
     const outcome = await db.$transaction(async (tx) => {
-      const seat = await tx.license.updateMany({
+      const [seat] = await tx.license.updateManyAndReturn({
         where: { id: license.id, isActive: true, activeMachines: { lt: tx.license.fields.maxMachines } },
         data: { activeMachines: { increment: 1 } },
+        select: { activeMachines: true },
       });
-      if (seat.count === 0) return null;
+      if (!seat) return null;
       const activation = await tx.activation.create({
         data: { licenseId: license.id, fingerprint: req.machine_fingerprint, activatedAt: new Date(now) },
         select: { activatedAt: true },
       });
-      const after = await tx.license.findUniqueOrThrow({ where: { id: license.id }, select: { activeMachines: true } });
+      const after = seat;
       return { activatedAt: activation.activatedAt.getTime(), active: after.activeMachines };
     });
     cache.invalidate(license.key);
@@ -56,11 +57,11 @@ export async function activateMachine(req: ActivateRequest, now = Date.now()): P
     // The same machine was activated by a concurrent request: that activation stands, and this one is a repeat.
   }
   cache.invalidate(license.key);
-  const fresh = await loadLicenseState(req.license_key);
+  const fresh = await loadLicenseForMachine(req.license_key, req.machine_fingerprint);
   const now2 = Date.now();
   const again = licenseStanding(fresh, req.plugin_id, now2);
-  if (again !== "VALID") return result(req, again, fresh, null, fresh?.machines.size ?? null);
+  if (again !== "VALID") return result(req, again, fresh, null, fresh?.machineCount ?? null);
   const mine = fresh!.machines.get(req.machine_fingerprint);
-  if (mine) return result(req, "ALREADY_ACTIVATED", fresh, mine.activatedAt, fresh!.machines.size);
-  return result(req, "TOO_MANY_MACHINES", fresh, null, fresh!.machines.size);
+  if (mine) return result(req, "ALREADY_ACTIVATED", fresh, mine.activatedAt, fresh!.machineCount);
+  return result(req, "TOO_MANY_MACHINES", fresh, null, fresh!.machineCount);
 }

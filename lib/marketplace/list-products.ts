@@ -3,6 +3,7 @@ import type { Category } from "./constants.ts";
 import type { ProductSort } from "./schemas.ts";
 import { searchTerms } from "./search-text.ts";
 import { productSelect, type ProductRow } from "./serialize.ts";
+import { cachedRead } from "./read-cache.ts";
 
 export interface ListProductsInput {
   category?: Category;
@@ -42,7 +43,12 @@ export function listedProductsWhere(input: Pick<ListProductsInput, "category" | 
 }
 
 /** Listed (active) products, filtered, sorted and paged. One function behind the listing, the catalog and the storefront. */
-export async function listProducts(input: ListProductsInput): Promise<ProductPage> {
+export function listProducts(input: ListProductsInput): Promise<ProductPage> {
+  const key = `list:${input.category ?? ""}:${input.developerId ?? ""}:${input.sort}:${input.page}:${input.limit}:${input.search ?? ""}`;
+  return cachedRead(key, () => queryProducts(input));
+}
+
+async function queryProducts(input: ListProductsInput): Promise<ProductPage> {
   const db = getDb();
   const where = listedProductsWhere(input);
   const [total, rows] = await Promise.all([

@@ -122,7 +122,8 @@ describe("GET /api/marketplace/listings", () => {
 
 describe("GET /api/marketplace/product/{id}", () => {
   it("returns the product with developer info, images and pricing", async () => {
-    const first = (await call(listings, "/api/marketplace/listings?limit=1")).body.products[0];
+    // A product of the demo catalogue (other test files add products of their own).
+    const first = (await call(listings, "/api/marketplace/listings?limit=50")).body.products.find((p: any) => p.download_url.includes("/downloads/"));
     const r = await call(product, `/api/marketplace/product/${first.id}`, { params: { id: first.id } });
     expect(r.status).toBe(200);
     const p = r.body.product;
@@ -246,7 +247,8 @@ describe("other paths", () => {
   });
 
   it("serves the demo download for a seeded product", async () => {
-    const first = (await call(listings, "/api/marketplace/listings?limit=1")).body.products[0];
+    // A product of the demo catalogue (other test files add products of their own).
+    const first = (await call(listings, "/api/marketplace/listings?limit=50")).body.products.find((p: any) => p.download_url.includes("/downloads/"));
     const r = await call(download, `/downloads/${first.id}`, { params: { id: first.id } });
     expect(r.status).toBe(200);
     expect(r.headers.get("content-disposition")).toContain("attachment");
