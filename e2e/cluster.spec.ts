@@ -131,9 +131,11 @@ test.describe("the database restarting under load", () => {
     try {
       server!.start();
       app = await startApp(3213, { DATABASE_URL: server!.url, BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4" });
-      const listing = () => fetch(`${app!.url}/api/marketplace/listings?limit=1`).then(json);
+      // A new search each time: marketplace reads are cached for a few seconds, and this must reach the database.
+      let n = 0;
+      const listing = () => fetch(`${app!.url}/api/marketplace/listings?limit=1&search=a&page=${++n}`).then(json);
       expect((await listing()).status).toBe(200);
-      const { products } = (await listing()).body;
+      const { products } = (await fetch(`${app.url}/api/marketplace/listings?limit=1`).then(json)).body;
       const checkout = await post(app.url, "/api/checkout/create", { product_id: products[0].id, buyer_email: "fault@example.com" });
       expect(checkout.status).toBe(200);
 
