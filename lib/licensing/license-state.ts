@@ -19,27 +19,24 @@ export interface LicenseState {
   loadedAt: number;
 }
 
-/**
- * The license with only the machine asked about (and the number of machines): what activation needs, whatever
- * the number of machines a floating or site license has collected.
- */
-export async function loadLicenseForMachine(key: string, fingerprint: string): Promise<(LicenseState & { machineCount: number }) | null> {
-  const row = await getDb().license.findUnique({
-    where: { key },
-    select: {
-      id: true,
-      key: true,
-      buyerEmail: true,
-      isActive: true,
-      trial: true,
-      maxMachines: true,
-      activeMachines: true,
-      issuedAt: true,
-      expiresAt: true,
-      product: { select: { id: true, name: true, pluginId: true } },
-      activations: { where: { fingerprint }, select: { id: true, fingerprint: true, activatedAt: true } },
-    },
-  });
+function licenseSelect(fingerprint?: string) {
+  return {
+    id: true,
+    key: true,
+    buyerEmail: true,
+    isActive: true,
+    trial: true,
+    maxMachines: true,
+    activeMachines: true,
+    issuedAt: true,
+    expiresAt: true,
+    product: { select: { id: true, name: true, pluginId: true } },
+    activations: { ...(fingerprint ? { where: { fingerprint } } : {}), select: { id: true, fingerprint: true, activatedAt: true } },
+  } as const;
+}
+
+async function load(key: string, fingerprint?: string): Promise<(LicenseState & { machineCount: number }) | null> {
+  const row = await getDb().license.findUnique({ where: { key }, select: licenseSelect(fingerprint) });
   if (!row) return null;
   return {
     id: row.id,
@@ -59,38 +56,17 @@ export async function loadLicenseForMachine(key: string, fingerprint: string): P
   };
 }
 
-export async function loadLicenseState(key: string): Promise<LicenseState | null> {
-  const row = await getDb().license.findUnique({
-    where: { key },
-    select: {
-      id: true,
-      key: true,
-      buyerEmail: true,
-      isActive: true,
-      trial: true,
-      maxMachines: true,
-      issuedAt: true,
-      expiresAt: true,
-      product: { select: { id: true, name: true, pluginId: true } },
-      activations: { select: { id: true, fingerprint: true, activatedAt: true } },
-    },
-  });
-  if (!row) return null;
-  return {
-    id: row.id,
-    key: row.key,
-    productId: row.product.id,
-    productName: row.product.name,
-    pluginId: row.product.pluginId,
-    buyerEmail: row.buyerEmail,
-    isActive: row.isActive,
-    trial: row.trial,
-    maxMachines: row.maxMachines,
-    issuedAt: row.issuedAt.getTime(),
-    expiresAt: row.expiresAt?.getTime() ?? null,
-    machines: new Map(row.activations.map((a) => [a.fingerprint, { id: a.id, activatedAt: a.activatedAt.getTime() }])),
-    loadedAt: Date.now(),
-  };
+/** The license with all its machines, in one query: what validation (and its cache) needs. */
+export function loadLicenseState(key: string): Promise<LicenseState | null> {
+  return load(key);
+}
+
+/**
+ * The license with only the machine asked about (and the number of machines): what activation needs, whatever
+ * the number of machines a floating or site license has collected.
+ */
+export function loadLicenseForMachine(key: string, fingerprint: string) {
+  return load(key, fingerprint);
 }
 
 /**
