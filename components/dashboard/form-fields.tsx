@@ -85,6 +85,12 @@ function describedBy(...ids: Array<string | false | undefined>): string | undefi
   return list.length ? list.join(" ") : undefined;
 }
 
+/** What ties a control to its hint and its errors, for assistive technology. */
+function ariaFor(f: ReturnType<typeof useField>, hint: unknown) {
+  const invalid = f.errors.length > 0;
+  return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy(hint ? f.hintId : undefined, invalid && f.errorId) };
+}
+
 /** The summary at the top of a refused form: focused, announced, and a link to each field with a problem. */
 function FormProblems() {
   const { state, prefix, labels } = useContext(FormContext);
@@ -203,8 +209,7 @@ export function TextField({
           type={type}
           defaultValue={value}
           required={required}
-          aria-invalid={f.errors.length > 0 || undefined}
-          aria-describedby={describedBy(hint ? f.hintId : undefined, f.errors.length > 0 && f.errorId)}
+          {...ariaFor(f, hint)}
           className={`${inputBase} ${prefixText ? "pl-7" : ""} ${f.errors.length ? invalidInput : ""}`}
           {...rest}
         />
@@ -254,8 +259,7 @@ export function TextAreaField({
         required={required}
         maxLength={maxLength}
         placeholder={placeholder}
-        aria-invalid={f.errors.length > 0 || undefined}
-        aria-describedby={describedBy(hint ? f.hintId : undefined, f.errors.length > 0 && f.errorId)}
+        {...ariaFor(f, hint)}
         className={`${inputBase} mt-1.5 ${f.errors.length ? invalidInput : ""}`}
       />
       <Hint id={f.hintId}>{hint}</Hint>
@@ -296,8 +300,7 @@ export function SelectField({
         name={name}
         defaultValue={value}
         required={required}
-        aria-invalid={f.errors.length > 0 || undefined}
-        aria-describedby={describedBy(hint ? f.hintId : undefined, f.errors.length > 0 && f.errorId)}
+        {...ariaFor(f, hint)}
         className={`${inputBase} mt-1.5 pr-8 ${f.errors.length ? invalidInput : ""}`}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
@@ -326,8 +329,7 @@ export function CheckboxField({ name, label, defaultChecked = false, hint }: { n
           name={name}
           type="checkbox"
           defaultChecked={checked}
-          aria-invalid={f.errors.length > 0 || undefined}
-          aria-describedby={describedBy(hint ? f.hintId : undefined, f.errors.length > 0 && f.errorId)}
+          {...ariaFor(f, hint)}
           className={`mt-0.5 ${checkClass}`}
         />
         <label htmlFor={f.id} className="text-sm font-medium text-slate-900">
@@ -427,8 +429,7 @@ export function FileField({
         type="file"
         accept={accept}
         multiple={multiple}
-        aria-invalid={f.errors.length > 0 || undefined}
-        aria-describedby={describedBy(hint ? f.hintId : undefined, f.errors.length > 0 && f.errorId)}
+        {...ariaFor(f, hint)}
         className={`mt-1.5 block w-full rounded-lg text-sm text-slate-700 file:mr-3 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold file:text-slate-800 file:shadow-sm hover:file:bg-slate-50 ${focusRing}`}
       />
       <Hint id={f.hintId}>{hint}</Hint>
