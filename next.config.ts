@@ -6,6 +6,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  // generate_license_integration reads its code from integrations/ at run time (lib/agents/devtools/integration/sources.ts).
+  outputFileTracingIncludes: { "/*": ["./integrations/**/*"] },
   // The product form uploads an icon and up to six screenshots (512 KiB each) in one server action.
   experimental: { serverActions: { bodySizeLimit: "4mb" } },
 };

@@ -33,13 +33,14 @@ function fencedBlocks(markdown: string): Array<{ path?: string; lang: string; co
 
 const EXPECTED_LANGS: Record<IntegrationLanguage, string[]> = {
   c: ["c"],
-  cpp: ["cpp"],
+  // The signed license file check is one C file shared by C, C++ and JUCE (integrations/shared).
+  cpp: ["cpp", "c"],
   rust: ["rust", "toml"],
   python: ["python"],
   electron: ["javascript"],
   tauri: ["rust", "javascript", "toml"],
   csharp: ["csharp"],
-  juce: ["cpp"],
+  juce: ["cpp", "c"],
 };
 
 const HOSTILE_APP_IDS = [

@@ -45,17 +45,6 @@ export interface IntegrationDoc {
   notes?: string[];
 }
 
-/** The values every template may use. */
-export function templateValues(ctx: IntegrationContext): Record<string, string | number> {
-  return {
-    SERVER_URL: ctx.serverUrl,
-    APP_ID: ctx.appId,
-    GRACE_DAYS: OFFLINE_GRACE_DAYS,
-    LICENSE_FILE_FORMAT,
-    LICENSE_FILE_ENDPOINT,
-  };
-}
-
 /** did:web of a server URL's host, as the service derives it (a port is percent-encoded; the path is not part of it). */
 export function didWebOf(serverUrl: string): string {
   const u = new URL(serverUrl);

@@ -1,0 +1,54 @@
+// License checks for com.example.app against http://localhost:3000 (C++17, libcurl, OpenSSL).
+#pragma once
+
+#include <string>
+
+namespace licensing {
+
+enum class Status {
+    Valid,           // run
+    OfflineGrace,    // run: the server is unreachable; the signed license file (or recent validation) allows it
+    NeedsKey,        // ask for a (new) key
+    Expired,         // offer renewal
+    TrialExpired,    // offer to buy
+    Revoked,         // stop
+    TooManyMachines, // tell the user to release a machine
+    Unreachable,     // no server and no recent validation
+    Error            // anything else; see message
+};
+
+struct Outcome {
+    Status status = Status::Error;
+    std::string message;  // for the user
+    bool trial = false;
+    int trialDaysRemaining = 0;
+
+    bool allowed() const { return status == Status::Valid || status == Status::OfflineGrace; }
+};
+
+// Initialises libcurl for the lifetime of the object; create one in main() before any check.
+class CurlGlobal {
+public:
+    CurlGlobal();
+    ~CurlGlobal();
+    CurlGlobal(const CurlGlobal&) = delete;
+    CurlGlobal& operator=(const CurlGlobal&) = delete;
+};
+
+// Validates the stored key; Status::NeedsKey when there is none.
+Outcome checkLicense();
+// Activates a key the user typed on this machine, validates it and stores it.
+Outcome activateLicense(const std::string& enteredKey);
+// Releases this machine's seat and forgets the stored key.
+Outcome deactivateThisMachine();
+// Lowercase hex SHA-256 of "<CPU brand>|<OS identifier>"; throws std::runtime_error when unavailable.
+std::string machineFingerprint();
+
+// Checks a signed offline license file (the text of license.lic) against LICENSE_PUBLIC_KEYS, the fingerprint,
+// the app id, the license key (empty: any) and the time now (Unix seconds; negative: skip the issued_at/expires_at
+// window, for a file the server has just issued). Returns an empty string when the app may run on it (and sets
+// *expiresAt when not null), otherwise why not.
+std::string verifyLicenseFile(const std::string& text, const std::string& fingerprint, const std::string& key,
+                              long long now, long long* expiresAt = nullptr);
+
+} // namespace licensing

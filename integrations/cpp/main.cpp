@@ -1,0 +1,34 @@
+// Your app's entry point: check the license before anything else.
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "license_client.hpp"
+
+int main(int argc, char** argv) {
+    licensing::CurlGlobal curl;
+    if (argc > 1 && std::strcmp(argv[1], "--deactivate") == 0) {
+        const auto o = licensing::deactivateThisMachine();
+        std::cout << o.message << "\n";
+        return o.status == licensing::Status::NeedsKey ? 0 : 1;
+    }
+
+    auto outcome = licensing::checkLicense();
+    const char* fromEnv = std::getenv("LICENSE_KEY");
+    for (int attempt = 0; outcome.status == licensing::Status::NeedsKey && attempt < 3; ++attempt) {
+        std::string key;
+        if (attempt == 0 && fromEnv && *fromEnv) {
+            key = fromEnv;
+        } else {
+            std::cout << outcome.message << "\nLicense key (XXXX-XXXX-XXXX-XXXX): " << std::flush;
+            if (!std::getline(std::cin, key)) break;
+        }
+        outcome = licensing::activateLicense(key);
+    }
+    std::cout << outcome.message << "\n";
+    if (!outcome.allowed()) return 1;
+
+    // ... start the app ...
+    return 0;
+}

@@ -1,0 +1,55 @@
+// License checks for com.example.app against http://localhost:3000 (JUCE 7 or 8: juce_core, juce_cryptography,
+// juce_data_structures; OpenSSL 1.1.1+ for Ed25519). Every function blocks on the network: call them from a
+// background thread (see LicenseGate.h).
+#pragma once
+
+#include <juce_core/juce_core.h>
+#include <juce_cryptography/juce_cryptography.h>
+#include <juce_data_structures/juce_data_structures.h>
+
+namespace licensing
+{
+enum class Status
+{
+    valid,           // run
+    offlineGrace,    // run: the server is unreachable; the signed license file (or a recent validation) allows it
+    needsKey,        // ask for a (new) key
+    expired,         // offer renewal
+    trialExpired,    // offer to buy
+    revoked,         // stop
+    tooManyMachines, // tell the user to release a machine
+    unreachable,     // no server and no recent validation
+    error            // anything else; see message
+};
+
+struct Outcome
+{
+    Status status = Status::error;
+    juce::String message; // for the user
+    bool trial = false;
+    int trialDaysRemaining = 0;
+
+    bool allowed() const noexcept { return status == Status::valid || status == Status::offlineGrace; }
+};
+
+/** Validates the stored key (re-activating this machine when needed); Status::needsKey when there is none. */
+Outcome checkLicense();
+
+/** Activates a key the user entered on this machine, validates it and stores it. */
+Outcome activateLicense (const juce::String& enteredKey);
+
+/** Releases this machine's seat so the key can be used elsewhere, and forgets the key here. */
+Outcome deactivateThisMachine();
+
+/** Lowercase hex SHA-256 of "<CPU brand>|<OS identifier>"; empty when the OS identifier is unavailable. */
+juce::String machineFingerprint();
+
+/**
+ * Checks a signed offline license file (the text of license.lic) against LICENSE_PUBLIC_KEYS, the fingerprint, the
+ * app id, the license key (empty: any) and the time nowMs (negative: skip the issued_at/expires_at window, for a file
+ * the server has just issued). Returns an empty string when the app may run on it (and sets *expiresAtMs when not
+ * null), otherwise why not.
+ */
+juce::String verifyLicenseFile (const juce::String& text, const juce::String& fingerprint, const juce::String& key,
+                                juce::int64 nowMs, juce::int64* expiresAtMs = nullptr);
+} // namespace licensing

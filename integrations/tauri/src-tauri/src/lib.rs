@@ -1,0 +1,69 @@
+// src-tauri/src/lib.rs: the license check runs in Rust; the web view only shows its outcome.
+mod license;
+
+use std::sync::Mutex;
+use tauri::State;
+
+/// The latest outcome, so your other commands can refuse to work without a license.
+#[derive(Default)]
+struct LicenseGate(Mutex<Option<license::Outcome>>);
+
+impl LicenseGate {
+    fn remember(&self, outcome: &license::Outcome) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(outcome.clone());
+        }
+    }
+
+    /// Call at the top of every command that needs a license.
+    fn ensure_allowed(&self) -> Result<(), String> {
+        match self.0.lock().ok().and_then(|slot| slot.clone()) {
+            Some(outcome) if outcome.allowed => Ok(()),
+            Some(outcome) => Err(outcome.message),
+            None => Err("The license has not been checked yet.".into()),
+        }
+    }
+}
+
+/// Runs a blocking license call on Tauri's thread pool, off the main thread.
+async fn blocking<F>(gate: &LicenseGate, call: F) -> license::Outcome
+where
+    F: FnOnce() -> license::Outcome + Send + 'static,
+{
+    let outcome = tauri::async_runtime::spawn_blocking(call)
+        .await
+        .unwrap_or_else(|e| license::Outcome::new(license::Status::Error, format!("License check failed: {e}")));
+    gate.remember(&outcome);
+    outcome
+}
+
+#[tauri::command]
+async fn license_status(gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    Ok(blocking(&gate, license::check_license).await)
+}
+
+#[tauri::command]
+async fn activate_license(key: String, gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    Ok(blocking(&gate, move || license::activate_license(&key)).await)
+}
+
+#[tauri::command]
+async fn deactivate_license(gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    Ok(blocking(&gate, license::deactivate_this_machine).await)
+}
+
+/// An example of a licensed feature: it refuses to run without a valid (or offline-grace) license.
+#[tauri::command]
+fn export_project(gate: State<'_, LicenseGate>) -> Result<String, String> {
+    gate.ensure_allowed()?;
+    Ok("exported".into())
+}
+
+#[cfg_attr(mobile, tauri::mobile_entry_point)]
+pub fn run() {
+    tauri::Builder::default()
+        .manage(LicenseGate::default())
+        .invoke_handler(tauri::generate_handler![license_status, activate_license, deactivate_license, export_project])
+        .run(tauri::generate_context!())
+        .expect("error while running the Tauri application");
+}
