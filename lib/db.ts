@@ -52,7 +52,7 @@ function create(url: string): Holder {
   }
   const adapter = new PrismaPg({
     connectionString: url,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: env().DATABASE_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
   });
   // Both clients come from one model file; the PostgreSQL one is extended through the SQLite one's (identical) type.

@@ -1,41 +1,107 @@
 import { z } from "zod";
 
-/** The environment, parsed once. Every setting is optional on the embedded default (SQLite, test-mode payments, dev mailbox). */
-const schema = z.object({
+/**
+ * The environment, parsed once. Every setting is optional on the embedded default (SQLite, test-mode payments, dev
+ * mailbox), and every setting the code reads is here: nothing else reads process.env. A blank value (`KEY=` as in
+ * .env.example, or Compose's `${KEY:-}`) counts as unset.
+ */
+const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
+const millis = (fallback: number, min: number) => z.coerce.number().int().min(min).max(86_400_000).default(fallback);
+
+const fields = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   /** Public origin of this deployment; every absolute URL in every document derives from it. */
   BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).default("file:./data/marketplace.db"),
+  /** Connections per instance in the PostgreSQL pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
+  /** Skip seeding the demo catalogue into an empty database. */
+  SEED_DEMO: z.enum(["on", "off"]).default("on"),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Another Stripe API host (a proxy, or a local stand-in in tests). */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
+  /** Another Resend API host (a proxy, or a local stand-in in tests). */
+  RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default("Indie License Market <licenses@localhost>"),
+  /** Who may read the development mailbox: this machine only, or (a shared test deployment) everyone. */
+  DEV_MAILBOX: z.enum(["local", "public"]).default("local"),
   RECEIPT_SECRET: z.string().min(32).optional(),
   SIGNING_KEY: z.string().min(1).optional(),
   RATE_LIMIT: z.enum(["on", "off"]).default("on"),
-  /** Skip seeding the demo catalogue into an empty database. */
-  SEED_DEMO: z.enum(["on", "off"]).default("on"),
+  RATE_LIMIT_VALIDATE_PER_MIN: perMinute(600),
+  RATE_LIMIT_ACTIVATION_PER_MIN: perMinute(60),
+  RATE_LIMIT_RECEIPT_PER_MIN: perMinute(120),
+  RATE_LIMIT_CHECKOUT_PER_MIN: perMinute(30),
+  RATE_LIMIT_PER_KEY_PER_MIN: perMinute(120),
+  /** Reverse proxies in front of the service; the client address is then read from X-Forwarded-For. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
+  /** How long an instance serves a cached license answer after another instance changed that license (0: no cache). */
+  LICENSE_CACHE_TTL_MS: millis(10_000, 0),
+  /** Licenses kept in that cache per instance. */
+  LICENSE_CACHE_SIZE: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** How long marketplace reads (listings, catalog pages) are cached per instance (0: no cache). */
+  LISTING_CACHE_TTL_MS: millis(5_000, 0),
+  /** How often "last validated" times are written to the database. */
+  VALIDATION_FLUSH_MS: millis(5_000, 10),
+  /** Where uploaded product images are stored. */
+  UPLOAD_DIR: z.string().min(1).default("./data/uploads"),
 });
 
-export type Env = z.infer<typeof schema> & { BASE_URL: string };
+/** Blank and whitespace-only values are unset, whatever the key. */
+const unsetIfBlank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+const schema = z.preprocess(
+  (raw) => (raw && typeof raw === "object" ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unsetIfBlank(v)])) : raw),
+  fields,
+);
+
+export type Settings = z.infer<typeof fields>;
+export type Env = Settings & { BASE_URL: string };
+export type SettingName = keyof Settings;
+
+/** The names of every setting, for documentation checks. */
+export const SETTING_NAMES = Object.keys(fields.shape) as SettingName[];
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+}
+
+/** Parses an environment (process.env, or a file's assignments) without touching the cached one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) throw new Error(`Invalid environment: ${describe(parsed.error)}`);
+  const e = parsed.data;
+  return { ...e, BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "") };
+}
 
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid environment: ${issues}`);
-  }
-  const e = parsed.data;
-  cached = { ...e, BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "") };
-  return cached;
+  return (cached ??= parseEnv(process.env));
 }
 
 /** For tests that change the environment between cases. */
 export function resetEnv(): void {
   cached = undefined;
+}
+
+const live = new Map<SettingName, { raw: string | undefined; value: unknown }>();
+
+/**
+ * One setting read afresh from process.env on each call, through the same schema field (blank is unset, same
+ * default and bounds). For the few settings that tests, and the rate limiter's contract, change at runtime
+ * without resetEnv(); a value is parsed once per distinct raw string.
+ */
+export function liveSetting<K extends SettingName>(name: K): Settings[K] {
+  const raw = process.env[name];
+  const hit = live.get(name);
+  if (hit && hit.raw === raw) return hit.value as Settings[K];
+  const parsed = fields.shape[name].safeParse(unsetIfBlank(raw));
+  if (!parsed.success) throw new Error(`Invalid environment: ${name}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  live.set(name, { raw, value: parsed.data });
+  return parsed.data as Settings[K];
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 
 /** Uploaded images (product icons and screenshots) live on local disk under UPLOAD_DIR (default ./data/uploads). */
@@ -11,7 +12,7 @@ const TYPES = [
   { ext: "webp", type: "image/webp", magic: [0x52, 0x49, 0x46, 0x46] },
 ] as const;
 
-const dir = () => process.env.UPLOAD_DIR ?? join(process.cwd(), "data", "uploads");
+const dir = () => env().UPLOAD_DIR;
 
 /**
  * Stores an image under its content hash and returns its public path. Only PNG, JPEG and WebP, recognised by their

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { getDb } from "../db.ts";
-import { env } from "../env.ts";
+import { env, liveSetting } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import type { MailboxMessage, MailboxQuery } from "./schemas.ts";
@@ -33,12 +33,12 @@ export function devMailboxEnabled(): boolean {
 /** Whether the request (its headers, as server.ts stamped them) may read the dev mailbox. */
 export function canReadDevMailbox(headers: HeaderReader): boolean {
   if (!devMailboxEnabled()) return false;
-  if (process.env.DEV_MAILBOX === "public") return true;
+  if (liveSetting("DEV_MAILBOX") === "public") return true;
   if (!isLoopbackAddress(headers.get(CLIENT_ADDRESS_HEADER))) return false;
   // A reverse proxy on this machine that we were not told about (TRUST_PROXY unset) makes every visitor look local;
   // the addresses it forwards give it away. (Next itself sets X-Forwarded-For to the socket address when it is
   // missing, so the header's presence alone proves nothing.)
-  if (Number(process.env.TRUST_PROXY ?? 0) > 0) return true;
+  if (liveSetting("TRUST_PROXY") > 0) return true;
   return forwardedAddresses(headers).every(isLoopbackAddress);
 }
 

@@ -1,5 +1,5 @@
 import { Resend } from "resend";
-import { env } from "../env.ts";
+import { env, liveSetting } from "../env.ts";
 
 export interface OutgoingMail {
   from: string;
@@ -20,17 +20,20 @@ export interface MailTransport {
 /** Longest a send may take. Shorter than the outbox lock (60 s), so a stuck request never overlaps a retry. */
 const SEND_TIMEOUT_MS = 30_000;
 
+const RESEND_API = "https://api.resend.com";
+
 /**
  * Delivery through Resend's API. The SDK reports API and network errors as `{ error }` instead of throwing; both
- * become an Error here, so the outbox records and retries them. RESEND_BASE_URL, read by the SDK when the
- * transport is constructed, points it elsewhere (a local stub in tests).
+ * become an Error here, so the outbox records and retries them. RESEND_BASE_URL, read when the transport is
+ * constructed and handed to the SDK (which would otherwise read process.env itself), points it elsewhere (a local
+ * stub in tests).
  */
 export class ResendTransport implements MailTransport {
   readonly name = "resend";
   private readonly client: Resend;
 
   constructor(apiKey: string) {
-    this.client = new Resend(apiKey);
+    this.client = new Resend(apiKey, { baseUrl: liveSetting("RESEND_BASE_URL") ?? RESEND_API });
   }
 
   async send(msg: OutgoingMail): Promise<{ id: string }> {

@@ -1,3 +1,4 @@
+import { liveSetting, type SettingName } from "../env.ts";
 import { AppError } from "./errors.ts";
 
 /**
@@ -14,10 +15,8 @@ export interface RateRule {
   windowMs: number;
 }
 
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
+// Read through lib/env.ts on each use; the fallback shown at each rule is the schema's default there.
+const num = (name: Extract<SettingName, `RATE_LIMIT_${string}_PER_MIN`>, _fallback: number): number => liveSetting(name);
 
 /** The limits, read from the environment on each use so operators and tests can change them without a restart of this module. */
 export const RULES = {
@@ -125,7 +124,7 @@ const g = globalThis as unknown as Record<symbol, RateLimiter | undefined>;
 export const rateLimiter = (): RateLimiter => (g[KEY] ??= new RateLimiter());
 
 export function rateLimitsEnabled(): boolean {
-  return (process.env.RATE_LIMIT ?? "on") !== "off";
+  return liveSetting("RATE_LIMIT") !== "off";
 }
 
 /** Applies each (rule, id) pair; the first full window answers 429. */
@@ -143,7 +142,7 @@ export const CLIENT_ADDRESS_HEADER = "x-ilm-client-address";
  * as appended by that many trusted proxies in front of us.
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
-  const hops = Number(process.env.TRUST_PROXY ?? 0);
+  const hops = liveSetting("TRUST_PROXY");
   if (hops > 0 && forwardedFor) {
     const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",").map((s) => s.trim()).filter(Boolean);
     const candidate = list[list.length - hops];

@@ -1,4 +1,5 @@
 import { getDb } from "../db.ts";
+import { env } from "../env.ts";
 
 /** What the licensing rules need to know about one license, loaded in one query. */
 export interface LicenseState {
@@ -117,8 +118,5 @@ const KEY = Symbol.for("indie-license-market.license-cache");
 const g = globalThis as unknown as Record<symbol, LicenseCache | undefined>;
 
 export function licenseCache(): LicenseCache {
-  return (g[KEY] ??= new LicenseCache(
-    Number(process.env.LICENSE_CACHE_TTL_MS ?? 10_000),
-    Number(process.env.LICENSE_CACHE_SIZE ?? 100_000),
-  ));
+  return (g[KEY] ??= new LicenseCache(env().LICENSE_CACHE_TTL_MS, env().LICENSE_CACHE_SIZE));
 }

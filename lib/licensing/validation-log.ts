@@ -1,4 +1,5 @@
 import { getDb } from "../db.ts";
+import { env } from "../env.ts";
 
 /**
  * "Last validated" timestamps, written behind the request: the app needs its answer, not our bookkeeping. Pending
@@ -14,13 +15,11 @@ const KEY = Symbol.for("indie-license-market.validation-log");
 const g = globalThis as unknown as Record<symbol, Log | undefined>;
 const log = (): Log => (g[KEY] ??= { pending: new Map() });
 
-const FLUSH_MS = Number(process.env.VALIDATION_FLUSH_MS ?? 5_000);
-
 export function recordValidation(activationId: string, at: number): void {
   const l = log();
   l.pending.set(activationId, at);
   if (!l.timer) {
-    l.timer = setTimeout(() => void flushValidations().catch((e) => console.error("flushing validation times failed:", e)), FLUSH_MS);
+    l.timer = setTimeout(() => void flushValidations().catch((e) => console.error("flushing validation times failed:", e)), env().VALIDATION_FLUSH_MS);
     l.timer.unref();
   }
 }

@@ -10,7 +10,7 @@ let cached: { key: string; base: string; client: Stripe } | undefined;
 export function stripeClient(): Stripe {
   const key = env().STRIPE_SECRET_KEY;
   if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
-  const base = process.env.STRIPE_API_BASE ?? "";
+  const base = env().STRIPE_API_BASE ?? "";
   if (cached?.key === key && cached.base === base) return cached.client;
   const config: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
   if (base) {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SIGN_IN_TTL_MINUTES } from "@/lib/auth/sign-in";
+import { devMailboxEnabled } from "@/lib/email/dev-mailbox";
 import { emailSchema } from "@/lib/licensing/trial-schemas";
 import { CheckoutFrame } from "@/components/checkout/checkout-frame";
 import { StatusPanel } from "@/components/checkout/status-panel";
@@ -32,7 +33,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 /** Where the sign-in forms of "My licenses" and the dashboard land, and where a spent sign-in link ends up. */
 export default async function CheckEmailPage({ searchParams }: Props) {
   const { invalid, purpose, email } = parse(await searchParams);
-  const devMailbox = !process.env.RESEND_API_KEY;
+  const devMailbox = devMailboxEnabled();
 
   if (invalid) {
     return (
