@@ -1,4 +1,7 @@
-/** The lower-cased haystack a product is searched by; rebuilt whenever a product is written. */
+/**
+ * The lower-cased haystack a product is searched by; rebuilt whenever a product is written, and for each of a
+ * developer's products when the developer is renamed (lib/dashboard/developer-profile.ts).
+ */
 export function buildSearchText(p: {
   name: string;
   tagline: string;
@@ -15,6 +18,23 @@ export function buildSearchText(p: {
     .join("\n")
     .toLowerCase();
 }
+
+/** The same haystack from a stored product row, whose list columns are JSON. */
+export function storedSearchText(
+  p: { name: string; tagline: string; description: string; category: string; pluginId: string; compatibility: unknown; inputs: unknown; outputs: unknown; platforms: unknown },
+  developerName: string,
+): string {
+  return buildSearchText({
+    ...p,
+    developerName,
+    compatibility: strings(p.compatibility),
+    inputs: strings(p.inputs),
+    outputs: strings(p.outputs),
+    platforms: strings(p.platforms),
+  });
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
 /**
  * Search words from a query: lower-cased, at most 8, each at most 64 characters. Every word must match.
