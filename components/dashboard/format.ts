@@ -1,3 +1,5 @@
+import { storedLicenseStanding, type StoredLicense } from "../licenses/format";
+
 export { formatDay, formatMoment, shortFingerprint } from "../ui/format";
 
 /** "5 Apr": a day on a chart axis. */
@@ -9,10 +11,11 @@ export { formatPrice as formatCents } from "@/lib/pricing";
 
 export type LicenseStatus = "active" | "revoked" | "expired" | "trial";
 
-/** One word for where a license stands: revoked beats expired beats trial. */
-export function licenseStatus(l: { isActive: boolean; expiresAt: Date | null; trial: boolean }, now = Date.now()): LicenseStatus {
-  if (!l.isActive) return "revoked";
-  if (l.expiresAt && l.expiresAt.getTime() <= now) return "expired";
+/** One word for where a license stands (lib/licensing's licenseStanding): revoked beats expired beats trial. */
+export function licenseStatus(l: StoredLicense, now = Date.now()): LicenseStatus {
+  const { code } = storedLicenseStanding(l, now);
+  if (code === "REVOKED") return "revoked";
+  if (code !== "VALID") return "expired";
   return l.trial ? "trial" : "active";
 }
 

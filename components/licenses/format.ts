@@ -1,20 +1,32 @@
 import { env } from "@/lib/env";
-
-const DAY_MS = 86_400_000;
+import { licenseStanding, trialDaysRemaining, type StandingFacts } from "@/lib/licensing/evaluate";
+import type { LicenseCode } from "@/lib/licensing/codes";
 
 export { formatDay as formatDate, formatMoment as formatDateTime, shortFingerprint } from "../ui/format";
 
 export type LicenseStatus = { kind: "active" } | { kind: "trial"; daysLeft: number } | { kind: "expired" } | { kind: "revoked" };
 
+export interface StoredLicense {
+  isActive: boolean;
+  trial: boolean;
+  expiresAt: Date | null;
+}
+
+/**
+ * A stored license judged by lib/licensing's own rule (licenseStanding), for its own product: what the pages show
+ * is what /validate answers. The facts are returned too, for the trial days.
+ */
+export function storedLicenseStanding(license: StoredLicense, now = Date.now()): { code: LicenseCode; facts: StandingFacts } {
+  const facts: StandingFacts = { pluginId: "", isActive: license.isActive, trial: license.trial, expiresAt: license.expiresAt?.getTime() ?? null };
+  return { code: licenseStanding(facts, facts.pluginId, now), facts };
+}
+
 /** What the badge says. Revoked wins over expired; a trial counts its remaining days, rounded up. */
-export function licenseStatus(license: { isActive: boolean; trial: boolean; expiresAt: Date | null }, now = Date.now()): LicenseStatus {
-  if (!license.isActive) return { kind: "revoked" };
-  if (license.expiresAt && license.expiresAt.getTime() <= now) return { kind: "expired" };
-  if (license.trial) {
-    const daysLeft = license.expiresAt ? Math.max(1, Math.ceil((license.expiresAt.getTime() - now) / DAY_MS)) : 0;
-    return { kind: "trial", daysLeft };
-  }
-  return { kind: "active" };
+export function licenseStatus(license: StoredLicense, now = Date.now()): LicenseStatus {
+  const { code, facts } = storedLicenseStanding(license, now);
+  if (code === "REVOKED") return { kind: "revoked" };
+  if (code !== "VALID") return { kind: "expired" };
+  return license.trial ? { kind: "trial", daysLeft: trialDaysRemaining(facts, now) } : { kind: "active" };
 }
 
 /**

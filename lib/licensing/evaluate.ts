@@ -3,8 +3,11 @@ import type { LicenseState } from "./license-state.ts";
 
 const DAY = 86_400_000;
 
+/** What a license's standing depends on; the rest of LicenseState (machines, buyer) does not enter into it. */
+export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt">;
+
 /** The standing of a license for a product, before any machine is considered. */
-export function licenseStanding(state: LicenseState | null, pluginId: string, now: number): LicenseCode {
+export function licenseStanding(state: StandingFacts | null, pluginId: string, now: number): LicenseCode {
   if (!state) return "NOT_FOUND";
   if (state.pluginId !== pluginId) return "PRODUCT_MISMATCH";
   if (!state.isActive) return "REVOKED";
@@ -12,7 +15,7 @@ export function licenseStanding(state: LicenseState | null, pluginId: string, no
   return "VALID";
 }
 
-export function trialDaysRemaining(state: LicenseState, now: number): number {
+export function trialDaysRemaining(state: Pick<LicenseState, "trial" | "expiresAt">, now: number): number {
   if (!state.trial || state.expiresAt === null) return 0;
   return Math.max(0, Math.ceil((state.expiresAt - now) / DAY));
 }
