@@ -5,7 +5,7 @@ import { PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { MCP_SERVER_INFO } from "./mcp-server.ts";
-import { LAYERS, TOOLS, toolParameters } from "./tools.ts";
+import { LAYERS, tools, toolParameters } from "./tools.ts";
 
 /**
  * The discovery documents agents read: the discovery payload, the OpenAI tool manifest, the A2A agent card, the MCP
@@ -58,7 +58,7 @@ function layers() {
     layer: l.layer,
     name: l.name,
     summary: l.summary,
-    tools: TOOLS.filter((t) => t.layer === l.layer).map((t) => t.name),
+    tools: tools().filter((t) => t.layer === l.layer).map((t) => t.name),
   }));
 }
 
@@ -79,7 +79,7 @@ export function discoveryPayload() {
         transport: "streamable-http",
         protocol_version: VERSIONS.mcpProtocol,
         supported_versions: [...MCP_PROTOCOL_VERSIONS],
-        description: `${TOOLS.length} tools over JSON-RPC (tools/list, tools/call); stateless, no authentication.`,
+        description: `${tools().length} tools over JSON-RPC (tools/list, tools/call); stateless, no authentication.`,
         config_snippet: mcpConfigSnippet(),
       },
       openapi: { url: absoluteUrl(paths.openapi), version: "3.1.0" },
@@ -88,7 +88,7 @@ export function discoveryPayload() {
       did: { id: serviceDid(), document: absoluteUrl("/.well-known/did.json"), method: "did:web" },
     },
     capabilities: {
-      overview: `${TOOLS.length} tools in ${LAYERS.length} layers: discovery and integration help, marketplace and licensing operations, terms, agent checkout, and signed receipts.`,
+      overview: `${tools().length} tools in ${LAYERS.length} layers: discovery and integration help, marketplace and licensing operations, terms, agent checkout, and signed receipts.`,
       layers: layers(),
     },
     discovery: {
@@ -133,7 +133,7 @@ export function toolManifest() {
     description_for_human: TAGLINE,
     description_for_model: `${SUMMARY} Use browse_marketplace and get_product_details to find software, agent_checkout to buy (give the returned url to the buyer), activate_license/validate_license/deactivate_license for machine licensing, get_receipt/verify_receipt for proof of purchase. Prices are in cents (USD).`,
     auth: { type: "none" },
-    tools: TOOLS.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: toolParameters(t) } })),
+    tools: tools().map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: toolParameters(t) } })),
     mcp: { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol, config_snippet: mcpConfigSnippet() },
     _links: { self: absoluteUrl(paths.tools), openapi: absoluteUrl(paths.openapi), discover: absoluteUrl(paths.discover), mcp: absoluteUrl(paths.mcp) },
   };
@@ -157,7 +157,7 @@ export function agentCard() {
     security: [],
     defaultInputModes: ["application/json", "text/plain"],
     defaultOutputModes: ["application/json", "text/plain"],
-    skills: TOOLS.map((t) => ({
+    skills: tools().map((t) => ({
       id: t.name,
       name: t.title,
       description: t.description,
@@ -183,7 +183,7 @@ export function mcpServerCard() {
     transport: { type: "streamable-http", endpoint: paths.mcp },
     capabilities: { tools: { listChanged: false } },
     authentication: { required: false, schemes: [] },
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolParameters(t) })),
+    tools: tools().map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolParameters(t) })),
     resources: [],
     prompts: [],
   };

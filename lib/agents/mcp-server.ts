@@ -1,13 +1,14 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { AppError } from "../http/errors.ts";
+import { mcpRequest } from "../operations/context.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
-import { TOOLS } from "./tools.ts";
+import { callTool, tools } from "./tools.ts";
 
 export const MCP_SERVER_INFO = { name: "indie-license-market", title: SERVICE_NAME, version: VERSIONS.server };
 
-/** Registers the 14 tools of the registry on an MCP server. */
+/** Registers the registry's tools on an MCP server; each call runs through its operation's limits, auth and handler. */
 export function registerTools(server: McpServer): void {
-  for (const t of TOOLS) {
+  for (const t of tools()) {
     server.registerTool(
       t.name,
       {
@@ -15,15 +16,14 @@ export function registerTools(server: McpServer): void {
         description: t.description,
         inputSchema: t.input,
         ...(t.output ? { outputSchema: t.output } : {}),
-        annotations: {
-          title: t.title,
-          readOnlyHint: !["purchase_license", "agent_checkout", "activate_license", "deactivate_license"].includes(t.name),
-          openWorldHint: false,
-        },
+        annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: false },
       },
       async (args: unknown) => {
         try {
-          const result = await t.handler(args as never);
+          const request = mcpRequest.getStore();
+          // Outside the HTTP transport (an in-process caller) there is no client to count against: refuse rather than skip limits.
+          if (!request) throw new Error("MCP tool called outside an HTTP request");
+          const result = await callTool(t, args as Record<string, unknown>, { ...request, transport: "mcp" });
           return {
             content: [{ type: "text" as const, text: result.text }],
             ...(result.data ? { structuredContent: result.data } : {}),

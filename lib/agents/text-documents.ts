@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATIONS } from "../api/operations.ts";
+import { operations } from "../operations/index.ts";
 import { LICENSE_CODES } from "../licensing/codes.ts";
 import { CATEGORIES, CATEGORY_LABELS } from "../marketplace/constants.ts";
 import { catalogProductSchema } from "../marketplace/schemas.ts";
@@ -7,7 +7,7 @@ import { PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
-import { LAYERS, TOOLS, toolParameters } from "./tools.ts";
+import { LAYERS, tools, toolParameters } from "./tools.ts";
 
 /** /llms.txt: an H1, a blockquote summary, then sections of links (the llms.txt format). */
 export function llmsTxt(): string {
@@ -21,7 +21,7 @@ No API key is needed anywhere. Prices are in US cents. License keys look like XX
 ## Start here
 
 - [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
-- [MCP endpoint](${l.mcp}): ${TOOLS.length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer)
+- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer)
 - [Tool manifest](${l.tools}): the same tools in OpenAI function format
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
 - [Full reference](${l.llms_full}): tools, endpoints, codes and pricing in one text file
@@ -83,17 +83,19 @@ export function llmsFullTxt(): string {
   out.push("## Tools", "");
   for (const layer of LAYERS) {
     out.push(`### Layer ${layer.layer}: ${layer.name}`, "", layer.summary, "");
-    for (const t of TOOLS.filter((x) => x.layer === layer.layer)) {
+    for (const t of tools().filter((x) => x.layer === layer.layer)) {
       out.push(`#### ${t.name}`, "", t.description, "", "Arguments:", ...schemaLines(toolParameters(t)));
-      if (t.rest) out.push("", `REST equivalent: ${t.rest}`);
+      if (t.operation.http) out.push("", `REST equivalent: ${t.operation.http.method} ${t.operation.http.path}`);
       out.push("");
     }
   }
   out.push("## REST endpoints", "");
-  for (const op of OPERATIONS) {
-    out.push(`### ${op.method.toUpperCase()} ${op.path}`, "", op.description ?? op.summary, "");
-    const input = op.body ?? op.query ?? op.params;
-    if (input) out.push(op.body ? "Body:" : op.query ? "Query:" : "Path:", ...schemaLines(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>), "");
+  for (const op of operations()) {
+    if (!op.http || op.auth !== "public") continue;
+    out.push(`### ${op.http.method} ${op.http.path}`, "", op.description ?? op.summary, "");
+    for (const [label, schema] of [["Path:", op.input?.params], ["Query:", op.input?.query], ["Body:", op.input?.body]] as const) {
+      if (schema) out.push(label, ...schemaLines(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>), "");
+    }
   }
   out.push("## Licensing result codes", "");
   for (const [code, text] of Object.entries(LICENSE_CODES)) out.push(`- ${code}: ${text}`);

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { env } from "../env.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
-import { OPERATIONS, type Operation } from "./operations.ts";
+import type { Operation, Tag } from "../operations/define.ts";
+import { operations } from "../operations/index.ts";
+import { SESSION_COOKIE } from "../auth/sign-in.ts";
 
 type Json = Record<string, unknown>;
 
@@ -12,18 +14,21 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   return out;
 }
 
-const TAGS: Record<Operation["tag"], string> = {
+const TAGS: Record<Tag, string> = {
   Marketplace: "Browse the products listed on the marketplace.",
   Licensing: "Activate, validate and release machine-bound license keys; the calls a licensed app makes.",
   Receipts: "Portable signed receipts and the service's identity.",
   Checkout: "Buy a license: hosted checkout sessions and their outcome.",
   Agents: "Documents for AI agents: the catalog, the discovery payload and the tool manifest.",
   Service: "Health and terms.",
+  Seller: "A seller's own products, with the dashboard's session cookie (sign in at /dashboard/sign-in).",
 };
 
 const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input; `errors` names each offending field or parameter",
+  401: "Not signed in",
+  403: "Signed in, but not allowed (no developer profile yet, or a cross-site request)",
   404: "Not found",
   405: "Method not allowed",
   409: "Conflict with the resource's state",
@@ -37,7 +42,7 @@ const ERROR_TEXT: Record<number, string> = {
 
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [["query", op.query], ["path", op.params]] as const) {
+  for (const [where, schema] of [["query", op.input?.query], ["path", op.input?.params]] as const) {
     if (!schema) continue;
     const js = jsonSchema(schema, "input");
     const required = new Set((js.required as string[] | undefined) ?? []);
@@ -50,27 +55,31 @@ function parameters(op: Operation): Json[] {
 }
 
 function operationObject(op: Operation): Json {
+  const body = op.input?.body;
   const errorCodes = new Set([...(op.errors ?? []), 500, 503]);
-  if (op.query || op.params || op.body) errorCodes.add(400);
-  if (op.body) {
+  if (op.input?.query || op.input?.params || body) errorCodes.add(400);
+  if (body) {
     errorCodes.add(413);
     errorCodes.add(415);
   }
   const responses: Json = {
-    "200": {
+    [String(op.http?.status ?? 200)]: {
       description: "Success",
       headers: { Link: { $ref: "#/components/headers/Link" } },
-      content: { [op.contentType ?? "application/json"]: { schema: jsonSchema(op.response, "output") } },
+      content: { [(op.http?.contentType ?? "application/json").split(";")[0]!]: { schema: jsonSchema(op.output, "output") } },
     },
   };
   for (const code of [...errorCodes].sort()) responses[String(code)] = problem(ERROR_TEXT[code] ?? "Error");
+  const tools = (op.tools ?? []).map((t) => `\`${t.name}\``);
+  const params = parameters(op);
   return {
-    operationId: op.operationId,
+    operationId: op.id,
     summary: op.summary,
-    description: [op.description, op.tool ? `Also available as the MCP tool \`${op.tool}\`.` : ""].filter(Boolean).join(" ") || op.summary,
+    description: [op.description, tools.length ? `Also available as the MCP tool${tools.length > 1 ? "s" : ""} ${tools.join(" and ")}.` : ""].filter(Boolean).join(" ") || op.summary,
     tags: [op.tag],
-    ...(parameters(op).length ? { parameters: parameters(op) } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    ...(op.auth === "seller" ? { security: [{ sellerSession: [] }] } : {}),
+    ...(params.length ? { parameters: params } : {}),
+    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } } : {}),
     responses,
   };
 }
@@ -78,7 +87,7 @@ function operationObject(op: Operation): Json {
 /** The OpenAPI 3.1 description, generated from the operation registry and its zod schemas. */
 export function openApiDocument(): Json {
   const docPaths: Record<string, Json> = {};
-  for (const op of OPERATIONS) (docPaths[op.path] ??= {})[op.method] = operationObject(op);
+  for (const op of operations()) if (op.http) (docPaths[op.http.path] ??= {})[op.http.method.toLowerCase()] = operationObject(op);
   return {
     openapi: "3.1.0",
     info: {
@@ -86,7 +95,7 @@ export function openApiDocument(): Json {
       version: VERSIONS.api,
       summary: "Machine-bound license keys, a software marketplace and agent checkout.",
       description:
-        "Every endpoint is open: no API key. License keys, fingerprints and product ids are request data, not credentials. Errors are RFC 9457 problem documents with a stable `code`. Every response carries a `Link` header naming the MCP endpoint.",
+        "Every public endpoint is open: no API key (a seller's own endpoints take the dashboard's session cookie). License keys, fingerprints and product ids are request data, not credentials. Errors are RFC 9457 problem documents with a stable `code`. Every response carries a `Link` header naming the MCP endpoint.",
       contact: { name: SERVICE_NAME, url: env().BASE_URL },
       license: { name: "MIT", identifier: "MIT" },
     },
@@ -119,6 +128,9 @@ export function openApiDocument(): Json {
             },
           },
         },
+      },
+      securitySchemes: {
+        sellerSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE.seller, description: "The seller dashboard's session, from an e-mailed sign-in link" },
       },
       headers: {
         Link: { description: `Links to the MCP endpoint (rel="mcp"), this description and the discovery payload`, schema: { type: "string" } },

@@ -1,5 +1,18 @@
+/**
+ * Marks AppErrors across module copies: server.ts (loaded by tsx) and Next's bundle each evaluate this file, so each
+ * has its own class. A registered symbol is the same in both, and `instanceof` checks it, so an error made by one copy
+ * (say, a 429 from the shared rate limiter) is recognised by the other instead of becoming a 500.
+ */
+const BRAND = Symbol.for("indie-license-market.app-error");
+
 /** A failure the caller can act on. `lib/` code throws these; the HTTP layer turns them into problem documents. */
 export class AppError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  readonly [BRAND] = true;
+
   constructor(
     /** Stable, machine-readable, snake_case; never changes once published. */
     readonly code: string,

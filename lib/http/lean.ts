@@ -1,56 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { z } from "zod";
+import type { Operation } from "../operations/define.ts";
+import { execute, parseParts } from "../operations/execute.ts";
+import { success } from "../operations/http.ts";
+import { operations } from "../operations/index.ts";
 import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, tooLarge } from "./input.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, tooLarge } from "./input.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
-import { clientAddress, enforce, RULES, type RateRule } from "./rate-limit.ts";
+import { clientAddress } from "./rate-limit.ts";
 import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.ts";
-import { VERSIONS } from "../versions.ts";
-import { activateMachine } from "../licensing/activate-machine.ts";
-import { deactivateMachine } from "../licensing/deactivate-machine.ts";
-import { validateLicense } from "../licensing/validate-license.ts";
-import { activateRequestSchema, deactivateRequestSchema, validateRequestSchema } from "../licensing/schemas.ts";
 
 /**
- * The paths server.ts answers itself, without Next's request pipeline: the licensing hot path that every licensed
- * app calls at every launch, and the health check. Same conventions as the route wrapper (problem documents, body
- * cap, Link header, request id) with none of its per-request overhead. Everything else goes to Next.
+ * The operations declared `lean` (the licensing hot path every licensed app calls at every launch, and the health
+ * check), answered by server.ts itself without Next's request pipeline. Same conventions as the Next adapter
+ * (problem documents, body cap, Link header, request id, the operation's rate limits) with none of its overhead.
  */
-interface LeanRoute<B> {
-  method: "GET" | "POST";
-  body?: z.ZodType<B>;
-  limits?: (client: string, body: B) => Array<[RateRule, string]>;
-  handle: (body: B) => Promise<unknown>;
-}
-
-const route = <B>(r: LeanRoute<B>) => r as LeanRoute<unknown>;
-
-const routes: Record<string, LeanRoute<unknown>> = {
-  "/health": route({ method: "GET", handle: async () => ({ status: "ok", version: VERSIONS.server }) }),
-  "/validate": route({
-    method: "POST",
-    body: validateRequestSchema,
-    limits: (client, b) => [[RULES.validate, client], [RULES.key, b.license_key]],
-    handle: (b) => validateLicense(b),
-  }),
-  "/activate": route({
-    method: "POST",
-    body: activateRequestSchema,
-    limits: (client, b) => [[RULES.activation, client], [RULES.key, b.license_key]],
-    handle: (b) => activateMachine(b),
-  }),
-  "/deactivate": route({
-    method: "POST",
-    body: deactivateRequestSchema,
-    limits: (client, b) => [[RULES.activation, client], [RULES.key, b.license_key]],
-    handle: (b) => deactivateMachine(b),
-  }),
-};
-
-export function isLeanPath(pathname: string): boolean {
-  return Object.hasOwn(routes, pathname);
-}
+let routes: Map<string, Operation> | undefined;
+const leanRoutes = () => (routes ??= new Map(operations().filter((op) => op.http?.lean).map((op) => [op.http!.path, op])));
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string, head: boolean): void {
   res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
@@ -89,23 +55,35 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
 export async function handleLean(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const q = req.url?.indexOf("?") ?? -1;
   const pathname = q === -1 ? (req.url ?? "/") : req.url!.slice(0, q);
-  if (!Object.hasOwn(routes, pathname)) return false;
-  const r = routes[pathname]!;
+  const op = leanRoutes().get(pathname);
+  if (!op) return false;
+  const method = op.http!.method;
   const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
-  const head = req.method === "HEAD" && r.method === "GET";
+  const head = req.method === "HEAD" && method === "GET";
   try {
-    if (req.method !== r.method && !head) {
-      const allow = r.method === "GET" ? "GET, HEAD" : r.method;
+    if (req.method !== method && !head) {
+      const allow = method === "GET" ? "GET, HEAD" : method;
       throw new AppError("method_not_allowed", 405, `${pathname} accepts ${allow}.`, { headers: { Allow: allow } });
     }
     let body: unknown;
-    if (r.body) {
+    if (op.input?.body) {
       checkJsonContentType(req.headers["content-type"]);
-      body = parseWith(r.body, "body", parseJsonText(await readBody(req, DEFAULT_MAX_BODY_BYTES)));
-      if (r.limits) enforce(r.limits(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]), body));
+      body = parseJsonText(await readBody(req, op.http!.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
     }
-    const out = await r.handle(body);
-    send(res, 200, { ...baseHeaders(requestId, CACHE.none), "Content-Type": "application/json; charset=utf-8" }, JSON.stringify(out), head);
+    const input = parseParts(op, { body });
+    let headers: Headers | undefined;
+    const ctx = {
+      transport: "lean" as const,
+      client: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
+      requestId,
+      // Built only when read: no lean operation needs them today, and the hot path should not pay for them.
+      get headers() {
+        return (headers ??= toHeaders(req));
+      },
+      origin: "",
+    };
+    const out = success(op, await execute(op, input, ctx), requestId);
+    send(res, out.status, out.headers, out.body, head);
   } catch (error) {
     const appError = toAppError(error, requestId);
     // A body we stopped reading must not be taken for the next request on this connection.
@@ -119,4 +97,10 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
     );
   }
   return true;
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const out = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, value);
+  return out;
 }

@@ -1,27 +1,52 @@
+import { mcpRequest } from "../operations/context.ts";
+import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./input.ts";
+import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
 
 /**
+ * JSON-RPC messages one HTTP request may carry. Protocol 2025-03-26 allows batches (later revisions dropped them);
+ * each call in a batch counts against the rate limits on its own, and the cap bounds what one request can ask for.
+ */
+export const MCP_MAX_BATCH = 10;
+
+function batchSize(body: string): number {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? parsed.length : 1;
+  } catch {
+    return 1; // not JSON: the MCP handler answers with its own parse error
+  }
+}
+
+/**
  * Wraps the MCP handler with the conventions every API response follows: the body cap (the JSON-RPC body is read
- * once here, within the cap, and handed on), the Link header and a request id. The MCP handler answers protocol
- * errors itself as JSON-RPC.
+ * once here, within the cap, and handed on), the batch cap, the Link header and a request id. The exchange runs
+ * inside the request's context (client address, headers), so each tool call goes through its operation's rate
+ * limits and auth exactly as the REST route does. The MCP handler answers protocol errors itself as JSON-RPC.
  */
 export function withApiHeaders(handler: (request: Request) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    const url = new URL(request.url);
     try {
       let forwarded = request;
       if (request.method === "POST") {
         const body = await readBodyText(request, DEFAULT_MAX_BODY_BYTES);
+        const size = batchSize(body);
+        if (size > MCP_MAX_BATCH) {
+          throw new AppError("batch_too_large", 400, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH} messages; this one has ${size}.`);
+        }
         forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
-      const response = await handler(forwarded);
+      const context = { client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown", requestId, headers: request.headers, origin: url.origin };
+      const response = await mcpRequest.run(context, () => handler(forwarded));
       const headers = new Headers(response.headers);
       for (const [k, v] of Object.entries(baseHeaders(requestId, CACHE.none))) if (!headers.has(k)) headers.set(k, v);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     } catch (error) {
-      return problemResponse(toAppError(error, requestId), requestId, new URL(request.url).pathname);
+      return problemResponse(toAppError(error, requestId), requestId, url.pathname);
     }
   };
 }

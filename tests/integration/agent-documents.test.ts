@@ -199,13 +199,15 @@ describe("text documents", () => {
 
 describe("generate_license_integration for this deployment", () => {
   it("embeds the service's published Ed25519 keys, so offline verification works as generated", async () => {
-    const { toolByName } = await import("@/lib/agents/tools");
+    const { callTool, toolByName } = await import("@/lib/agents/tools");
+    const tool = toolByName("generate_license_integration")!;
+    const ctx = { transport: "mcp" as const, client: "127.0.0.1", requestId: "t", headers: new Headers(), origin: "http://localhost:3000" };
     const { signingKeys } = await import("@/lib/identity/service-keys");
     const { current } = await signingKeys();
-    const out = await toolByName.get("generate_license_integration")!.handler({ language: "python", app_id: "com.example.app" } as never);
+    const out = await callTool(tool, { language: "python", app_id: "com.example.app" }, ctx);
     expect(out.text).toContain(current.raw.toString("base64url"));
     expect(out.text).toContain(`did:web:localhost%3A3000#${current.id}`);
-    const elsewhere = await toolByName.get("generate_license_integration")!.handler({ language: "python", server_url: "https://licenses.example.org" } as never);
+    const elsewhere = await callTool(tool, { language: "python", server_url: "https://licenses.example.org" }, ctx);
     expect(elsewhere.text).not.toContain(current.raw.toString("base64url"));
   });
 });

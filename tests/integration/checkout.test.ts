@@ -19,11 +19,13 @@ async function checkout(body: Record<string, unknown>) {
 }
 
 describe("POST /api/checkout/create (test mode)", () => {
-  it("returns {url, session_id} and records amount, currency, the 5 % fee and the agent", async () => {
+  it("returns {url, session_id} with where to follow up, and records amount, currency, the 5 % fee and the agent", async () => {
     const p = await product();
     const r = await checkout({ product_id: p.id, buyer_email: "Buyer@Example.com", agent_id: "agent:claude/1" });
     expect(r.status, r.text).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["session_id", "url"]);
+    // The interface's two fields, plus what REST and the MCP checkout tools share for following up.
+    expect(Object.keys(r.body).sort()).toEqual(["amount_cents", "currency", "expires_at", "session_id", "status_url", "url"]);
+    expect(r.body.status_url).toBe(`http://localhost:3000/api/checkout/${r.body.session_id}`);
     expect(r.body.session_id).toMatch(/^cs_[A-Za-z0-9]{24}$/);
     expect(r.body.url).toBe(`http://localhost:3000/checkout/${r.body.session_id}`);
     const order = await getDb().order.findUniqueOrThrow({ where: { id: r.body.session_id } });

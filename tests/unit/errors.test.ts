@@ -44,3 +44,21 @@ describe("problem documents", () => {
     expect(requestIdFrom("x".repeat(200))).toHaveLength(36);
   });
 });
+
+describe("errors made by another copy of the module", () => {
+  it("are still recognised, so a refusal from the shared limiter stays a 429", async () => {
+    // server.ts (tsx) and Next's bundle each load lib/http/errors.ts: two classes, one rate limiter between them.
+    vi.resetModules();
+    const other = await import("@/lib/http/errors");
+    expect(other.AppError).not.toBe(AppError);
+    const refusal = new other.AppError("rate_limited", 429, "Too many requests.", { headers: { "Retry-After": "7" } });
+    expect(refusal instanceof AppError).toBe(true);
+    const mapped = toAppError(refusal, "r");
+    expect(mapped.status).toBe(429);
+    const response = problemResponse(mapped, "r");
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("7");
+    expect(new Error("plain") instanceof AppError).toBe(false);
+    expect({ code: "rate_limited", status: 429 } instanceof AppError).toBe(false);
+  });
+});

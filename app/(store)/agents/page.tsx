@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { discoveryLinks, mcpConfigSnippet, TAGLINE } from "@/lib/agents/documents";
-import { LAYERS, TOOLS, toolParameters } from "@/lib/agents/tools";
+import { LAYERS, tools, toolParameters } from "@/lib/agents/tools";
 import { VERSIONS } from "@/lib/versions";
 import { absoluteUrl, paths } from "@/lib/urls";
 import { card, container, textLink } from "@/components/ui/styles";
@@ -68,7 +68,7 @@ export default function AgentsPage() {
       </section>
 
       <section aria-labelledby="tools-heading" className="mt-12">
-        <h2 id="tools-heading" className="text-lg font-semibold text-slate-900">The {TOOLS.length} tools</h2>
+        <h2 id="tools-heading" className="text-lg font-semibold text-slate-900">The {tools().length} tools</h2>
         {LAYERS.map((layer) => (
           <div key={layer.layer} className="mt-6">
             <h3 className="text-base font-semibold text-slate-900">
@@ -76,7 +76,7 @@ export default function AgentsPage() {
             </h3>
             <p className="text-sm text-slate-600">{layer.summary}</p>
             <ul className="mt-3 space-y-3">
-              {TOOLS.filter((t) => t.layer === layer.layer).map((t) => (
+              {tools().filter((t) => t.layer === layer.layer).map((t) => (
                 <li key={t.name} className={`${card} p-4`}>
                   <p className="font-mono text-sm font-semibold text-slate-900">{t.name}</p>
                   <p className="mt-1 text-sm text-slate-700">{t.description}</p>

@@ -1,7 +1,3 @@
-import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
-import { didDocument } from "@/lib/identity/did";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: route({ cache: CACHE.document, contentType: "application/did+json", handler: () => didDocument() }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/.well-known/did.json");

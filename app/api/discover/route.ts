@@ -1,7 +1,3 @@
-import { discoveryPayload } from "@/lib/agents/documents";
-import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: route({ cache: CACHE.document, handler: () => discoveryPayload() }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/discover");

@@ -1,7 +1,3 @@
-import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
-import { getTerms } from "@/lib/terms/get-terms";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: route({ cache: CACHE.document, handler: () => getTerms() }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/terms");

@@ -1,23 +1,3 @@
-import { RULES } from "@/lib/http/rate-limit";
-import { methods, route } from "@/lib/http/route";
-import { startTrial } from "@/lib/licensing/start-trial";
-import { startTrialRequestSchema } from "@/lib/licensing/trial-schemas";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route({
-    body: startTrialRequestSchema,
-    rateLimit: ({ client }) => [[RULES.checkout, client]],
-    handler: async ({ body }) => {
-      const { license, product, created } = await startTrial({ productId: body.product_id, buyerEmail: body.buyer_email });
-      return {
-        license_key: license.key,
-        product_id: product.id,
-        plugin_id: product.pluginId,
-        trial: true as const,
-        trial_days: product.trialDays,
-        expires_at: license.expiresAt!.toISOString(),
-        created,
-      };
-    },
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/trials");

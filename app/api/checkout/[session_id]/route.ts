@@ -1,7 +1,3 @@
-import { getCheckoutStatus } from "@/lib/checkout/get-checkout";
-import { sessionParamsSchema } from "@/lib/checkout/schemas";
-import { methods, route } from "@/lib/http/route";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: route({ params: sessionParamsSchema, handler: ({ params }) => getCheckoutStatus(params.session_id) }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/checkout/{session_id}");

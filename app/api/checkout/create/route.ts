@@ -1,12 +1,3 @@
-import { createCheckout } from "@/lib/checkout/create-checkout";
-import { createCheckoutRequestSchema } from "@/lib/checkout/schemas";
-import { RULES } from "@/lib/http/rate-limit";
-import { methods, route } from "@/lib/http/route";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route({
-    body: createCheckoutRequestSchema,
-    rateLimit: ({ client }) => [[RULES.checkout, client]],
-    handler: ({ body }) => createCheckout(body),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/checkout/create");

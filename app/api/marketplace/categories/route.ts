@@ -1,10 +1,3 @@
-import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
-import { countCategories } from "@/lib/marketplace/count-categories";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: route({
-    cache: CACHE.short,
-    handler: async () => ({ categories: await countCategories() }),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/marketplace/categories");

@@ -1,10 +1,3 @@
-import { readBodyText } from "@/lib/http/input";
-import { methods, route } from "@/lib/http/route";
-import { handleStripeWebhook } from "@/lib/payments/stripe-webhook";
+import { restRoutes } from "@/lib/operations/http";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route({
-    // The signature covers the exact bytes Stripe sent, so the body is read raw, not parsed first.
-    handler: async ({ request }) => handleStripeWebhook(await readBodyText(request, 512 * 1024), request.headers.get("stripe-signature")),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/webhooks/stripe");

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { webhookAckSchema } from "../api/doc-schemas.ts";
+import { createCheckout } from "../checkout/create-checkout.ts";
+import { getCheckoutStatus } from "../checkout/get-checkout.ts";
+import { checkoutSessionSchema, checkoutStatusSchema, createCheckoutRequestSchema, sessionParamsSchema } from "../checkout/schemas.ts";
+import { RULES } from "../http/rate-limit.ts";
+import { handleStripeWebhook } from "../payments/stripe-webhook.ts";
+import { absoluteUrl } from "../urls.ts";
+import { operation } from "./define.ts";
+
+const startedCheckoutSchema = checkoutSessionSchema.extend({
+  status_url: z.url().describe("GET it to learn whether the buyer paid and where the key was sent"),
+  expires_at: z.iso.datetime(),
+  amount_cents: z.int(),
+  currency: z.string(),
+});
+
+/** Buying a license: hosted checkout sessions, their outcome, and the payment provider's events. */
+export const CHECKOUT = [
+  operation({
+    id: "createCheckout",
+    summary: "Create a checkout session",
+    description: "Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome.",
+    tag: "Checkout",
+    auth: "public",
+    http: { method: "POST", path: "/api/checkout/create" },
+    input: { body: createCheckoutRequestSchema },
+    output: startedCheckoutSchema,
+    limits: (_b, c) => [[RULES.checkout, c.client]],
+    errors: [404, 429, 502],
+    handler: async (b) => {
+      const session = await createCheckout(b);
+      const status = await getCheckoutStatus(session.session_id);
+      return {
+        ...session,
+        status_url: absoluteUrl(`/api/checkout/${session.session_id}`),
+        expires_at: status.expires_at,
+        amount_cents: status.amount_cents,
+        currency: status.currency,
+      };
+    },
+    tools: [
+      {
+        name: "purchase_license",
+        title: "Purchase a license",
+        layer: 2,
+        description:
+          "Start buying a license for a product. Returns a payment URL for the buyer to open; when payment succeeds, the license key is generated and e-mailed to buyer_email.",
+        args: createCheckoutRequestSchema.omit({ agent_id: true }),
+        text: (s) => `Open this URL to pay: ${s.url}\nThe license key is e-mailed to the buyer once payment succeeds; follow up at ${s.status_url}.`,
+        readOnly: false,
+      },
+      {
+        name: "agent_checkout",
+        title: "Agent checkout",
+        layer: 4,
+        description:
+          "Create a checkout session on behalf of a buyer, attributed to your agent_id. Give the returned url to the buyer to pay; poll status_url to learn when it is paid and where the key was sent.",
+        text: (s) => `Checkout ${s.session_id} is open until ${s.expires_at}. The buyer pays at: ${s.url}\nFollow up at ${s.status_url}.`,
+        readOnly: false,
+      },
+    ],
+  }),
+  operation({
+    id: "getCheckoutStatus",
+    summary: "Checkout session status",
+    description: "For the agent or app that created a checkout: its status and, once paid, the key and where it was e-mailed.",
+    tag: "Checkout",
+    auth: "public",
+    http: { method: "GET", path: "/api/checkout/{session_id}" },
+    input: { params: sessionParamsSchema },
+    output: checkoutStatusSchema,
+    errors: [404],
+    handler: (p) => getCheckoutStatus(p.session_id),
+  }),
+  operation({
+    id: "stripeWebhook",
+    summary: "Stripe webhook",
+    description: "Stripe's event deliveries, verified on the raw body with the `Stripe-Signature` header; each event is applied once.",
+    tag: "Checkout",
+    auth: "public",
+    // The signature covers the exact bytes Stripe sent, so the body reaches the handler unparsed.
+    http: { method: "POST", path: "/api/webhooks/stripe", rawBody: true, maxBodyBytes: 512 * 1024 },
+    input: { body: z.looseObject({ id: z.string(), type: z.string() }) },
+    output: webhookAckSchema,
+    errors: [404],
+    handler: (_b, c) => handleStripeWebhook(c.rawBody ?? "", c.headers.get("stripe-signature")),
+  }),
+];

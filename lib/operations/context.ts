@@ -1,0 +1,9 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { CallContext } from "./define.ts";
+
+/**
+ * The HTTP request behind an MCP tool call. The MCP SDK calls tool handlers with JSON-RPC data only, so the transport
+ * wrapper (lib/http/mcp-transport.ts) runs the whole JSON-RPC exchange inside this store; tool calls read the client
+ * address and headers from it and count against the same rate limits as REST.
+ */
+export const mcpRequest = new AsyncLocalStorage<Omit<CallContext, "transport">>();

@@ -1,0 +1,106 @@
+import type { z } from "zod";
+import type { RateRule } from "../http/rate-limit.ts";
+
+/**
+ * One operation, declared once: where it lives on HTTP (if it does), who may call it, its input and output schemas,
+ * its rate limits, the errors it can answer, its handler, and the MCP tools that expose it. The REST route (a Next
+ * route file or server.ts's lean path), the MCP tools, /openapi.json, /api/tools and the discovery documents are all
+ * derived from these declarations (lib/operations/index.ts), so no transport can skip a limit or drift in shape.
+ */
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call: anyone (`public`), or a seller signed in to the dashboard (`seller`: session cookie; writes must come
+ * from our own origin).
+ */
+export type Auth = "public" | "seller";
+
+export type Tag = "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller";
+
+/** What the caller is, as the transport established it. */
+export interface CallContext {
+  transport: "rest" | "lean" | "mcp";
+  /** The client's address (socket peer, or as trusted proxies reported it). */
+  client: string;
+  requestId: string;
+  /** The HTTP request's headers (for MCP, those of the request that carried the JSON-RPC message). */
+  headers: Headers;
+  /** Our own origin as the request addressed it, for same-origin checks. */
+  origin: string;
+}
+
+/** The signed-in seller, for `seller` operations. */
+export interface Seller {
+  email: string;
+  developer: { id: string; name: string; email: string };
+}
+
+export interface HandlerContext extends CallContext {
+  seller?: Seller;
+  rawBody?: string;
+}
+
+type AnyObject = z.ZodObject;
+
+export interface ToolSpec<I, O> {
+  name: string;
+  title: string;
+  /** The capability layer the discovery documents group tools by (see LAYERS in lib/agents/tools.ts). */
+  layer: 1 | 2 | 3 | 4 | 5;
+  /** Written for a model: what the tool does and when to use it. */
+  description: string;
+  /** The tool's own arguments when they differ from the operation's input (names fixed by the interface). */
+  args?: AnyObject;
+  toInput?: (args: Record<string, unknown>) => I;
+  /** What the model reads; the structured result is the operation's output. */
+  text: (output: O) => string;
+  /** Tools that change state (buy, activate) are not read-only. */
+  readOnly?: boolean;
+}
+
+export interface OperationSpec<I, O> {
+  /** The OpenAPI operationId; unique. */
+  id: string;
+  summary: string;
+  description?: string;
+  tag: Tag;
+  auth: Auth;
+  /** Where REST callers reach it; an operation without one is offered as an MCP tool only. */
+  http?: {
+    method: Method;
+    path: string;
+    /** Answered by server.ts's node:http path, without Next's request pipeline (the licensing hot path). */
+    lean?: boolean;
+    /** Cache-Control of a success; errors are never cached. */
+    cache?: string;
+    status?: number;
+    /** A non-JSON success body: the handler returns the text. */
+    contentType?: string;
+    headers?: Record<string, string>;
+    maxBodyBytes?: number;
+    /** The handler gets the body's exact bytes as `rawBody` (signed webhooks); `input.body` then only documents it. */
+    rawBody?: boolean;
+  };
+  input?: { query?: AnyObject; params?: AnyObject; body?: z.ZodType };
+  output: z.ZodType<O>;
+  /** Rate limits every transport counts a call against, from the parsed input and the caller. */
+  limits?: (input: I, ctx: CallContext) => Array<[RateRule, string]>;
+  /** HTTP statuses it can answer besides 400 (bad input), 413/415 (bodies), 500 and 503. */
+  errors?: number[];
+  handler: (input: I, ctx: HandlerContext) => Promise<O> | O;
+  tools?: Array<ToolSpec<I, O>>;
+}
+
+/** The erased form the adapters work with. */
+export type Operation = OperationSpec<Record<string, unknown>, unknown>;
+
+type InputOf<S> = (S extends { query: infer Q extends z.ZodType } ? z.output<Q> : unknown) &
+  (S extends { params: infer P extends z.ZodType } ? z.output<P> : unknown) &
+  (S extends { body: infer B extends z.ZodType } ? z.output<B> : unknown);
+
+/** Declares an operation; the handler's input type is inferred from the input schemas (query, path and body merged). */
+export function operation<const S extends NonNullable<OperationSpec<unknown, unknown>["input"]>, O>(
+  spec: Omit<OperationSpec<InputOf<S>, O>, "input"> & { input?: S },
+): Operation {
+  return spec as unknown as Operation;
+}

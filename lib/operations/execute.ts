@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { readCookie } from "../auth/cookies.ts";
+import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
+import { getDb } from "../db.ts";
+import { env } from "../env.ts";
+import { AppError } from "../http/errors.ts";
+import { invalid } from "../http/input.ts";
+import { enforce } from "../http/rate-limit.ts";
+import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
+
+/** The signed-in seller behind a call; a write must also come from our own origin (login CSRF, cross-site forms). */
+async function sellerFor(ctx: CallContext, write: boolean): Promise<Seller> {
+  const session = await sessionFromToken(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE.seller), "seller");
+  if (!session) throw new AppError("unauthorized", 401, "Sign in to the seller dashboard first.");
+  if (write) {
+    const origin = ctx.headers.get("origin");
+    // Browsers send Origin on cross-site writes; clients that send none are not browsers, and SameSite still applies.
+    if (origin && origin !== new URL(env().BASE_URL).origin && origin !== ctx.origin) {
+      throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
+    }
+  }
+  const developer = await getDb().developer.findUnique({ where: { email: session.email }, select: { id: true, name: true, email: true } });
+  if (!developer) throw new AppError("no_developer_profile", 403, "Create your developer profile in the dashboard first.");
+  return { email: session.email, developer };
+}
+
+/**
+ * Runs one call of an operation whatever the transport: rate limits first (they need no database), then who is
+ * calling, then the handler. Input has been parsed by the transport with the operation's schemas.
+ */
+export async function execute(op: Operation, input: Record<string, unknown>, ctx: CallContext, rawBody?: string): Promise<unknown> {
+  if (op.limits) enforce(op.limits(input, ctx));
+  const handlerCtx: HandlerContext = { ...ctx, ...(rawBody !== undefined ? { rawBody } : {}) };
+  if (op.auth === "seller") handlerCtx.seller = await sellerFor(ctx, op.http?.method !== "GET");
+  return op.handler(input, handlerCtx);
+}
+
+/** Parses each part of an HTTP request with its schema and merges them into the operation's input. */
+export function parseParts(
+  op: Operation,
+  parts: { query?: Record<string, string>; params?: Record<string, unknown>; body?: unknown },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const part = (schema: z.ZodType | undefined, where: "query" | "path" | "body", value: unknown) => {
+    if (!schema) return;
+    const result = schema.safeParse(value);
+    if (!result.success) throw invalid(where, result.error);
+    Object.assign(out, result.data);
+  };
+  part(op.input?.query, "query", parts.query ?? {});
+  part(op.input?.params, "path", parts.params ?? {});
+  if (!op.http?.rawBody) part(op.input?.body, "body", parts.body);
+  return out;
+}
+
+/** The arguments an MCP tool takes by default: the operation's input fields, merged into one object. */
+export function mergedInputSchema(op: Operation): z.ZodObject {
+  const shapes: z.ZodRawShape[] = [];
+  for (const s of [op.input?.query, op.input?.params, op.input?.body]) {
+    if (!s) continue;
+    if (!(s instanceof z.ZodObject)) throw new Error(`operation ${op.id}: give its tools their own args (the body is not an object schema)`);
+    shapes.push(s.shape);
+  }
+  return z.object(Object.assign({}, ...shapes) as z.ZodRawShape);
+}

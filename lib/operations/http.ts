@@ -1,0 +1,56 @@
+import { CACHE } from "../http/headers.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, readBodyText } from "../http/input.ts";
+import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
+import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
+import { methods } from "../http/route.ts";
+import type { Method, Operation } from "./define.ts";
+import { execute, parseParts } from "./execute.ts";
+import { operationsAt } from "./index.ts";
+
+/** Status, headers and body of a successful call, as every HTTP adapter sends it. */
+export function success(op: Operation, result: unknown, requestId: string): { status: number; headers: Record<string, string>; body: string } {
+  const http = op.http;
+  const text = typeof result === "string" && http?.contentType !== undefined;
+  const type = text ? http.contentType! : `${http?.contentType ?? "application/json"}; charset=utf-8`;
+  return {
+    status: http?.status ?? 200,
+    headers: { ...baseHeaders(requestId, http?.cache ?? CACHE.none), ...http?.headers, "Content-Type": type },
+    body: text ? (result as string) : JSON.stringify(result),
+  };
+}
+
+type NextContext = { params?: Promise<Record<string, string | string[] | undefined>> };
+
+function nextHandler(op: Operation) {
+  const http = op.http!;
+  return async (request: Request, context?: NextContext): Promise<Response> => {
+    const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    const url = new URL(request.url);
+    try {
+      let body: unknown;
+      let raw: string | undefined;
+      if (op.input?.body) {
+        if (!http.rawBody) checkJsonContentType(request.headers.get("content-type"));
+        raw = await readBodyText(request, http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        if (!http.rawBody) body = parseJsonText(raw);
+      }
+      const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
+      const ctx = { transport: "rest" as const, client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown", requestId, headers: request.headers, origin: url.origin };
+      const out = success(op, await execute(op, input, ctx, http.rawBody ? raw : undefined), requestId);
+      return new Response(out.body, { status: out.status, headers: out.headers });
+    } catch (error) {
+      return problemResponse(toAppError(error, requestId), requestId, url.pathname);
+    }
+  };
+}
+
+/**
+ * A Next route file's exports for the operations declared at `path`, with a 405 problem for other methods:
+ *
+ *   export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/terms");
+ */
+export function restRoutes(path: string) {
+  const handlers: Partial<Record<Method, ReturnType<typeof nextHandler>>> = {};
+  for (const op of operationsAt(path)) handlers[op.http!.method] = nextHandler(op);
+  return methods(handlers);
+}

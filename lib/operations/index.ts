@@ -1,0 +1,36 @@
+import { CHECKOUT } from "./checkout.ts";
+import type { Operation } from "./define.ts";
+import { DEVTOOLS } from "./devtools.ts";
+import { LICENSING } from "./licensing.ts";
+import { MARKETPLACE } from "./marketplace.ts";
+import { RECEIPTS } from "./receipts.ts";
+import { SELLER } from "./seller.ts";
+import { SERVICE } from "./service.ts";
+
+/**
+ * Every operation the service offers, each declared once in its domain's file. Read it through these functions, not
+ * at module load: documents derived from the registry are themselves operations, so the modules import each other.
+ */
+let all: Operation[] | undefined;
+
+export function operations(): Operation[] {
+  if (all) return all;
+  const list = [...SERVICE, ...MARKETPLACE, ...LICENSING, ...RECEIPTS, ...CHECKOUT, ...SELLER, ...DEVTOOLS];
+  const seen = new Set<string>();
+  for (const op of list) {
+    const keys = [`id:${op.id}`, ...(op.http ? [`http:${op.http.method} ${op.http.path}`] : []), ...(op.tools ?? []).map((t) => `tool:${t.name}`)];
+    for (const k of keys) {
+      if (seen.has(k)) throw new Error(`operation registry: ${k} is declared twice`);
+      seen.add(k);
+    }
+  }
+  all = list;
+  return all;
+}
+
+/** The operations served at one path template, by method. */
+export function operationsAt(path: string): Operation[] {
+  const found = operations().filter((op) => op.http?.path === path);
+  if (!found.length) throw new Error(`operation registry: nothing is declared at ${path}`);
+  return found;
+}

@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { RULES } from "../http/rate-limit.ts";
+import { activateMachine } from "../licensing/activate-machine.ts";
+import { checkLicenseStatus, licenseStatusRequestSchema, licenseStatusSchema } from "../licensing/check-license-status.ts";
+import { deactivateMachine } from "../licensing/deactivate-machine.ts";
+import {
+  activateRequestSchema,
+  activationResultSchema,
+  deactivateRequestSchema,
+  deactivationResultSchema,
+  validateRequestSchema,
+  validationResultSchema,
+} from "../licensing/schemas.ts";
+import { startTrial } from "../licensing/start-trial.ts";
+import { startTrialRequestSchema, trialResultSchema } from "../licensing/trial-schemas.ts";
+import { validateLicense } from "../licensing/validate-license.ts";
+import { issueLicenseFile, licenseFileQuerySchema } from "../verifiable/license-file.ts";
+import { operation } from "./define.ts";
+
+const coded = (r: { code: string; detail: string }) => `${r.code}: ${r.detail}`;
+
+/** The calls a licensed app makes at every launch, and what an agent or support tool asks about a license. */
+export const LICENSING = [
+  operation({
+    id: "validateLicense",
+    summary: "Validate a license key on a machine",
+    description: "Checks key, product, revocation, expiry, trial and whether this machine is activated. `code` gives the reason.",
+    tag: "Licensing",
+    auth: "public",
+    http: { method: "POST", path: "/validate", lean: true },
+    input: { body: validateRequestSchema },
+    output: validationResultSchema,
+    limits: (b, c) => [[RULES.validate, c.client], [RULES.key, b.license_key]],
+    errors: [429],
+    handler: (b) => validateLicense(b),
+    tools: [
+      {
+        name: "validate_license",
+        title: "Validate a license on a machine",
+        layer: 2,
+        description:
+          "Check that a license key is valid for this product on this machine: existence, product, revocation, expiry, trial, and whether the machine is activated.",
+        text: coded,
+      },
+    ],
+  }),
+  operation({
+    id: "activateLicense",
+    summary: "Activate a license on a machine",
+    description: "Binds the key to the machine fingerprint; idempotent per machine; refuses past max_machines with TOO_MANY_MACHINES.",
+    tag: "Licensing",
+    auth: "public",
+    http: { method: "POST", path: "/activate", lean: true },
+    input: { body: activateRequestSchema },
+    output: activationResultSchema,
+    limits: (b, c) => [[RULES.activation, c.client], [RULES.key, b.license_key]],
+    errors: [429],
+    handler: (b) => activateMachine(b),
+    tools: [
+      {
+        name: "activate_license",
+        title: "Activate a license on a machine",
+        layer: 2,
+        description:
+          "Bind a license key to a machine fingerprint (SHA-256 hex of CPU brand + OS identifier) for the product. Re-activating the same machine takes no extra seat; a machine past max_machines is refused with TOO_MANY_MACHINES.",
+        text: coded,
+        readOnly: false,
+      },
+    ],
+  }),
+  operation({
+    id: "deactivateLicense",
+    summary: "Release a license from a machine",
+    tag: "Licensing",
+    auth: "public",
+    http: { method: "POST", path: "/deactivate", lean: true },
+    input: { body: deactivateRequestSchema },
+    output: deactivationResultSchema,
+    limits: (b, c) => [[RULES.activation, c.client], [RULES.key, b.license_key]],
+    errors: [429],
+    handler: (b) => deactivateMachine(b),
+    tools: [
+      {
+        name: "deactivate_license",
+        title: "Release a license from a machine",
+        layer: 2,
+        description: "Release a machine from a license so its seat can be used elsewhere.",
+        text: coded,
+        readOnly: false,
+      },
+    ],
+  }),
+  operation({
+    id: "checkLicenseStatus",
+    summary: "A license's standing for a product, without a machine",
+    tag: "Licensing",
+    auth: "public",
+    input: { body: licenseStatusRequestSchema },
+    output: licenseStatusSchema,
+    limits: (b, c) => [[RULES.validate, c.client], [RULES.key, b.license_key]],
+    errors: [429],
+    handler: (b) => checkLicenseStatus(b),
+    tools: [
+      {
+        name: "check_license_status",
+        title: "Check a license's status",
+        layer: 2,
+        description:
+          "Whether a license key is valid for a product (exists, not revoked, not expired), with trial days left and seats used. No machine is needed.",
+        text: coded,
+      },
+    ],
+  }),
+  operation({
+    id: "startTrial",
+    summary: "Start a trial",
+    description: "A time-limited trial key for a product that offers one; one trial per e-mail address and product.",
+    tag: "Licensing",
+    auth: "public",
+    http: { method: "POST", path: "/api/trials" },
+    input: { body: startTrialRequestSchema },
+    output: trialResultSchema,
+    limits: (_b, c) => [[RULES.checkout, c.client]],
+    errors: [404, 409, 429],
+    handler: async (b) => {
+      const { license, product, created } = await startTrial({ productId: b.product_id, buyerEmail: b.buyer_email });
+      if (!license.expiresAt) throw new Error(`trial license ${license.id} has no expiry`);
+      return {
+        license_key: license.key,
+        product_id: product.id,
+        plugin_id: product.pluginId,
+        trial: true as const,
+        trial_days: product.trialDays,
+        expires_at: license.expiresAt.toISOString(),
+        created,
+      };
+    },
+  }),
+  operation({
+    id: "getLicenseFile",
+    summary: "Signed offline license file for an activated machine",
+    description:
+      'Format ilm-license-file/1: armoured `format`, `key-id`, `payload` (base64url of canonical JSON) and `signature` (Ed25519 over "ilm-license-file/1." + payload) lines. Verify offline with the key in /.well-known/did.json; valid until the payload\'s `expires_at`.',
+    tag: "Licensing",
+    auth: "public",
+    http: {
+      method: "GET",
+      path: "/api/license-file",
+      contentType: "text/plain; charset=utf-8",
+      headers: { "Content-Disposition": 'attachment; filename="license.lic"' },
+    },
+    input: { query: licenseFileQuerySchema },
+    output: z.string(),
+    limits: (q, c) => [[RULES.receipt, c.client], [RULES.key, q.key]],
+    errors: [404, 409, 429],
+    handler: async (q) => (await issueLicenseFile(q)).text,
+  }),
+];
