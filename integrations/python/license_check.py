@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import email.utils
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -280,7 +281,7 @@ def _ed25519_verify_pure(public_key: bytes, message: bytes, signature: bytes) ->
 def ed25519_backend() -> str:
     """'cryptography' when that package is importable, else 'pure-python'."""
     try:
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # noqa: F401
+        importlib.import_module("cryptography.hazmat.primitives.asymmetric.ed25519")
     except Exception:  # not installed, or a broken install
         return "pure-python"
     return "cryptography"
