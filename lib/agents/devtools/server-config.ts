@@ -294,7 +294,9 @@ HOST=127.0.0.1
 DATABASE_URL=postgresql://licenses:<DB_PASSWORD>@127.0.0.1:5432/licenses
 DATABASE_POOL_SIZE=10
 TRUST_PROXY=1
-RECEIPT_SECRET=<openssl rand -hex 32>
+# Blank values count as unset. The setup script fills in RECEIPT_SECRET (openssl rand -hex 32); left blank, one is
+# generated on first start and stored in the database, as is SIGNING_KEY.
+RECEIPT_SECRET=
 SIGNING_KEY=
 STRIPE_SECRET_KEY=
 STRIPE_WEBHOOK_SECRET=
@@ -363,7 +365,7 @@ sudo -u licenses -H npm run build
 # Configuration: write licenses.env from the template above, then fill in the secrets.
 install -d -m 750 -o root -g licenses /etc/licenses
 install -m 640 -o root -g licenses licenses.env /etc/licenses/licenses.env
-sed -i "s|<DB_PASSWORD>|${D}DB_PASSWORD|; s|<openssl rand -hex 32>|$(openssl rand -hex 32)|" /etc/licenses/licenses.env
+sed -i "s|<DB_PASSWORD>|${D}DB_PASSWORD|; s|^RECEIPT_SECRET=$|RECEIPT_SECRET=$(openssl rand -hex 32)|" /etc/licenses/licenses.env
 
 # Start (migrations run automatically), then TLS in front.
 install -m 644 licenses.service /etc/systemd/system/licenses.service
