@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { getDb, disconnectDb, dbEngine } from "@/lib/db";
 import { loadMigrations, migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
@@ -7,6 +12,70 @@ import { seedDemoCatalogue } from "@/prisma/seed";
 import { CATEGORIES } from "@/lib/marketplace/constants";
 
 afterAll(() => disconnectDb());
+
+interface MigrationRow {
+  id: string;
+  migration_name: string;
+  checksum: string;
+  started_at: unknown;
+  finished_at: unknown;
+  applied_steps_count: number;
+}
+const ROWS = `SELECT id, migration_name, checksum, started_at, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`;
+
+/** A new, empty database on this project's engine, read without Prisma. */
+async function emptyDatabase() {
+  const name = `ilm_migrate_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  if (dbEngine() === "sqlite") {
+    const path = join(tmpdir(), `${name}.db`);
+    const read = <T>(sql: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare(sql).all() as T[];
+      } finally {
+        db.close();
+      }
+    };
+    new Database(path).close();
+    return {
+      url: `file:${path}`,
+      tables: async () => read<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((r) => r.name),
+      migrationRows: async () => read<MigrationRow>(ROWS).map((r) => ({ ...r, applied_steps_count: Number(r.applied_steps_count) })),
+      drop: async () => {
+        for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+      },
+    };
+  }
+  const admin = process.env.TEST_DATABASE_URL!;
+  const adminQuery = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const read = async <T>(sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    url,
+    tables: async () => (await read<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).map((r) => r.tablename),
+    migrationRows: async () => (await read<MigrationRow>(ROWS)).map((r) => ({ ...r, applied_steps_count: Number(r.applied_steps_count) })),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
 
 describe("migrations", () => {
   it("recorded every committed migration in _prisma_migrations as Prisma does", async () => {
@@ -23,9 +92,21 @@ describe("migrations", () => {
     }
   });
 
-  it("applies nothing twice, also when several processes start at once", async () => {
-    const results = await Promise.all([migrate(env().DATABASE_URL), migrate(env().DATABASE_URL), migrate(env().DATABASE_URL)]);
-    for (const r of results) expect(r.applied).toEqual([]);
+  it("migrates an empty database, then applies nothing twice, also when several processes start at once", async () => {
+    const fresh = await emptyDatabase();
+    try {
+      const names = loadMigrations(dbEngine()).map((m) => m.name);
+      expect(await fresh.tables()).toEqual([]);
+      expect((await migrate(fresh.url)).applied).toEqual(names);
+      const recorded = await fresh.migrationRows();
+      expect(recorded.map((r) => r.migration_name)).toEqual(names);
+
+      const again = await Promise.all([migrate(fresh.url), migrate(fresh.url), migrate(fresh.url)]);
+      for (const r of again) expect(r).toMatchObject({ applied: [], total: names.length });
+      expect(await fresh.migrationRows()).toEqual(recorded);
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it("refuses to run over a migration that was edited after it was applied", async () => {

@@ -3,10 +3,30 @@ import { engineOf, sqlitePath } from "@/lib/db/engine";
 import { buildSearchText, searchTerms } from "@/lib/marketplace/search-text";
 import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";
 import { seatSummary } from "@/lib/marketplace/serialize";
+import { discoveryPayload } from "@/lib/agents/documents";
+import { llmsFullTxt, llmsTxt } from "@/lib/agents/text-documents";
+import { getTerms } from "@/lib/terms/get-terms";
 
 describe("pricing", () => {
-  it("matches the published constants", () => {
-    expect(PRICING).toMatchObject({ model: "percentage", transaction_fee_percent: 5, monthly_fee: 0, setup_fee: 0, currency: "usd" });
+  // The interface specification's table "Pricing constants (from the discovery and terms documents)", copied by hand.
+  const SPEC = { model: "percentage", transaction_fee_percent: 5, monthly_fee: 0, setup_fee: 0, sdk: "free, MIT license", self_hosting: "free", currency: "usd" };
+
+  it("publishes the specification's constants in the discovery, terms and text documents", () => {
+    expect(PRICING).toEqual(SPEC);
+    expect(discoveryPayload().pricing).toEqual(SPEC);
+    expect(getTerms().pricing).toMatchObject({
+      model: SPEC.model,
+      transaction_fee_percent: SPEC.transaction_fee_percent,
+      monthly_fee_cents: SPEC.monthly_fee * 100,
+      setup_fee_cents: SPEC.setup_fee * 100,
+      sdk_cost: SPEC.sdk,
+      self_host_cost: SPEC.self_hosting,
+      currency: SPEC.currency,
+      fee_example: { price_cents: 4900, platform_fee_cents: 245, seller_receives_cents: 4655 },
+    });
+    const full = llmsFullTxt();
+    for (const [k, v] of Object.entries(SPEC)) expect(full).toContain(`- ${k}: ${v}`);
+    expect(llmsTxt()).toContain(`${SPEC.transaction_fee_percent}% per sale, no monthly fee`);
   });
   it("takes 5 % rounded to the cent", () => {
     expect(platformFeeCents(4900)).toBe(245);
