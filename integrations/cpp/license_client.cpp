@@ -22,7 +22,7 @@
 #include <vector>
 
 #include <curl/curl.h>
-#include <openssl/evp.h>  // EVP_Digest (SHA-256) and EVP_DigestVerify (Ed25519): OpenSSL 1.1.1 or newer
+#include <openssl/evp.h>  // EVP_Digest (SHA-256); Ed25519 is in license_file.c: OpenSSL 1.1.1 or newer
 
 #if defined(_WIN32)
 #include <windows.h>

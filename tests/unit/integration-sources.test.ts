@@ -1,0 +1,102 @@
+/**
+ * The integration sources under integrations/, as they are in the repository (placeholder values in place), pass
+ * their own compilers and linters, and say what lib/agents/devtools/options.ts says. Running them against the
+ * service is tests/integration/integrations.test.ts's job.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { LICENSE_FILE_ENDPOINT, LICENSE_FILE_FORMAT, OFFLINE_GRACE_DAYS } from "@/lib/agents/devtools/options";
+import { SOURCE_APP_ID, SOURCE_SERVER_URL } from "@/lib/agents/devtools/integration/sources";
+import { has, mustRun, SYSTEM_PYTHON, tools } from "../helpers/integration-programs";
+
+const src = join(process.cwd(), "integrations");
+const at = (path: string) => join(src, path);
+const read = (path: string) => readFileSync(at(path), "utf8");
+const tmp = mkdtempSync(join(tmpdir(), "integration-sources-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const needs = (what: string) => ` (needs ${what})`;
+const clippy = tools.cargo && has("cargo", ["clippy", "--version"]);
+
+describe("integration sources", () => {
+  it("hold the placeholder values the generator replaces and the protocol constants of options.ts", () => {
+    const modules: Record<string, string[]> = {
+      "python/license_check.py": [`OFFLINE_GRACE_DAYS = ${OFFLINE_GRACE_DAYS}`],
+      "c/license.c": [`#define OFFLINE_GRACE_DAYS ${OFFLINE_GRACE_DAYS}`],
+      "cpp/license_client.cpp": [`kOfflineGraceDays = ${OFFLINE_GRACE_DAYS};`],
+      "juce/Source/LicenseManager.cpp": [`offlineGraceDays = ${OFFLINE_GRACE_DAYS};`],
+      "rust/src/license.rs": [`OFFLINE_GRACE_DAYS: u64 = ${OFFLINE_GRACE_DAYS};`, `"${LICENSE_FILE_FORMAT}"`],
+      "electron/license.js": [`OFFLINE_GRACE_DAYS = ${OFFLINE_GRACE_DAYS};`, `'${LICENSE_FILE_FORMAT}'`],
+      "csharp/LicenseClient.cs": [`OfflineGraceDays = ${OFFLINE_GRACE_DAYS};`, `"${LICENSE_FILE_FORMAT}"`],
+      "shared/license_file.h": [`"${LICENSE_FILE_FORMAT}"`],
+    };
+    for (const [path, needles] of Object.entries(modules)) {
+      const code = read(path);
+      for (const needle of needles) expect(code, `${path}: ${needle}`).toContain(needle);
+      if (!path.startsWith("shared/")) {
+        expect(code, path).toContain(SOURCE_APP_ID);
+        expect(code, path).toContain(SOURCE_SERVER_URL);
+        expect(code, path).toContain(LICENSE_FILE_ENDPOINT);
+        expect(code, path).toMatch(/placeholder: replace "" with the key printed by the command in the setup steps/);
+      }
+    }
+  });
+
+  it("keep the license-file check in one place: C, C++ and JUCE call the shared license_file.c", () => {
+    for (const path of ["c/license.c", "cpp/license_client.cpp", "juce/Source/LicenseManager.cpp"]) {
+      const code = read(path);
+      expect(code, path).toContain('#include "license_file.h"');
+      expect(code, path).toMatch(/license_file_verify ?\(/);
+      expect(code, path).not.toMatch(/EVP_DigestVerify|EVP_PKEY_ED25519|BEGIN LICENSE FILE/);
+    }
+  });
+
+  describe.skipIf(!tools.python)("Python" + needs("python3"), () => {
+    it("compiles", () => {
+      for (const f of ["license_check.py", "main.py"]) mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp } });
+    });
+    it.skipIf(!tools.pyflakes)("passes pyflakes" + needs("python3-pyflakes"), () => {
+      mustRun(SYSTEM_PYTHON, ["-m", "pyflakes", at("python/license_check.py"), at("python/main.py")]);
+    });
+  });
+
+  describe.skipIf(!tools.gcc || !tools.gxx)("C, C++ and the shared license-file check" + needs("gcc, g++, libcurl4-openssl-dev, libssl-dev"), () => {
+    it("compile with -Wall -Wextra -Werror (the shared file as C99 and as C++17)", () => {
+      const strict = ["-Wall", "-Wextra", "-Werror", "-fsyntax-only", `-I${at("shared")}`];
+      mustRun("gcc", ["-std=c99", ...strict, at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
+      mustRun("g++", ["-std=c++17", ...strict, "-x", "c++", at("shared/license_file.c")]);
+      mustRun("g++", ["-std=c++17", ...strict, at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
+    });
+    it.skipIf(!tools.cppcheck)("pass cppcheck" + needs("cppcheck"), () => {
+      const flags = ["--quiet", "--error-exitcode=1", "--enable=warning,portability", `-I${at("shared")}`];
+      mustRun("cppcheck", [...flags, "--std=c99", at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
+      mustRun("cppcheck", [...flags, "--language=c++", "--std=c++17", at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
+    });
+  });
+
+  it("JavaScript (Electron, Tauri's front end) passes node --check", () => {
+    for (const f of ["electron/license.js", "electron/main.js"]) mustRun(process.execPath, ["--check", at(f)]);
+    for (const f of ["tauri/src/license.js", "tauri/src/main.js"]) {
+      const asModule = join(tmp, f.replace(/\//g, "_").replace(/\.js$/, ".mjs")); // ES module syntax (import/export)
+      writeFileSync(asModule, read(f));
+      mustRun(process.execPath, ["--check", asModule]);
+    }
+  });
+
+  it.skipIf(!clippy)("Rust passes cargo clippy -D warnings" + needs("cargo with clippy, Debian's librust-*-dev crates"), () => {
+    // A copy: cargo writes Cargo.lock and target/ next to the manifest.
+    const dir = join(tmp, "rust");
+    cpSync(at("rust"), dir, { recursive: true });
+    mkdirSync(join(dir, ".cargo"), { recursive: true });
+    writeFileSync(join(dir, ".cargo/config.toml"), '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n\n[net]\noffline = true\n');
+    mustRun("cargo", ["clippy", "--offline", "--quiet", "--", "-D", "warnings"], { cwd: dir, env: { ...process.env, CARGO_TARGET_DIR: join(tmpdir(), "devtools-cargo-target") }, timeout: 600_000 });
+  }, 600_000);
+
+  it.skipIf(!tools.juce)("JUCE compiles against JUCE's module headers (-Wall -Wextra)" + needs("g++, juce-modules-source-data"), () => {
+    const check = join(tmp, "juce-check.cpp");
+    writeFileSync(check, `#include "${at("juce/Source/LicenseManager.cpp")}"\n#include "${at("juce/Source/LicenseGate.h")}"\n`);
+    mustRun("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I/usr/share/juce/modules", `-I${at("shared")}`, "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1", "-DJUCE_STANDALONE_APPLICATION=1", check]);
+  }, 120_000);
+});
