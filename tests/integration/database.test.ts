@@ -19,7 +19,7 @@ interface MigrationRow {
   checksum: string;
   started_at: unknown;
   finished_at: unknown;
-  applied_steps_count: number;
+  applied_steps_count: number | bigint;
 }
 const ROWS = `SELECT id, migration_name, checksum, started_at, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`;
 
@@ -39,10 +39,11 @@ async function emptyDatabase() {
     new Database(path).close();
     return {
       url: `file:${path}`,
-      tables: async () => read<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((r) => r.name),
-      migrationRows: async () => read<MigrationRow>(ROWS).map((r) => ({ ...r, applied_steps_count: Number(r.applied_steps_count) })),
-      drop: async () => {
+      tables: () => Promise.resolve(read<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((r) => r.name)),
+      migrationRows: () => Promise.resolve(read<MigrationRow>(ROWS).map((r) => ({ ...r, applied_steps_count: Number(r.applied_steps_count) }))),
+      drop: () => {
         for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+        return Promise.resolve();
       },
     };
   }
