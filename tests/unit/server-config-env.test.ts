@@ -43,11 +43,11 @@ function interpolate(value: string, vars: Record<string, string | undefined>): s
   });
 }
 
-function composeEnvironment(): Record<string, string> {
+function composeEnvironment(): Record<string, string | undefined> {
   const compose = file("docker", "docker-compose.yml");
   const lines = compose.split("\n");
   const start = lines.indexOf("    environment:", lines.indexOf("  app:"));
-  const out: Record<string, string> = {};
+  const out: Record<string, string | undefined> = {};
   // The .env the instructions create next to docker-compose.yml.
   const heredoc = /cat > \.env <<EOF\n([\s\S]*?)\nEOF/.exec(generateServerConfig({ target: "docker", domain: DOMAIN }));
   if (!heredoc) throw new Error("the docker steps no longer create .env");
@@ -62,21 +62,21 @@ function composeEnvironment(): Record<string, string> {
   return out;
 }
 
-function dockerfileEnvironment(): Record<string, string> {
+function dockerfileEnvironment(): Record<string, string | undefined> {
   const runtime = file("docker", "Dockerfile").split("AS runtime")[1]!;
   const block = /ENV ((?:[A-Z_]+=\S+(?: \\\n\s+)?)+)/.exec(runtime)![1]!;
   return Object.fromEntries([...block.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
 }
 
-function flyEnvironment(): Record<string, string> {
+function flyEnvironment(): Record<string, string | undefined> {
   const toml = file("fly", "fly.toml");
   const section = toml.slice(toml.indexOf("[env]") + 5).split(/\n\[/)[0]!;
   return Object.fromEntries([...section.matchAll(/^\s*([A-Z0-9_]+) = "(.*)"$/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
-function renderEnvironment(): Record<string, string> {
+function renderEnvironment(): Record<string, string | undefined> {
   const yaml = file("render", "render.yaml");
-  const out: Record<string, string> = {};
+  const out: Record<string, string | undefined> = {};
   for (const entry of yaml.split("- key: ").slice(1)) {
     const key = /^[A-Z0-9_]+/.exec(entry)![0];
     const body = entry.split("\n\n")[0]!;
@@ -88,17 +88,17 @@ function renderEnvironment(): Record<string, string> {
   return out;
 }
 
-function railwayEnvironment(): Record<string, string> {
+function railwayEnvironment(): Record<string, string | undefined> {
   const block = codeAfter(generateServerConfig({ target: "railway", domain: DOMAIN }), "Set the service's variables");
   return parseDotenv(fillSecrets(block.replace("${{Postgres.DATABASE_URL}}", PG_URL)));
 }
 
-function vpsEnvironment(): Record<string, string> {
+function vpsEnvironment(): Record<string, string | undefined> {
   return parseDotenv(file("vps", "licenses.env"));
 }
 
 /** licenses.env after the setup script's substitutions. */
-function vpsEnvironmentAfterSetup(): Record<string, string> {
+function vpsEnvironmentAfterSetup(): Record<string, string | undefined> {
   const setup = codeAfter(generateServerConfig({ target: "vps", domain: DOMAIN }), "## Setup");
   const sed = /sed -i "(.*)" \/etc\/licenses\/licenses\.env/.exec(setup);
   expect(sed, "the setup script fills in licenses.env").not.toBeNull();
@@ -112,7 +112,7 @@ function vpsEnvironmentAfterSetup(): Record<string, string> {
   return parseDotenv(text);
 }
 
-const environments: Record<ServerTarget, Array<[string, () => Record<string, string>]>> = {
+const environments: Record<ServerTarget, Array<[string, () => Record<string, string | undefined>]>> = {
   docker: [
     ["Dockerfile + docker-compose.yml with the .env the steps create", () => ({ ...dockerfileEnvironment(), ...composeEnvironment() })],
   ],
