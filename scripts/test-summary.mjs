@@ -1,19 +1,50 @@
-// Adds up JUnit reports (Vitest and Playwright) into one closing line: "N passed, N failed, N skipped".
+// Adds up JUnit reports (Vitest and Playwright) into one closing line, "N passed, N failed, N skipped", followed by
+// the name of every skipped test and why it was skipped, so a skip never passes for a pass unnoticed.
+// Counts come from the <testcase> elements themselves: Vitest's <testsuites> carries no "skipped" attribute.
 import { existsSync, readFileSync } from "node:fs";
+import { relative } from "node:path";
 
-let tests = 0, failed = 0, skipped = 0, files = 0;
+const decode = (s) =>
+  s.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (m, name, dec, hex) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[name.toLowerCase()] ?? m,
+  );
+const attrs = (tag) => Object.fromEntries([...tag.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k, decode(v)]));
+
+/** Why a test was skipped: the <skipped message>, a skip/fixme annotation (Playwright), or "(needs …)" in its name. */
+function reasonOf(name, body) {
+  const skipped = /<skipped\b([^>]*?)\/?>(?:([\s\S]*?)<\/skipped>)?/.exec(body);
+  const message = skipped && (attrs(skipped[1]).message || decode(skipped[2] ?? "").trim());
+  if (message && message !== "Test skipped") return message;
+  const annotation = [...body.matchAll(/<property\b([^>]*?)\/?>/g)].map((m) => attrs(m[1])).find((p) => ["skip", "fixme", "skipped"].includes(p.name) && p.value);
+  if (annotation) return annotation.value;
+  const needs = /\((needs [^)]*)\)/.exec(name);
+  if (needs) return needs[1];
+  return "no reason recorded";
+}
+
+let tests = 0, failed = 0, files = 0;
+const skipped = [];
 for (const path of process.argv.slice(2)) {
   if (!existsSync(path)) continue;
   files++;
   const xml = readFileSync(path, "utf8");
-  const suites = xml.match(/<testsuites\b[^>]*>/);
-  const attr = (name) => Number(suites?.[0].match(new RegExp(`\\b${name}="(\\d+)"`))?.[1] ?? 0);
-  tests += attr("tests");
-  failed += attr("failures") + attr("errors");
-  skipped += attr("skipped");
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const a = attrs(m[1]);
+    const body = m[2] ?? "";
+    tests++;
+    if (/<(failure|error)\b/.test(body)) failed++;
+    else if (/<skipped\b/.test(body)) {
+      const name = a.classname && !a.name.startsWith(a.classname) ? `${a.classname} › ${a.name}` : a.name;
+      skipped.push({ name, reason: reasonOf(a.name, body), report: relative(process.cwd(), path) });
+    }
+  }
 }
 if (!files) {
   console.log("no test reports found");
   process.exit(1);
 }
-console.log(`tests: ${tests - failed - skipped} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`tests: ${tests - failed - skipped.length} passed, ${failed} failed, ${skipped.length} skipped`);
+if (skipped.length) {
+  console.log(`skipped tests (${skipped.length}):`);
+  for (const s of skipped) console.log(`  - ${s.name} [${s.report}]: ${s.reason}`);
+}
