@@ -86,9 +86,9 @@ export async function startLicensingServer() {
     req.on("data", (c: Buffer) => (text += c.toString("utf8")));
     req.on("end", () => {
       try {
-        state.calls.push({ path: url.pathname, contentType: String(req.headers["content-type"] ?? ""), body: JSON.parse(text) });
+        state.calls.push({ path: url.pathname, contentType: req.headers["content-type"] ?? "", body: JSON.parse(text) });
       } catch {
-        state.calls.push({ path: url.pathname, contentType: String(req.headers["content-type"] ?? ""), body: {} });
+        state.calls.push({ path: url.pathname, contentType: req.headers["content-type"] ?? "", body: {} });
       }
     });
     void handleLean(req, res).then((handled) => {

@@ -58,7 +58,7 @@ beforeAll(async () => {
   ttlDays = product.licenseFileTtlDays;
 });
 afterAll(async () => {
-  await server?.close();
+  await server.close();
   rmSync(root, { recursive: true, force: true });
 });
 

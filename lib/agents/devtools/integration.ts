@@ -43,7 +43,9 @@ export function defaultServerUrl(): string {
   return absoluteUrl("/").replace(/\/+$/, "");
 }
 
-function contextOf(args: LicenseIntegrationArgs): { language: IntegrationLanguage; ctx: IntegrationContext } {
+function contextOf(input: LicenseIntegrationArgs): { language: IntegrationLanguage; ctx: IntegrationContext } {
+  // The arguments come from agents (MCP, REST): checked as the unknown values they may really be.
+  const args = input as { [K in keyof LicenseIntegrationArgs]?: unknown } | null | undefined;
   if (!args || !isIntegrationLanguage(args.language)) {
     throw new Error(`language must be one of ${INTEGRATION_LANGUAGES.join(", ")}`);
   }
