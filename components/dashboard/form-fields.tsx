@@ -69,7 +69,7 @@ export function ActionForm({
   );
 }
 
-export function fieldId(prefix: string, name: string): string {
+function fieldId(prefix: string, name: string): string {
   return `${prefix}-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
 }
 
@@ -130,7 +130,7 @@ function FormProblems() {
   );
 }
 
-export function FieldError({ id, errors }: { id: string; errors: string[] }) {
+function FieldError({ id, errors }: { id: string; errors: string[] }) {
   if (errors.length === 0) return null;
   return (
     <p id={id} className="mt-1.5 flex gap-1.5 text-sm font-medium text-red-700">

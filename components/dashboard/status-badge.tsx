@@ -11,7 +11,7 @@ const tones = {
 
 const dots = { green: "fill-emerald-600", red: "fill-red-600", amber: "fill-amber-500", slate: "fill-slate-500", indigo: "fill-indigo-600" } as const;
 
-export function StatusBadge({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
+function StatusBadge({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
   return (
     <span className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${tones[tone]}`}>
       <svg viewBox="0 0 6 6" aria-hidden="true" className={`size-1.5 ${dots[tone]}`}>

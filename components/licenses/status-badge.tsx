@@ -7,7 +7,7 @@ const tones = {
   revoked: "bg-red-50 text-red-800 ring-red-200",
 } as const;
 
-export function statusLabel(status: LicenseStatus): string {
+function statusLabel(status: LicenseStatus): string {
   switch (status.kind) {
     case "active":
       return "Active";

@@ -4,7 +4,7 @@ import { getDb } from "../db.ts";
 import { SESSION_COOKIE, sessionFromToken, type SessionKind } from "./sign-in.ts";
 
 /** The signed-in session of a kind, read from its cookie in a page or server action. */
-export async function currentSession(kind: SessionKind) {
+async function currentSession(kind: SessionKind) {
   const jar = await cookies();
   return sessionFromToken(jar.get(SESSION_COOKIE[kind])?.value, kind);
 }

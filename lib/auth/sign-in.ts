@@ -9,16 +9,16 @@ import { emailSchema } from "../licensing/trial-schemas.ts";
 import { absoluteUrl } from "../urls.ts";
 import { hashToken, newToken } from "./tokens.ts";
 
-export const SESSION_KINDS = ["seller", "buyer"] as const;
+const SESSION_KINDS = ["seller", "buyer"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 
 export const SIGN_IN_TTL_MINUTES = 15;
-export const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
+const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
 export const SESSION_COOKIE: Record<SessionKind, string> = { seller: "ilm_seller", buyer: "ilm_buyer" };
 const HOME: Record<SessionKind, string> = { seller: "/dashboard", buyer: "/licenses" };
 
 /** Only paths on this site, so a sign-in link can never send someone elsewhere. */
-export const nextPathSchema = z
+const nextPathSchema = z
   .string()
   .max(300)
   .regex(/^\/(?!\/)[A-Za-z0-9/_\-.?=&%]*$/, "must be a path on this site");

@@ -7,7 +7,7 @@ import type { CreateCheckoutRequest } from "./schemas.ts";
 import { newSessionId } from "./session-id.ts";
 
 /** Checkout sessions stay open this long (Stripe allows at most 24 h). */
-export const CHECKOUT_TTL_MS = 23 * 3600_000;
+const CHECKOUT_TTL_MS = 23 * 3600_000;
 
 /**
  * Opens a checkout session for one product: records the order (amount, currency, the 5 % platform fee, the agent

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { productIdSchema } from "../marketplace/schemas.ts";
 
-export const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
+const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const agentIdSchema = z
+const agentIdSchema = z
   .string()
   .trim()
   .min(1)

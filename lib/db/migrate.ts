@@ -27,7 +27,7 @@ export interface MigrateResult {
 // The lock id `prisma migrate` uses, so our runner and Prisma's never run at the same time.
 const PRISMA_ADVISORY_LOCK = 72707369;
 
-export function migrationsDir(engine: Engine, root = process.cwd()): string {
+function migrationsDir(engine: Engine, root = process.cwd()): string {
   return join(root, "prisma", "migrations", engine);
 }
 

@@ -3,9 +3,9 @@ import { env } from "../env.ts";
 import { mailTransport, type MailTransport } from "./transport.ts";
 
 /** How long a claimed message stays reserved for its sender; a sender that dies mid-send frees it after this. */
-export const CLAIM_MS = 60_000;
+const CLAIM_MS = 60_000;
 /** Waits after the 1st, 2nd, 3rd, 4th failed attempt; every later retry waits the last one. */
-export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000] as const;
+const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000] as const;
 const DEFAULT_BATCH = 20;
 const MAX_ERROR_LENGTH = 500;
 
@@ -117,7 +117,7 @@ function safeJson(value: object): string {
 /* ------------------------------------------------------------------------------------------------------------ */
 
 /** How often the background loop looks for due messages. */
-export const OUTBOX_POLL_MS = 2_000;
+const OUTBOX_POLL_MS = 2_000;
 const KICK_DEBOUNCE_MS = 50;
 /** A run that used its whole batch goes again at once, up to this many times before waiting for the next tick. */
 const MAX_FOLLOW_UPS = 10;
@@ -187,7 +187,7 @@ export function startOutbox(): () => void {
   return stopOutbox;
 }
 
-export function stopOutbox(): void {
+function stopOutbox(): void {
   const s = loop();
   if (s.timer) clearInterval(s.timer);
   if (s.kickTimer) clearTimeout(s.kickTimer);

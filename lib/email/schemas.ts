@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const MAILBOX_LIMIT = { default: 20, max: 50 } as const;
+const MAILBOX_LIMIT = { default: 20, max: 50 } as const;
 
 /** GET /api/dev/mailbox. Addresses are stored lower-cased, so the filter is too. */
 export const mailboxQuerySchema = z.object({
@@ -16,18 +16,17 @@ export const mailboxQuerySchema = z.object({
 });
 export type MailboxQuery = z.infer<typeof mailboxQuerySchema>;
 
-export const mailboxMessageSchema = z.object({
-  id: z.string(),
-  to: z.string(),
-  subject: z.string(),
-  kind: z.string(),
-  status: z.enum(["pending", "sent", "failed"]),
-  attempts: z.int(),
-  created_at: z.iso.datetime(),
-  sent_at: z.iso.datetime().nullable(),
-  text: z.string(),
-  html: z.string(),
-});
-export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;
+/** One message as GET /api/dev/mailbox returns it (ISO 8601 timestamps). */
+export interface MailboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  kind: string;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  created_at: string;
+  sent_at: string | null;
+  text: string;
+  html: string;
+}
 
-export const mailboxResponseSchema = z.object({ messages: z.array(mailboxMessageSchema) });

@@ -31,6 +31,7 @@ export const validateRequestSchema = z.object({
 });
 export type ValidateRequest = z.infer<typeof validateRequestSchema>;
 
+/** @alias Activation takes the same body as validation. */
 export const activateRequestSchema = validateRequestSchema;
 export type ActivateRequest = ValidateRequest;
 

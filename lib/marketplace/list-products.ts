@@ -30,7 +30,7 @@ const ORDER = {
   name: [{ name: "asc" }, { id: "asc" }],
 } as const;
 
-export function listedProductsWhere(input: Pick<ListProductsInput, "category" | "search" | "developerId">) {
+function listedProductsWhere(input: Pick<ListProductsInput, "category" | "search" | "developerId">) {
   const terms = searchTerms(input.search);
   // A search with nothing searchable left in it (only wildcards, say) matches nothing rather than everything.
   const unmatchable = terms.length === 0 && Boolean(input.search?.trim());

@@ -9,7 +9,7 @@ export const CATALOG_PAGE_SIZE = 20;
 export const SEARCH_MAX_LENGTH = 200;
 export const MAX_PAGE = 10_000;
 
-export const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
+const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
 export const CATALOG_SORTS = ["newest", "price_asc", "price_desc", "name"] as const;
 /** Every order the marketplace can list products in (the storefront offers all of them). */
 export const ALL_SORTS = ["newest", "price_asc", "price_desc", "popular", "name"] as const;
@@ -26,7 +26,6 @@ export const listingsQuerySchema = z.object({
   page,
   limit: z.coerce.number().int().min(1).max(LISTING_LIMIT.max).default(LISTING_LIMIT.default),
 });
-export type ListingsQuery = z.infer<typeof listingsQuerySchema>;
 
 export const catalogQuerySchema = z.object({
   category: categorySchema.optional(),
@@ -49,7 +48,7 @@ const dateTime = z.iso.datetime();
 const stringList = z.array(z.string());
 
 /** A product as the marketplace listing returns it. */
-export const listingProductSchema = z.object({
+const listingProductSchema = z.object({
   id: z.string(),
   name: z.string(),
   plugin_id: z.string().describe("Identifier the licensed app sends to /validate and /activate"),

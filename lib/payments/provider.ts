@@ -2,7 +2,7 @@ import { env } from "../env.ts";
 import { stripeProvider } from "./stripe-provider.ts";
 import { testProvider } from "./test-provider.ts";
 
-export interface HostedSessionRequest {
+interface HostedSessionRequest {
   orderId: string;
   productName: string;
   description: string;

@@ -5,7 +5,7 @@ import { applyPaymentEvent, type AppliedEvent, type PaymentEvent } from "./apply
 import { stripeClient } from "./stripe-client.ts";
 
 /** The Stripe events we act on, as provider-neutral payment events. Anything else is recorded and ignored. */
-export function fromStripeEvent(event: Stripe.Event): PaymentEvent {
+function fromStripeEvent(event: Stripe.Event): PaymentEvent {
   const base = { id: event.id, provider: "stripe" as const, type: event.type };
   if (!event.type.startsWith("checkout.session.")) return { ...base, kind: "ignored", orderId: null };
   const session = event.data.object as Stripe.Checkout.Session;

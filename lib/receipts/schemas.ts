@@ -3,7 +3,7 @@ import { licenseKeySchema } from "../licensing/schemas.ts";
 
 export const RECEIPT_VERSION = 1;
 
-export const receiptSchema = z.object({
+const receiptSchema = z.object({
   version: z.int(),
   issuer: z.string().describe("did:web identity of the issuing service"),
   license_key: z.string(),
@@ -34,7 +34,7 @@ export const verifyHmacReceiptSchema = z.object({
 });
 export type VerifyReceiptRequest = z.infer<typeof verifyHmacReceiptSchema>;
 
-export const verifyCredentialSchema = z.object({
+const verifyCredentialSchema = z.object({
   credential: z.string().max(64 * 1024).describe("A license credential (application/vc+jwt) from GET /api/receipt/credential"),
 });
 

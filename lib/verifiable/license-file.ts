@@ -23,7 +23,7 @@ import { licenseKeySchema, machineFingerprintSchema, pluginIdSchema } from "../l
  * key-id), then checks that the payload's machine fingerprint is its own, and that now is before `expires_at`.
  */
 export const LICENSE_FILE_FORMAT = "ilm-license-file/1";
-export const SIGNING_PREFIX = `${LICENSE_FILE_FORMAT}.`;
+const SIGNING_PREFIX = `${LICENSE_FILE_FORMAT}.`;
 const DAY = 86_400_000;
 
 export const licenseFileQuerySchema = z.object({
@@ -53,7 +53,7 @@ export interface LicenseFilePayload {
   machine: { fingerprint: string; activated_at: string };
 }
 
-export function armour(payloadB64: string, signatureB64: string, keyId: string): string {
+function armour(payloadB64: string, signatureB64: string, keyId: string): string {
   return [
     "-----BEGIN LICENSE FILE-----",
     `format: ${LICENSE_FILE_FORMAT}`,

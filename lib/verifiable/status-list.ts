@@ -5,9 +5,9 @@ import { absoluteUrl } from "../urls.ts";
 import { signJws } from "./jws.ts";
 
 /** W3C Bitstring Status List: one revocation list for every license credential this service issues. */
-export const STATUS_LIST_PATH = "/api/status/revocation";
+const STATUS_LIST_PATH = "/api/status/revocation";
 /** The specification's minimum list length (16 KiB), which also hides how many licenses exist. */
-export const MIN_STATUS_BITS = 131_072;
+const MIN_STATUS_BITS = 131_072;
 
 export const statusListUrl = () => absoluteUrl(STATUS_LIST_PATH);
 
@@ -31,7 +31,7 @@ export async function statusIndexFor(licenseId: string): Promise<number> {
 }
 
 /** The bitstring: bit i (most significant bit first, as the specification orders them) is set when license i is revoked. */
-export async function revocationBits(): Promise<Buffer> {
+async function revocationBits(): Promise<Buffer> {
   const rows = await getDb().license.findMany({ where: { statusIndex: { not: null } }, select: { statusIndex: true, isActive: true } });
   const max = rows.reduce((m, r) => Math.max(m, r.statusIndex!), 0);
   const bits = Math.max(MIN_STATUS_BITS, Math.ceil((max + 1) / 8) * 8);

@@ -5,7 +5,7 @@ import { issueLicense } from "@/lib/licensing/issue-license";
 export const fingerprint = (label = randomBytes(8).toString("hex")) => createHash("sha256").update(`cpu:${label}|os:linux`).digest("hex");
 
 /** A product of the seeded catalogue with at least `minMachines` seats and no trial. */
-export async function seededProduct(minMachines = 1) {
+async function seededProduct(minMachines = 1) {
   return getDb().product.findFirstOrThrow({
     where: { status: "active", maxMachines: { gte: minMachines }, trialAvailable: false },
     orderBy: { id: "asc" },

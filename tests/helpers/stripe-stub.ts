@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface StubRequest {
+interface StubRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
