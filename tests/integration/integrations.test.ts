@@ -45,7 +45,7 @@ let productId: string;
 let otherProductId: string;
 let ttlDays: number;
 /** The service's keys as the setup command printed them from its DID document. */
-let serviceKeys: Record<string, string>;
+let serviceKeys: Record<string, string> | undefined;
 
 beforeAll(async () => {
   server = await startLicensingServer();
@@ -313,19 +313,29 @@ async function keysFromSetupCommand(markdown: string): Promise<Record<string, st
   return keys;
 }
 
+/** key-id → base64url raw key from the service's DID document ("z" + base58btc(0xed 0x01 ‖ key)). */
+async function keysFromDidDocument(): Promise<Record<string, string>> {
+  const doc = (await (await fetch(`${server.url}/.well-known/did.json`)).json()) as { verificationMethod: Array<{ id: string; publicKeyMultibase: string }> };
+  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  const decode = (z: string) => {
+    let n = 0n;
+    for (const c of z.slice(1)) n = n * 58n + BigInt(alphabet.indexOf(c));
+    return Buffer.from(n.toString(16).padStart(68, "0"), "hex");
+  };
+  return Object.fromEntries(doc.verificationMethod.map((m) => [m.id, decode(m.publicKeyMultibase).subarray(2).toString("base64url")]));
+}
+
 const BUILD = 300_000;
 const needs = (what: string) => ` (needs ${what})`;
 
 describe.skipIf(!tools.machineId)("generated integration code against the service" + (tools.machineId ? "" : needs("/etc/machine-id")), () => {
   it.skipIf(!tools.curl || !tools.python)("the setup command prints the service's public keys from its DID document" + needs("curl, bash, python3"), async () => {
     serviceKeys = await keysFromSetupCommand(generate("python").markdown);
+    expect(serviceKeys).toEqual(await keysFromDidDocument());
   }, 60_000);
 
-  const withKeys = () => {
-    // The keys test above runs first; alone, fetch them the same way.
-    expect(serviceKeys, "the setup command's keys").toBeDefined();
-    return serviceKeys;
-  };
+  /** The service's keys: as the setup command printed them, or (without curl) read from its DID document here. */
+  const withKeys = async () => (serviceKeys ??= await keysFromDidDocument());
 
   describe.skipIf(!tools.python)("Python" + needs("python3"), () => {
     it("compiles and runs the protocol", async () => {
@@ -340,7 +350,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
     });
 
     it("verifies the service's license files offline with the pure-Python Ed25519 verifier", async () => {
-      const { dir } = generate("python", withKeys());
+      const { dir } = generate("python", await withKeys());
       // A `cryptography` that cannot be imported, to make the generated code use its own RFC 8032 verifier.
       const blocked = join(dir, "no-cryptography");
       mkdirSync(join(blocked, "cryptography"), { recursive: true });
@@ -351,7 +361,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
     }, BUILD);
 
     it.skipIf(!tools.pythonCryptography)("verifies the service's license files offline with cryptography" + needs("python3-cryptography"), async () => {
-      const { dir } = generate("python", withKeys());
+      const { dir } = generate("python", await withKeys());
       expect(mustRun(SYSTEM_PYTHON, ["-c", "import license_check; print(license_check.ed25519_backend())"], { cwd: dir }).trim()).toBe("cryptography");
       await exerciseSignedOffline({ cmd: SYSTEM_PYTHON, args: ["license_check.py"], cwd: dir });
     }, BUILD);
@@ -367,7 +377,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       await exerciseProtocol(build(generate("c").dir));
     }, BUILD);
     it("verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      await exerciseSignedOffline(build(generate("c", withKeys()).dir));
+      await exerciseSignedOffline(build(generate("c", await withKeys()).dir));
     }, BUILD);
   });
 
@@ -382,7 +392,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       await exerciseProtocol(build(generate("cpp").dir));
     }, BUILD);
     it("verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      await exerciseSignedOffline(build(generate("cpp", withKeys()).dir));
+      await exerciseSignedOffline(build(generate("cpp", await withKeys()).dir));
     }, BUILD);
   });
 
@@ -396,7 +406,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       await exerciseProtocol(build(generate("electron").dir));
     }, BUILD);
     it("verifies the service's license files offline under Node", async () => {
-      await exerciseSignedOffline(build(generate("electron", withKeys()).dir));
+      await exerciseSignedOffline(build(generate("electron", await withKeys()).dir));
     }, BUILD);
   });
 
@@ -406,7 +416,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       await exerciseProtocol({ cmd: buildRust(dir), args: [], cwd: dir });
     }, 660_000);
     it("verifies the service's license files offline (ring, Ed25519)", async () => {
-      const { dir } = generate("rust", withKeys());
+      const { dir } = generate("rust", await withKeys());
       await exerciseSignedOffline({ cmd: buildRust(dir), args: [], cwd: dir });
     }, 660_000);
   });
@@ -426,8 +436,8 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
   });
 
   describe.skipIf(!tools.juce)("JUCE" + needs("g++, juce-modules-source-data, libcurl4-openssl-dev, libssl-dev, zlib1g-dev"), () => {
-    it("compiles against JUCE's module headers (-Wall -Wextra), LicenseGate included, with and without keys", () => {
-      for (const keys of [undefined, withKeys()]) {
+    it("compiles against JUCE's module headers (-Wall -Wextra), LicenseGate included, with and without keys", async () => {
+      for (const keys of [undefined, await withKeys()]) {
         const { dir } = generate("juce", keys);
         writeFileSync(join(dir, "Source/check.cpp"), '#include "LicenseManager.cpp"\n#include "LicenseGate.h"\n');
         mustRun("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I/usr/share/juce/modules", "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1", "-DJUCE_STANDALONE_APPLICATION=1", "Source/check.cpp"], { cwd: dir });
@@ -438,14 +448,14 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       await exerciseProtocol({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
     }, BUILD);
     it("LicenseManager verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      const { dir } = generate("juce", withKeys());
+      const { dir } = generate("juce", await withKeys());
       await exerciseSignedOffline({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
     }, BUILD);
   });
 
   describe("C#", () => {
-    it.skipIf(!tools.dotnet)("builds" + needs("the .NET 8 SDK (dotnet); Mono's mcs cannot compile C# 10 and Debian has no .NET SDK"), () => {
-      const { dir } = generate("csharp", withKeys());
+    it.skipIf(!tools.dotnet)("builds" + needs("the .NET 8 SDK (dotnet); Mono's mcs cannot compile C# 10 and Debian has no .NET SDK"), async () => {
+      const { dir } = generate("csharp", await withKeys());
       writeFileSync(
         join(dir, "app.csproj"),
         '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net8.0</TargetFramework><Nullable>enable</Nullable><ImplicitUsings>enable</ImplicitUsings></PropertyGroup><ItemGroup><PackageReference Include="BouncyCastle.Cryptography" Version="2.*" /></ItemGroup></Project>',
