@@ -166,7 +166,7 @@ export function buildRust(dir: string): string {
 }
 
 /** JUCE module objects (juce_core, juce_events, juce_data_structures, juce_cryptography), compiled once per process. */
-export const JUCE_FLAGS = [
+const JUCE_FLAGS = [
   "-std=c++17",
   "-O0",
   "-w",
@@ -178,7 +178,7 @@ export const JUCE_FLAGS = [
   ...["juce_core", "juce_events", "juce_data_structures", "juce_cryptography"].map((m) => `-DJUCE_MODULE_AVAILABLE_${m}=1`),
 ];
 let juceObjects: Promise<string[]> | undefined;
-export function juceModuleObjects(root: string): Promise<string[]> {
+function juceModuleObjects(root: string): Promise<string[]> {
   juceObjects ??= (async () => {
     const dir = mkdtempSync(join(root, "juce-modules-"));
     const modules = ["juce_core", "juce_events", "juce_data_structures", "juce_cryptography"];

@@ -6,14 +6,14 @@ import { handleLean } from "@/lib/http/lean";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 
 /** A licensing call as the server received it. */
-export interface LoggedCall {
+interface LoggedCall {
   path: string;
   contentType: string;
   body: Record<string, string>;
 }
 
 /** A GET /api/license-file as the server answered it. */
-export interface LoggedLicenseFile {
+interface LoggedLicenseFile {
   key: string;
   fingerprint: string;
   pluginId: string | null;
