@@ -57,6 +57,21 @@ describe("integration sources", () => {
     it("compiles", () => {
       for (const f of ["license_check.py", "main.py"]) mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp } });
     });
+    it("its pure-Python Ed25519 verifier passes RFC 8032's test vectors 1 and 2, and refuses a changed message or signature", () => {
+      const vectors = `
+import license_check as l
+v = [("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "", "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+     ("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72", "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00")]
+for pk, msg, sig in v:
+    pk, msg, sig = bytes.fromhex(pk), bytes.fromhex(msg), bytes.fromhex(sig)
+    assert l._ed25519_verify_pure(pk, msg, sig)
+    assert not l._ed25519_verify_pure(pk, msg + b"x", sig)
+    assert not l._ed25519_verify_pure(pk, msg, sig[:63] + bytes([sig[63] ^ 1]))
+print("ok")
+`;
+      const out = mustRun("python3", ["-c", vectors], { cwd: at("python"), env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+      expect(out.trim()).toBe("ok");
+    });
     it.skipIf(!tools.pyflakes)("passes pyflakes" + needs("python3-pyflakes"), () => {
       mustRun(SYSTEM_PYTHON, ["-m", "pyflakes", at("python/license_check.py"), at("python/main.py")]);
     });
