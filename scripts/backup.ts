@@ -11,5 +11,5 @@ if (!file || (command !== "backup" && command !== "restore")) {
 }
 const url = env().DATABASE_URL;
 if (command === "backup") await backupDatabase(url, file);
-else await restoreDatabase(url, file);
+else restoreDatabase(url, file);
 console.log(`${command} done: ${file}`);

@@ -4,7 +4,7 @@ import { absoluteUrl } from "../urls.ts";
 
 /** Reads an HTML form post (application/x-www-form-urlencoded), capped like every other body. */
 export async function readForm(request: Request, max = 8 * 1024): Promise<Record<string, string>> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
     throw new AppError("unsupported_media_type", 415, "Send this form as application/x-www-form-urlencoded.");
   }

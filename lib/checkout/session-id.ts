@@ -11,7 +11,7 @@ export function newSessionId(): string {
   while (out.length < 27) {
     for (const byte of randomBytes(32)) {
       // Rejection sampling keeps every character equally likely (248 = 4 × 62).
-      if (byte < 248 && out.length < 27) out += ALPHABET[byte % 62];
+      if (byte < 248 && out.length < 27) out += ALPHABET.charAt(byte % 62);
     }
   }
   return out;

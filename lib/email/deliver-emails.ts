@@ -11,7 +11,7 @@ const MAX_ERROR_LENGTH = 500;
 
 /** The wait before the next attempt after `attempts` failed ones. */
 export function retryDelayMs(attempts: number): number {
-  return RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1]!;
+  return RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[4];
 }
 
 export interface DeliverOptions {
@@ -91,7 +91,7 @@ export async function deliverPendingEmails(opts: DeliverOptions = {}): Promise<{
     // Resend answers with the first result instead of a second e-mail.
     await db.emailMessage.updateMany({
       where: { id },
-      data: { status: "sent", sentAt: clock(), providerMessageId: String(providerMessageId), lockedUntil: null, lastError: null },
+      data: { status: "sent", sentAt: clock(), providerMessageId, lockedUntil: null, lastError: null },
     });
   }
   return { sent, failed };
@@ -108,9 +108,10 @@ function describe(error: unknown, transport: string): string {
 
 function safeJson(value: object): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    const json = JSON.stringify(value) as string | undefined; // undefined when a toJSON returns undefined
+    return json ?? Object.prototype.toString.call(value);
   } catch {
-    return String(value);
+    return Object.prototype.toString.call(value);
   }
 }
 

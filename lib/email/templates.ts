@@ -18,7 +18,7 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 
 /** Escapes text for HTML element content and for double- or single-quoted attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
 /** A subject is one header line: no line breaks (header injection, broken subjects), no runs of whitespace. */

@@ -43,11 +43,13 @@ export class ResendTransport implements MailTransport {
       { idempotencyKey: msg.idempotencyKey, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
     );
     if (result.error) {
-      const { name, statusCode, message } = result.error;
+      // The SDK's types promise every field; the API does not always send them.
+      const { name, statusCode, message } = result.error as { name?: string; statusCode?: number | null; message?: string };
       throw new Error(`Resend ${name ?? "error"}${statusCode ? ` (HTTP ${statusCode})` : ""}: ${message ?? "no message"}`);
     }
-    if (!result.data?.id) throw new Error("Resend accepted the message but returned no id.");
-    return { id: result.data.id };
+    const data = result.data as { id?: string } | null;
+    if (!data?.id) throw new Error("Resend accepted the message but returned no id.");
+    return { id: data.id };
   }
 }
 
@@ -58,11 +60,11 @@ export class ResendTransport implements MailTransport {
 export class DevMailboxTransport implements MailTransport {
   readonly name = "dev-mailbox";
 
-  async send(msg: OutgoingMail): Promise<{ id: string }> {
+  send(msg: OutgoingMail): Promise<{ id: string }> {
     if (env().NODE_ENV !== "test") {
       console.log(`[dev mailbox] to ${msg.to}: ${msg.subject} — read it at ${env().BASE_URL}/dev/mailbox/${encodeURIComponent(msg.idempotencyKey)}`);
     }
-    return { id: `dev-${msg.idempotencyKey}` };
+    return Promise.resolve({ id: `dev-${msg.idempotencyKey}` });
   }
 }
 

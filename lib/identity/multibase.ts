@@ -8,7 +8,7 @@ export function base58btc(bytes: Uint8Array): string {
   for (const byte of bytes) {
     let carry = byte;
     for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
+      carry += (digits[i] ?? 0) << 8;
       digits[i] = carry % 58;
       carry = (carry / 58) | 0;
     }

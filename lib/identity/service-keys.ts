@@ -108,7 +108,7 @@ export async function signingKeys(): Promise<{ current: SigningKey; all: Signing
     const spki = createPublicKey(key).export({ format: "der", type: "spki" }) as Buffer;
     const id = `ed25519-env-${createHash("sha256").update(spki).digest("hex").slice(0, 8)}`;
     const row = await db.serviceKey.findUnique({ where: { id } });
-    if (!row || row.retiredAt) await makeCurrent(id, { secret: b64u(key.export({ format: "der", type: "pkcs8" }) as Buffer), publicKey: b64u(spki) });
+    if (!row || row.retiredAt) await makeCurrent(id, { secret: b64u(key.export({ format: "der", type: "pkcs8" })), publicKey: b64u(spki) });
   }
   let rows = await db.serviceKey.findMany({ where: { algorithm: "ed25519" }, orderBy: { createdAt: "asc" } });
   if (!rows.some((r) => r.retiredAt === null)) {
@@ -117,7 +117,8 @@ export async function signingKeys(): Promise<{ current: SigningKey; all: Signing
   }
   const all = rows.map(toSigningKey);
   // Concurrent rotations can leave two current keys for a moment: the newest one signs.
-  const current = [...all].reverse().find((k) => k.retiredAt === null) ?? all[all.length - 1]!;
+  const current = [...all].reverse().find((k) => k.retiredAt === null) ?? all.at(-1);
+  if (!current) throw new Error("no Ed25519 signing key");
   c.signing = { loadedAt: Date.now(), current, all };
   return c.signing;
 }

@@ -17,7 +17,7 @@ function result(req: ActivateRequest, code: LicenseCode, state: LicenseState | n
   };
 }
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "P2002";
+const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
 /**
  * Binds a license to a machine fingerprint for the license's own product. Re-activating a machine is idempotent
@@ -30,8 +30,8 @@ export async function activateMachine(req: ActivateRequest, now = Date.now()): P
   const cache = licenseCache();
   const state = await loadLicenseForMachine(req.license_key, req.machine_fingerprint);
   const standing = licenseStanding(state, req.plugin_id, now);
-  if (standing !== "VALID") return result(req, standing, state, null, state?.machineCount ?? null);
-  const license = state!;
+  if (standing !== "VALID" || !state) return result(req, standing, state, null, state?.machineCount ?? null);
+  const license = state;
   const existing = license.machines.get(req.machine_fingerprint);
   if (existing) return result(req, "ALREADY_ACTIVATED", license, existing.activatedAt, license.machineCount);
 
@@ -60,8 +60,8 @@ export async function activateMachine(req: ActivateRequest, now = Date.now()): P
   const fresh = await loadLicenseForMachine(req.license_key, req.machine_fingerprint);
   const now2 = Date.now();
   const again = licenseStanding(fresh, req.plugin_id, now2);
-  if (again !== "VALID") return result(req, again, fresh, null, fresh?.machineCount ?? null);
-  const mine = fresh!.machines.get(req.machine_fingerprint);
-  if (mine) return result(req, "ALREADY_ACTIVATED", fresh, mine.activatedAt, fresh!.machineCount);
-  return result(req, "TOO_MANY_MACHINES", fresh, null, fresh!.machineCount);
+  if (again !== "VALID" || !fresh) return result(req, again, fresh, null, fresh?.machineCount ?? null);
+  const mine = fresh.machines.get(req.machine_fingerprint);
+  if (mine) return result(req, "ALREADY_ACTIVATED", fresh, mine.activatedAt, fresh.machineCount);
+  return result(req, "TOO_MANY_MACHINES", fresh, null, fresh.machineCount);
 }

@@ -12,7 +12,7 @@ export function generateLicenseKey(): string {
   const groups: string[] = [];
   for (let g = 0; g < 4; g++) {
     let group = "";
-    for (let i = 0; i < 4; i++) group += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+    for (let i = 0; i < 4; i++) group += KEY_ALPHABET.charAt(randomInt(KEY_ALPHABET.length));
     groups.push(group);
   }
   return groups.join("-");

@@ -34,7 +34,7 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
       trial: true,
       expiresAt: new Date(now + product.trialDays * DAY),
       trialOf,
-    }).catch(async (error) => {
+    }).catch(async (error: unknown) => {
       // A concurrent request for the same buyer and product won; its trial is the one.
       if ((error as { code?: string }).code !== "P2002") throw error;
       return db.license.findUniqueOrThrow({ where: { trialOf } });

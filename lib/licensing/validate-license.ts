@@ -7,7 +7,7 @@ import type { LicenseCode } from "./codes.ts";
 function answer(state: LicenseState | null, req: ValidateRequest, now: number): { result: ValidationResult; activationId?: string } {
   let code: LicenseCode = licenseStanding(state, req.plugin_id, now);
   const machine = state?.machines.get(req.machine_fingerprint);
-  if (code === "VALID" && !machine) code = state!.machines.size === 0 ? "NO_MACHINE" : "FINGERPRINT_SCOPE_MISMATCH";
+  if (code === "VALID" && !machine) code = !state || state.machines.size === 0 ? "NO_MACHINE" : "FINGERPRINT_SCOPE_MISMATCH";
   const open = state !== null && discloses(code);
   return {
     result: {
@@ -33,8 +33,8 @@ export async function validateLicense(req: ValidateRequest, now = Date.now()): P
   const cached = cache.get(req.license_key, now);
   if (cached) {
     const out = answer(cached, req, now);
-    if (out.result.valid) {
-      recordValidation(out.activationId!, now);
+    if (out.result.valid && out.activationId !== undefined) {
+      recordValidation(out.activationId, now);
       return out.result;
     }
   }

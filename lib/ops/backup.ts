@@ -26,7 +26,7 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
  * Restores a backup into `databaseUrl`. SQLite: replaces the file (stop the service first). PostgreSQL: replaces
  * every object of the backup in the target database, which must exist.
  */
-export async function restoreDatabase(databaseUrl: string, file: string): Promise<void> {
+export function restoreDatabase(databaseUrl: string, file: string): void {
   if (!existsSync(file)) throw new Error(`no backup at ${file}`);
   if (engineOf(databaseUrl) === "sqlite") {
     const target = sqlitePath(databaseUrl);

@@ -23,7 +23,7 @@ export interface AppliedEvent {
   reason?: string;
 }
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "P2002";
+const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
 /**
  * Applies a payment event exactly once: the event's record and its effect commit in one transaction, so a retry

@@ -4,5 +4,5 @@ import type { PaymentProvider } from "./provider.ts";
 /** Test mode: our own hosted checkout page with a Pay button; no money moves. */
 export const testProvider: PaymentProvider = {
   name: "test",
-  createSession: async (req) => ({ url: absoluteUrl(`/checkout/${req.orderId}`), providerSessionId: null }),
+  createSession: (req) => Promise.resolve({ url: absoluteUrl(`/checkout/${req.orderId}`), providerSessionId: null }),
 };

@@ -15,18 +15,19 @@ export async function signJws(payload: object, typ: string): Promise<string> {
 /** Verifies a compact JWS against our own published keys; returns the payload, or null for anything else. */
 export async function verifyOwnJws(jws: string): Promise<Record<string, unknown> | null> {
   const parts = jws.split(".");
-  if (parts.length !== 3 || jws.length > 64 * 1024) return null;
+  const [head, body, sig] = parts;
+  if (parts.length !== 3 || head === undefined || body === undefined || sig === undefined || jws.length > 64 * 1024) return null;
   try {
-    const header = JSON.parse(Buffer.from(parts[0]!, "base64url").toString("utf8")) as { alg?: string; kid?: string };
+    const header = JSON.parse(Buffer.from(head, "base64url").toString("utf8")) as { alg?: string; kid?: string };
     if (header.alg !== "EdDSA" || typeof header.kid !== "string") return null;
     const [did, fragment] = header.kid.split("#");
     if (did !== serviceDid()) return null;
     const key = (await signingKeys()).all.find((k) => k.id === fragment);
     if (!key) return null;
-    const ok = verify(null, Buffer.from(`${parts[0]}.${parts[1]}`, "ascii"), key.publicKey, Buffer.from(parts[2]!, "base64url"));
+    const ok = verify(null, Buffer.from(`${head}.${body}`, "ascii"), key.publicKey, Buffer.from(sig, "base64url"));
     if (!ok) return null;
-    const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8"));
-    return payload && typeof payload === "object" && !Array.isArray(payload) ? payload : null;
+    const payload: unknown = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+    return payload && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
   } catch {
     return null;
   }

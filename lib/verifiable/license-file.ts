@@ -99,7 +99,9 @@ export async function issueLicenseFile(q: LicenseFileQuery, now = Date.now()): P
     },
     machine: { fingerprint: q.fingerprint, activated_at: new Date(machine.activatedAt).toISOString() },
   };
-  const payloadB64 = Buffer.from(canonicalize(payload)!, "utf8").toString("base64url");
+  const canonical = canonicalize(payload);
+  if (canonical === undefined) throw new Error("license file payload has no JSON form");
+  const payloadB64 = Buffer.from(canonical, "utf8").toString("base64url");
   const signature = sign(null, Buffer.from(SIGNING_PREFIX + payloadB64, "ascii"), key.privateKey).toString("base64url");
   return { text: armour(payloadB64, signature, keyId), payload };
 }

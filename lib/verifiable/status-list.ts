@@ -32,11 +32,13 @@ export async function statusIndexFor(licenseId: string): Promise<number> {
 
 /** The bitstring: bit i (most significant bit first, as the specification orders them) is set when license i is revoked. */
 async function revocationBits(): Promise<Buffer> {
-  const rows = await getDb().license.findMany({ where: { statusIndex: { not: null } }, select: { statusIndex: true, isActive: true } });
-  const max = rows.reduce((m, r) => Math.max(m, r.statusIndex!), 0);
+  const rows = (await getDb().license.findMany({ where: { statusIndex: { not: null } }, select: { statusIndex: true, isActive: true } })).flatMap((r) =>
+    r.statusIndex === null ? [] : [{ index: r.statusIndex, isActive: r.isActive }],
+  );
+  const max = rows.reduce((m, r) => Math.max(m, r.index), 0);
   const bits = Math.max(MIN_STATUS_BITS, Math.ceil((max + 1) / 8) * 8);
   const list = Buffer.alloc(bits / 8);
-  for (const r of rows) if (!r.isActive) list[r.statusIndex! >> 3]! |= 0x80 >> (r.statusIndex! & 7);
+  for (const r of rows) if (!r.isActive) list.writeUInt8(list.readUInt8(r.index >> 3) | (0x80 >> (r.index & 7)), r.index >> 3);
   return list;
 }
 
