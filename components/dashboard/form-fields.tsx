@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useActionState, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { createContext, useActionState, useContext, useEffect, useRef, useState, type ReactNode, type SubmitEvent } from "react";
 import { useFormStatus } from "react-dom";
 import { buttonPrimary, focusRing, inputBase } from "@/components/ui/styles";
 import { EMPTY_FORM, type FormState } from "./form-state";
@@ -44,7 +44,7 @@ export function ActionForm({
   // A refusal found in the browser shows until the server answers again.
   const state = local && local.for === serverState ? local.state : serverState;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     if (!maxBodyBytes) return;
     const inputs = Array.from(event.currentTarget.querySelectorAll<HTMLInputElement>('input[type="file"]'));
     const total = inputs.reduce((sum, input) => sum + Array.from(input.files ?? []).reduce((s, f) => s + f.size, 0), 0);

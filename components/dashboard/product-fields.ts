@@ -21,7 +21,7 @@ export const PRODUCT_TEXT_FIELDS = [
 export const MAX_SCREENSHOTS = 6;
 
 /** In the order the form shows the fields (the list of problems follows it). */
-export const PRODUCT_LABELS: Record<string, string> = {
+export const PRODUCT_LABELS = {
   name: "Name",
   tagline: "Tagline",
   description: "Description",
@@ -42,4 +42,4 @@ export const PRODUCT_LABELS: Record<string, string> = {
   image_files: "Screenshot files",
   images: "Screenshot URLs",
   plugin_id: "Plugin ID",
-};
+} satisfies Record<string, string>;

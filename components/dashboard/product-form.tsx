@@ -48,11 +48,11 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
   return (
     <ActionForm action={action} prefix="product" labels={L} label={editing ? "Edit product" : "New product"} maxBodyBytes={MAX_FORM_BYTES} className="space-y-6">
       <Group legend="Basics" description="What buyers see first in the store and what agents read in the catalog.">
-        <TextField name="name" label={L.name!} defaultValue={v?.name} required maxLength={80} autoComplete="off" />
-        <TextField name="tagline" label={L.tagline!} defaultValue={v?.tagline} optional maxLength={160} hint="One line under the name, up to 160 characters." />
+        <TextField name="name" label={L.name} defaultValue={v?.name} required maxLength={80} autoComplete="off" />
+        <TextField name="tagline" label={L.tagline} defaultValue={v?.tagline} optional maxLength={160} hint="One line under the name, up to 160 characters." />
         <TextAreaField
           name="description"
-          label={L.description!}
+          label={L.description}
           defaultValue={v?.description}
           required
           rows={7}
@@ -61,7 +61,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
         />
         <SelectField
           name="category"
-          label={L.category!}
+          label={L.category}
           defaultValue={v?.category ?? ""}
           placeholder="Choose a category"
           required
@@ -83,7 +83,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           />
           <TextField
             name="max_machines"
-            label={L.max_machines!}
+            label={L.max_machines}
             type="number"
             min={1}
             max={100}
@@ -95,14 +95,14 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
         </div>
         <ChoiceGroup
           name="seat_model"
-          legend={L.seat_model!}
+          legend={L.seat_model}
           type="radio"
           columns="sm:grid-cols-2"
           defaultValue={v?.seat_model ?? "per-machine"}
           options={SEAT_MODELS.map((m) => ({ value: m, label: SEAT_MODEL_LABELS[m], description: SEAT_HINTS[m] }))}
         />
         <div className="grid gap-5 sm:grid-cols-2 sm:items-start">
-          <CheckboxField name="trial_available" label={L.trial_available!} defaultChecked={v?.trial_available ?? false} hint="A time-limited key, one per buyer and product." />
+          <CheckboxField name="trial_available" label={L.trial_available} defaultChecked={v?.trial_available ?? false} hint="A time-limited key, one per buyer and product." />
           <TextField name="trial_days" label={`${L.trial_days} (days)`} type="number" min={1} max={90} step={1} defaultValue={v?.trial_days ? String(v.trial_days) : "14"} hint="1 to 90 days; used when the trial is on." />
         </div>
       </Group>
@@ -110,24 +110,24 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
       <Group legend="Platforms and compatibility" description="Shown as badges and searchable by buyers and agents.">
         <ChoiceGroup
           name="platforms"
-          legend={L.platforms!}
+          legend={L.platforms}
           type="checkbox"
           hint="Choose at least one."
           defaultValue={v?.platforms ?? []}
           options={PLATFORMS.map((p) => ({ value: p, label: PLATFORM_LABELS[p] }))}
         />
-        <TextField name="compatibility" label={L.compatibility!} defaultValue={v?.compatibility.join(", ")} optional hint="Comma-separated, e.g. VST3, AU, AAX." />
+        <TextField name="compatibility" label={L.compatibility} defaultValue={v?.compatibility.join(", ")} optional hint="Comma-separated, e.g. VST3, AU, AAX." />
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="inputs" label={L.inputs!} defaultValue={v?.inputs.join(", ")} optional hint="Comma-separated: what it accepts." />
-          <TextField name="outputs" label={L.outputs!} defaultValue={v?.outputs.join(", ")} optional hint="Comma-separated: what it produces." />
+          <TextField name="inputs" label={L.inputs} defaultValue={v?.inputs.join(", ")} optional hint="Comma-separated: what it accepts." />
+          <TextField name="outputs" label={L.outputs} defaultValue={v?.outputs.join(", ")} optional hint="Comma-separated: what it produces." />
         </div>
-        <TextField name="min_version" label={L.min_version!} defaultValue={v?.min_version ?? ""} optional maxLength={60} hint="E.g. macOS 12, Ableton Live 11." />
+        <TextField name="min_version" label={L.min_version} defaultValue={v?.min_version ?? ""} optional maxLength={60} hint="E.g. macOS 12, Ableton Live 11." />
       </Group>
 
       <Group legend="Files and images" description={`Images: PNG, JPEG or WebP up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site.`}>
         <TextField
           name="download_url"
-          label={L.download_url!}
+          label={L.download_url}
           type="url"
           defaultValue={v?.download_url}
           required
@@ -138,7 +138,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           <legend className="px-1 text-sm font-semibold text-slate-900">Icon</legend>
           <FileField
             name="icon"
-            label={L.icon!}
+            label={L.icon}
             accept={IMAGE_TYPES}
             optional={editing}
             hint={hasCurrentIcon ? "Choose a file to replace the current icon; leave empty to keep it." : "Square, at least 128 × 128 pixels."}
@@ -147,10 +147,10 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
         </fieldset>
         <fieldset className="min-w-0 space-y-4 rounded-xl border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold text-slate-900">Screenshots</legend>
-          <FileField name="image_files" label={L.image_files!} accept={IMAGE_TYPES} multiple optional hint={`Up to ${MAX_SCREENSHOTS} in all, added after the URLs below.`} />
+          <FileField name="image_files" label={L.image_files} accept={IMAGE_TYPES} multiple optional hint={`Up to ${MAX_SCREENSHOTS} in all, added after the URLs below.`} />
           <TextAreaField
             name="images"
-            label={L.images!}
+            label={L.images}
             defaultValue={v?.images.join("\n")}
             optional
             rows={3}
@@ -162,7 +162,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
       <Group legend="Integration" description="Your app sends this id with every /validate and /activate call, so a key for one product never unlocks another.">
         <TextField
           name="plugin_id"
-          label={L.plugin_id!}
+          label={L.plugin_id}
           defaultValue={v?.plugin_id}
           required
           autoComplete="off"

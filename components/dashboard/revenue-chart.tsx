@@ -21,14 +21,17 @@ function axisTop(maxCents: number): number {
  */
 export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[]; id?: string }) {
   const n = daily.length;
-  if (n === 0) return null;
+  const firstDay = daily[0];
+  const lastDay = daily[n - 1];
+  const middleDay = daily[Math.floor((n - 1) / 2)];
+  if (!firstDay || !lastDay || !middleDay) return null;
   const total = daily.reduce((s, d) => s + d.net_cents, 0);
   const orders = daily.reduce((s, d) => s + d.orders, 0);
-  const best = daily.reduce((b, d) => (d.net_cents > b.net_cents ? d : b), daily[0]!);
+  const best = daily.reduce((b, d) => (d.net_cents > b.net_cents ? d : b), firstDay);
   const top = axisTop(best.net_cents);
-  const first = daily[0]!.date;
-  const last = daily[n - 1]!.date;
-  const middle = daily[Math.floor((n - 1) / 2)]!.date;
+  const first = firstDay.date;
+  const last = lastDay.date;
+  const middle = middleDay.date;
   const slot = 10;
   const summary =
     orders === 0

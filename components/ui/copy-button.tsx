@@ -20,6 +20,7 @@ function selectElementText(id: string | undefined): boolean {
 /** The old synchronous copy, for pages served without a secure context (no navigator.clipboard). */
 function copySelection(): boolean {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the fallback for where the Clipboard API is missing
     return typeof document.execCommand === "function" && document.execCommand("copy");
   } catch {
     return false;
@@ -66,9 +67,11 @@ export function CopyButton({
   };
 
   const onClick = async () => {
-    if (typeof navigator !== "undefined" && navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
+    // undefined outside a secure context, whatever the DOM types say
+    const clipboard = typeof navigator !== "undefined" ? (navigator.clipboard as Clipboard | undefined) : undefined;
+    if (clipboard && typeof clipboard.writeText === "function") {
       try {
-        await navigator.clipboard.writeText(text);
+        await clipboard.writeText(text);
         show("copied");
         return;
       } catch {

@@ -35,7 +35,7 @@ const urlList = (text: string) =>
     .filter(Boolean);
 
 function files(fd: FormData, name: string): File[] {
-  return fd.getAll(name).filter((v): v is File => typeof v === "object" && v !== null && "arrayBuffer" in v && (v as File).size > 0);
+  return fd.getAll(name).filter((v): v is File => typeof v !== "string" && v.size > 0);
 }
 
 async function upload(file: File): Promise<string> {

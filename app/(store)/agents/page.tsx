@@ -14,11 +14,11 @@ export const metadata: Metadata = {
 
 function argumentsOf(params: Record<string, unknown>): Array<{ name: string; required: boolean; detail: string }> {
   const props = (params.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const required = new Set((params.required as string[]) ?? []);
+  const required = new Set((params.required as string[] | undefined) ?? []);
   return Object.entries(props).map(([name, p]) => ({
     name,
     required: required.has(name),
-    detail: p.enum ? (p.enum as string[]).join(" | ") : String(p.type ?? "object"),
+    detail: p.enum ? (p.enum as string[]).join(" | ") : Array.isArray(p.type) ? p.type.join(",") : typeof p.type === "string" ? p.type : "object",
   }));
 }
 

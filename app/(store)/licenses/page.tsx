@@ -66,6 +66,7 @@ function SignedOut({ error }: { error: string | null }) {
 
 async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: (typeof NOTICES)[keyof typeof NOTICES] | null }) {
   const licenses = await buyerLicenses(email);
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();
   return (
     <>

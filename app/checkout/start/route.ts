@@ -13,14 +13,14 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     handler: async ({ request }) => {
       const form = await readForm(request);
       const back = (message: string) => {
-        const id = productIdSchema.safeParse(form.product_id).success ? form.product_id! : null;
+        const pid = form.product_id;
+        const id = pid !== undefined && productIdSchema.safeParse(pid).success ? pid : null;
         const target = id ? `/products/${id}?buy_error=${encodeURIComponent(message)}&email=${encodeURIComponent(form.buyer_email ?? "")}#buy` : "/";
         return seeOther(target);
       };
       const parsed = createCheckoutRequestSchema.safeParse({ product_id: form.product_id, buyer_email: form.buyer_email });
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return back(issue.path[0] === "buyer_email" ? "Please enter a valid e-mail address." : "This product cannot be bought.");
+        return back(parsed.error.issues[0]?.path[0] === "buyer_email" ? "Please enter a valid e-mail address." : "This product cannot be bought.");
       }
       try {
         const session = await createCheckout(parsed.data);

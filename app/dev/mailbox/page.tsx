@@ -39,6 +39,7 @@ export default async function DevMailboxPage({ searchParams }: Props) {
           on a domain verified with Resend) and restart; this page then disappears. It is shown only to this machine, or to
           everyone with <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">DEV_MAILBOX=public</code>.
           The same messages as JSON:{" "}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON endpoint, not a page to navigate to */}
           <a href="/api/dev/mailbox" className={textLink}>
             /api/dev/mailbox
           </a>

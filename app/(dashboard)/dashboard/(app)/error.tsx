@@ -5,7 +5,7 @@ import { buttonPrimary, buttonSecondary } from "@/components/ui/styles";
 
 /** Something unexpected failed (the database, say). Nothing internal is shown; the digest matches the server log. */
 export default function DashboardError({ error, retry }: { error: unknown; retry: () => void }) {
-  const digest = typeof error === "object" && error !== null && "digest" in error ? String((error as { digest?: unknown }).digest ?? "") : "";
+  const digest = typeof error === "object" && error !== null && "digest" in error && typeof error.digest === "string" ? error.digest : "";
   return (
     <div role="alert" className="flex flex-col items-center py-16 text-center">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Something went wrong</h1>

@@ -41,11 +41,13 @@ export async function issueComplimentaryAction(_prev: FormState, fd: FormData): 
   redirect(`${licensePath(licenseId)}?notice=license-issued`);
 }
 
-export async function releaseMachineAction(licenseId: string, activationId: string): Promise<void> {
+// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.
+export async function releaseMachineAction(rawLicenseId: unknown, rawActivationId: unknown): Promise<void> {
+  const licenseId = String(rawLicenseId);
   const { developer } = await requireSeller();
   let released: boolean;
   try {
-    released = (await sellerReleaseMachine(developer.id, String(licenseId), String(activationId))).deactivated;
+    released = (await sellerReleaseMachine(developer.id, licenseId, String(rawActivationId))).deactivated;
   } catch (error) {
     // Released a moment ago (a second click, another tab): say so instead of a 404.
     if (error instanceof AppError && error.code === "activation_not_found") released = false;
@@ -57,11 +59,12 @@ export async function releaseMachineAction(licenseId: string, activationId: stri
 }
 
 /** Revoke (with an optional reason from the form) or reinstate. */
-export async function setLicenseStatusAction(licenseId: string, active: boolean, fd: FormData): Promise<void> {
+export async function setLicenseStatusAction(rawLicenseId: unknown, active: unknown, fd: FormData): Promise<void> {
+  const licenseId = String(rawLicenseId);
   const { developer } = await requireSeller();
   const reason = active ? undefined : formText(fd, "reason").replace(/\s+/g, " ").trim().slice(0, 200) || undefined;
   try {
-    await sellerSetLicenseStatus(developer.id, String(licenseId), active === true, reason);
+    await sellerSetLicenseStatus(developer.id, licenseId, active === true, reason);
   } catch (error) {
     if (isNotFound(error)) notFound();
     throw error;

@@ -23,6 +23,7 @@ const LIMIT = 50;
 export default async function LicensesPage({ searchParams }: Props) {
   const { developer } = await pageSeller();
   const query = await searchParams;
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
   const q = param(query.q).replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 254);
   const [licenses, products] = await Promise.all([searchSellerLicenses(developer.id, q, LIMIT), listSellerProducts(developer.id)]);
   const summary = q

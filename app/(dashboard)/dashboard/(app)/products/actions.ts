@@ -37,7 +37,8 @@ export async function createProductAction(_prev: FormState, fd: FormData): Promi
   redirect(`/dashboard/products/${encodeURIComponent(id)}?notice=product-created`);
 }
 
-export async function updateProductAction(productId: string, _prev: FormState, fd: FormData): Promise<FormState> {
+// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.
+export async function updateProductAction(productId: unknown, _prev: FormState, fd: FormData): Promise<FormState> {
   const { developer } = await requireSeller();
   let current: Awaited<ReturnType<typeof getSellerProduct>>;
   try {
@@ -59,11 +60,12 @@ export async function updateProductAction(productId: string, _prev: FormState, f
 }
 
 /** Unlist or relist; `back` is where the button was ("list" or "edit"). */
-export async function setProductStatusAction(productId: string, status: ProductStatus, back: string): Promise<void> {
+export async function setProductStatusAction(rawProductId: unknown, status: ProductStatus, back: unknown): Promise<void> {
+  const productId = String(rawProductId);
   const { developer } = await requireSeller();
   if (!PRODUCT_STATUSES.includes(status)) throw new AppError("invalid_status", 400, "Unknown product status.");
   try {
-    await setProductStatus(developer.id, String(productId), status);
+    await setProductStatus(developer.id, productId, status);
   } catch (error) {
     if (isNotFound(error)) notFound();
     throw error;

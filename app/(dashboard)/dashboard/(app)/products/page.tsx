@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listSellerProducts } from "@/lib/dashboard/products";
-import { CATEGORY_LABELS, type Category } from "@/lib/marketplace/constants";
+import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { formatPrice } from "@/lib/pricing";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -124,7 +124,7 @@ export default async function ProductsPage({ searchParams }: Props) {
                               <Link href={edit} className={`rounded-sm font-semibold text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}>
                                 {p.name}
                               </Link>
-                              <p className="truncate text-xs text-slate-600">{CATEGORY_LABELS[p.category as Category] ?? p.category}</p>
+                              <p className="truncate text-xs text-slate-600">{(CATEGORY_LABELS as Partial<Record<string, string>>)[p.category] ?? p.category}</p>
                             </div>
                           </div>
                         </td>

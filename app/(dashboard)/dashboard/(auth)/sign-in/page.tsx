@@ -20,6 +20,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  */
 const KNOWN_ERRORS = ["Please enter a valid e-mail address.", "Too many sign-in links for this address; wait a few minutes."];
 function errorMessage(text: string): string | null {
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
   const t = text.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
   if (!t) return null;
   return KNOWN_ERRORS.includes(t) ? t : "We could not send a sign-in link. Check the address and try again.";

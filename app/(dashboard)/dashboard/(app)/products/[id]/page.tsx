@@ -125,7 +125,7 @@ export default async function EditProductPage({ params, searchParams }: Props) {
               </Row>
               <Row term="Free trial">{product.trialAvailable ? plural(product.trialDays, "day") : "No"}</Row>
               <Row term="Platforms">{input.platforms.map(platformLabel).join(", ") || "—"}</Row>
-              <Row term="Category">{CATEGORY_LABELS[input.category] ?? input.category}</Row>
+              <Row term="Category">{(CATEGORY_LABELS as Partial<Record<string, string>>)[input.category] ?? input.category}</Row>
               <Row term="Plugin ID">
                 <code className="font-mono text-[0.8125rem]">{product.pluginId}</code>
               </Row>
