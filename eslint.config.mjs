@@ -74,6 +74,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-member-access": "off",
       "@typescript-eslint/no-unsafe-return": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
+      // Playwright fixtures hand their value over with a callback named `use`, which is not React's `use`.
+      "react-hooks/rules-of-hooks": "off",
     },
   },
   prettier,

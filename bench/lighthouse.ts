@@ -25,7 +25,7 @@ function startApp(): Promise<ChildProcess> {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
     child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
 }
@@ -53,7 +53,12 @@ try {
     const score = (k: string) => Math.round((cats[k]?.score ?? 0) * 100);
     const scores = { performance: score("performance"), accessibility: score("accessibility"), best_practices: score("best-practices"), seo: score("seo") };
     console.log(JSON.stringify({ page: name, url, formFactor, ...scores }));
-    for (const [k, v] of Object.entries(scores)) if (v < 90) failed = true, console.error(`${name}: ${k} ${v} < 90`);
+    for (const [k, v] of Object.entries(scores)) {
+      if (v < 90) {
+        failed = true;
+        console.error(`${name}: ${k} ${v} < 90`);
+      }
+    }
     for (const audit of Object.values(result!.lhr.audits)) {
       if (audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "notApplicable") {
         console.error(`  ${name}: ${audit.id} (${audit.score}) ${audit.title}${audit.displayValue ? ` — ${audit.displayValue}` : ""}`);
@@ -69,7 +74,7 @@ try {
   );
   if (failed) process.exitCode = 1;
 } finally {
-  await chrome.kill();
+  chrome.kill();
   app.kill("SIGTERM");
   for (const s of ["", "-wal", "-shm"]) rmSync(dbPath + s, { force: true });
 }

@@ -18,7 +18,7 @@ export function startApp(port: number, env: Record<string, string>): Promise<Chi
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
     child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
 }

@@ -46,10 +46,12 @@ test.describe("two instances, one PostgreSQL", () => {
   });
 
   test.afterAll(async () => {
-    await sql?.end();
-    await Promise.all([a?.stop(), b?.stop()]);
-    await stripeStub?.close();
-    await resend?.close();
+    // Any of these is still unset when beforeAll failed part-way.
+    const maybe = <T>(v: T) => v as T | undefined;
+    await maybe(sql)?.end();
+    await Promise.all([maybe(a)?.stop(), maybe(b)?.stop()]);
+    await maybe(stripeStub)?.close();
+    await maybe(resend)?.close();
     await dropDatabase(PG_ADMIN, dbName);
   });
 

@@ -5,7 +5,7 @@ import { test as base, expect, type Page } from "@playwright/test";
  * Every page test fails on a console error or on a request to any host but ours, and can keep a screenshot
  * under e2e/artifacts/screens for people to look at.
  */
-export const test = base.extend<{ guard: void; shot: (name: string) => Promise<void> }>({
+export const test = base.extend<{ guard: undefined; shot: (name: string) => Promise<void> }>({
   guard: [
     async ({ page, baseURL }, use) => {
       const origin = new URL(baseURL!).origin;
@@ -18,7 +18,7 @@ export const test = base.extend<{ guard: void; shot: (name: string) => Promise<v
         const u = new URL(r.url());
         if (!["data:", "blob:"].includes(u.protocol) && u.origin !== origin) problems.push(`foreign request: ${r.url()}`);
       });
-      await use();
+      await use(undefined);
       expect(problems, problems.join("\n")).toEqual([]);
     },
     { auto: true },

@@ -30,8 +30,8 @@ export async function startApp(port: number, env: Record<string, string>): Promi
         resolve();
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (d: Buffer) => log.push(d.toString()));
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (d: Buffer) => log.push(d.toString()));
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`server on ${port} exited with ${code}:\n${log.join("")}`));
@@ -44,7 +44,10 @@ export async function startApp(port: number, env: Record<string, string>): Promi
     log,
     stop: (signal = "SIGTERM") =>
       new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve();
+          return;
+        }
         child.once("exit", () => resolve());
         child.kill(signal);
       }),

@@ -23,7 +23,7 @@ export async function call<T = any>(
     headers,
     body: json !== undefined ? JSON.stringify(json) : rest.body,
     ...(rest.body instanceof ReadableStream ? { duplex: "half" } : {}),
-  } as RequestInit);
+  });
   const response = await handler(request, { params: Promise.resolve(params ?? {}) });
   const text = await response.text();
   let body: any = undefined;

@@ -19,7 +19,7 @@ describe("backup and restore", () => {
     const counts = { licenses: await getDb().license.count(), products: await getDb().product.count() };
 
     let target: string;
-    let drop = async () => undefined as void;
+    let drop: () => Promise<void> = () => Promise.resolve();
     if (dbEngine() === "sqlite") {
       target = `file:${join(dir, "restored.db")}`;
     } else {
@@ -39,7 +39,7 @@ describe("backup and restore", () => {
       };
     }
     try {
-      await restoreDatabase(target, file);
+      restoreDatabase(target, file);
       const query = async (sql: string): Promise<any[]> => {
         if (dbEngine() === "sqlite") {
           const Database = (await import("better-sqlite3")).default;

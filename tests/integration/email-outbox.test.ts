@@ -17,7 +17,7 @@ import { call, expectProblem } from "../helpers/http";
 
 // The dev mailbox pages read the request headers through next/headers; here they come from `pageHeaders`.
 let pageHeaders = new Headers();
-vi.mock("next/headers", () => ({ headers: async () => pageHeaders }));
+vi.mock("next/headers", () => ({ headers: () => Promise.resolve(pageHeaders) }));
 
 const db = () => getDb();
 const S = 1000;
@@ -42,7 +42,7 @@ function recordingTransport(opts: { delayMs?: number; fail?: (msg: OutgoingMail,
       calls.push(msg);
       if (opts.delayMs) await sleep(opts.delayMs);
       const failure = opts.fail?.(msg, calls.length);
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined) throw failure as unknown; // deliberately not always an Error
       return { id: `rec-${msg.idempotencyKey}` };
     },
   };

@@ -160,7 +160,7 @@ describe("GET /api/marketplace/categories", () => {
     expect(r.status).toBe(200);
     expect(r.body.categories.map((c: any) => c.category)).toEqual([...CATEGORIES]);
     let sum = 0;
-    for (const { category, count } of r.body.categories) {
+    for (const { category, count } of r.body.categories as { category: string; count: number }[]) {
       expect(count).toBeGreaterThan(0);
       const l = await call(listings, `/api/marketplace/listings?category=${category}&limit=1`);
       expect(l.body.total, category).toBe(count);

@@ -48,7 +48,7 @@ describe("receipts", () => {
 
   it("verify whatever the key order, and fail on any changed field or signature", async () => {
     const { license } = await newLicense();
-    const { receipt, signature } = await receiptFor(license.key);
+    const { receipt, signature } = (await receiptFor(license.key)) as { receipt: Record<string, unknown>; signature: string };
     const reordered = Object.fromEntries(Object.entries(receipt).reverse());
     expect((await verifyBody(reordered, signature)).body.valid).toBe(true);
     const spaced = JSON.parse(JSON.stringify(receipt, null, 4));

@@ -10,7 +10,7 @@ import { resetEnv } from "../../lib/env.ts";
 export default async function setup(project: TestProject) {
   const url = project.config.env.DATABASE_URL as string;
   const engine = engineOf(url);
-  const adminUrl = project.config.env.TEST_DATABASE_URL as string | undefined;
+  const adminUrl = project.config.env.TEST_DATABASE_URL;
   const name = engine === "postgresql" ? new URL(url).pathname.slice(1) : "";
 
   if (engine === "postgresql") {
@@ -22,12 +22,12 @@ export default async function setup(project: TestProject) {
 
   const previous = { DATABASE_URL: process.env.DATABASE_URL, BASE_URL: process.env.BASE_URL };
   process.env.DATABASE_URL = url;
-  process.env.BASE_URL = project.config.env.BASE_URL as string;
+  process.env.BASE_URL = project.config.env.BASE_URL;
   resetEnv();
   await prepareDatabase(() => undefined);
   await disconnectDb();
   for (const [k, v] of Object.entries(previous)) {
-    if (v === undefined) delete process.env[k];
+    if (v === undefined) Reflect.deleteProperty(process.env, k);
     else process.env[k] = v;
   }
   resetEnv();

@@ -27,7 +27,7 @@ describe("problem documents", () => {
     log.mockRestore();
   });
 
-  it("answer 503 with Retry-After when the database cannot be reached", async () => {
+  it("answer 503 with Retry-After when the database cannot be reached", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const err = toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "r");
     expect(err.status).toBe(503);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "@/lib/http/errors";
+import type { AppError } from "@/lib/http/errors";
 import { checkJsonContentType, MAX_JSON_DEPTH, parseJsonText, parseWith, queryObject, readBodyText } from "@/lib/http/input";
 
 function codeOf(fn: () => unknown): string | undefined {

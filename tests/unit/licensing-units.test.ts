@@ -6,7 +6,7 @@ import { generateLicenseKey, KEY_ALPHABET, KEY_BITS, LICENSE_KEY_PATTERN } from 
 import { LicenseCache, type LicenseState } from "@/lib/licensing/license-state";
 import { licenseStanding, trialDaysRemaining } from "@/lib/licensing/evaluate";
 import { RateLimiter, clientAddress } from "@/lib/http/rate-limit";
-import { AppError } from "@/lib/http/errors";
+import type { AppError } from "@/lib/http/errors";
 
 describe("license keys", () => {
   it("have the XXXX-XXXX-XXXX-XXXX format, an unambiguous alphabet and at least 75 bits", () => {
