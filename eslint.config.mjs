@@ -15,6 +15,8 @@ export default tseslint.config(
       "integrations/**", // other languages' SDKs, each with its own tooling
       "test-results/**",
       "playwright-report/**",
+      "e2e/artifacts/**",
+      "coverage/**",
       "data/**",
       "public/**",
       "next-env.d.ts",
