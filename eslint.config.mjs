@@ -1,11 +1,12 @@
 // ESLint flat config: Next's core-web-vitals rules, typescript-eslint's strictest type-checked set, Prettier last so
 // no stylistic rule fights the formatter. `npm run lint` runs it with --max-warnings 0, so a warning fails CI too.
 import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       ".next/**",
