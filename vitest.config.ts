@@ -52,14 +52,14 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      ...(pgUrl
+      ...(pgServer && pgUrl
         ? [
             {
               resolve: { alias },
               test: {
                 name: "postgresql",
                 include: ["tests/integration/**/*.test.ts", "tests/postgresql/**/*.test.ts"],
-                env: { ...common, DATABASE_URL: pgUrl, TEST_DATABASE_URL: pgServer! },
+                env: { ...common, DATABASE_URL: pgUrl, TEST_DATABASE_URL: pgServer },
                 globalSetup: ["tests/setup/database.ts"],
                 fileParallelism: false,
                 testTimeout: 30_000,

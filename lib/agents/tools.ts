@@ -49,7 +49,8 @@ function build() {
         title: spec.title,
         layer: spec.layer,
         description: spec.description,
-        input: spec.args ?? mergedInputSchema(op),
+        // Strict: an argument the tool does not take is refused by name rather than silently ignored.
+        input: (spec.args ?? mergedInputSchema(op)).strict(),
         ...(objectOutput ? { output: op.output } : {}),
         readOnly: spec.readOnly ?? true,
         operation: op,

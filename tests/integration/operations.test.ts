@@ -1,0 +1,388 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { POST as mcpPost } from "@/app/api/mcp/route";
+import { toolByName, tools } from "@/lib/agents/tools";
+import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
+import { createCheckout } from "@/lib/checkout/create-checkout";
+import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { createProduct } from "@/lib/dashboard/products";
+import { disconnectDb, getDb } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";
+import { MCP_MAX_BATCH } from "@/lib/http/mcp-transport";
+import { activateMachine } from "@/lib/licensing/activate-machine";
+import { productInputSchema } from "@/lib/marketplace/schemas";
+import type { Operation } from "@/lib/operations/define";
+import { restRoutes } from "@/lib/operations/http";
+import { operations } from "@/lib/operations/index";
+import { call } from "../helpers/http";
+import { startLeanServer } from "../helpers/lean-server";
+import { fingerprint, newLicense } from "../helpers/licenses";
+
+/**
+ * Walks the operation registry: every operation answers a live success that matches its declared output schema and
+ * a live error that is a problem document with a status it declares, on every transport it is offered on (REST,
+ * server.ts's lean path, MCP). A new operation without an example here fails the first test.
+ */
+
+const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string(),
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  instance: z.string().optional(),
+  request_id: z.string().optional(),
+  errors: z.array(z.object({ in: z.string(), name: z.string(), message: z.string() })).optional(),
+});
+
+interface Call {
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  method?: string;
+  /** Settings in force for this call only. */
+  env?: Record<string, string>;
+}
+interface Example {
+  ok: () => Call;
+  error: () => Call & { status: number };
+}
+
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const SECRET = "whsec_registry_walk";
+const signer = new Stripe("sk_test_unused");
+const STRIPE_ON = { STRIPE_SECRET_KEY: "sk_test_registry_walk", STRIPE_WEBHOOK_SECRET: SECRET };
+const saved = { ...process.env };
+let lean: Awaited<ReturnType<typeof startLeanServer>>;
+const fx = {
+  productId: "",
+  pluginId: "",
+  key: "",
+  machine: fingerprint(`walk-${run}`),
+  session: "",
+  cookie: "",
+  sellerProduct: "",
+  trialProductId: "",
+};
+
+const productBody = (name: string, pluginId: string) => ({
+  name,
+  tagline: "A product made by the registry walk.",
+  description: "A product created by the operation registry test, with a long enough description.",
+  plugin_id: pluginId,
+  price_cents: 1500,
+  category: "dev-tools",
+  max_machines: 2,
+  seat_model: "per-machine",
+  platforms: ["linux"],
+  download_url: "https://example.com/download.zip",
+  icon_url: "/icons/tape-warmth.svg",
+});
+
+const EXAMPLES: Record<string, Example> = {
+  getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
+  listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
+  getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
+  listCategories: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getCatalog: { ok: () => ({ query: { page: "1" } }), error: () => ({ query: { sort: "sideways" }, status: 400 }) },
+  getTerms: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getDiscovery: { ok: () => ({}), error: () => ({ method: "PUT", status: 405 }) },
+  getToolManifest: { ok: () => ({}), error: () => ({ method: "PATCH", status: 405 }) },
+  validateLicense: {
+    ok: () => ({ body: { license_key: fx.key, machine_fingerprint: fx.machine, plugin_id: fx.pluginId } }),
+    error: () => ({ body: { license_key: "not a key", machine_fingerprint: fx.machine, plugin_id: fx.pluginId }, status: 400 }),
+  },
+  activateLicense: {
+    ok: () => ({ body: { license_key: fx.key, machine_fingerprint: fingerprint(), plugin_id: fx.pluginId } }),
+    error: () => ({ body: { license_key: fx.key, machine_fingerprint: fx.machine }, status: 400 }),
+  },
+  deactivateLicense: {
+    ok: () => ({ body: { license_key: fx.key, machine_fingerprint: fingerprint() } }),
+    error: () => ({ raw: "{not json", status: 400 }),
+  },
+  checkLicenseStatus: {
+    ok: () => ({ body: { license_key: fx.key, plugin_id: fx.pluginId } }),
+    error: () => ({ body: { license_key: fx.key }, status: 400 }),
+  },
+  startTrial: {
+    ok: () => ({ body: { product_id: fx.trialProductId, buyer_email: `trial-${run}@example.com` } }),
+    error: () => ({ body: { product_id: "no-such-product", buyer_email: `trial-${run}@example.com` }, status: 404 }),
+  },
+  getLicenseFile: {
+    ok: () => ({ query: { key: fx.key, fingerprint: fx.machine } }),
+    error: () => ({ query: { key: fx.key, fingerprint: fingerprint("never-activated") }, status: 409 }),
+  },
+  getReceipt: { ok: () => ({ query: { key: fx.key } }), error: () => ({ query: { key: "AAAA-AAAA-AAAA-AAAA" }, status: 404 }) },
+  verifyReceipt: {
+    ok: () => ({ body: { receipt: { version: 1 }, signature: "00" } }),
+    error: () => ({ body: { signature: 42 }, status: 400 }),
+  },
+  getLicenseCredential: { ok: () => ({ query: { key: fx.key } }), error: () => ({ query: { key: "bad" }, status: 400 }) },
+  getRevocationStatusList: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getDidDocument: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  createCheckout: {
+    ok: () => ({ body: { product_id: fx.productId, buyer_email: `walk-${run}@example.com`, agent_id: "registry-walk" } }),
+    error: () => ({ body: { product_id: fx.productId, buyer_email: "nobody" }, status: 400 }),
+  },
+  getCheckoutStatus: { ok: () => ({ params: { session_id: fx.session } }), error: () => ({ params: { session_id: "cs_000000000000000000000000" }, status: 404 }) },
+  stripeWebhook: {
+    ok: () => {
+      const raw = JSON.stringify({ id: `evt_walk_${run}`, object: "event", type: "customer.created", created: 0, data: { object: {} } });
+      return { raw, env: STRIPE_ON, headers: { "stripe-signature": signer.webhooks.generateTestHeaderString({ payload: raw, secret: SECRET }) } };
+    },
+    error: () => ({ raw: JSON.stringify({ id: "evt_x", type: "x" }), env: STRIPE_ON, headers: { "stripe-signature": "t=1,v1=00" }, status: 400 }),
+  },
+  listSellerProducts: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
+  createSellerProduct: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: productBody(`Walk Tool ${run}`, `com.walk.created${run}`) }),
+    error: () => ({ headers: { cookie: fx.cookie, origin: "https://evil.example" }, body: productBody(`Walk Evil ${run}`, `com.walk.evil${run}`), status: 403 }),
+  },
+  getSellerProduct: { ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct } }), error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, status: 404 }) },
+  updateSellerProduct: {
+    ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: productBody(`Walk Renamed ${run}`, `com.walk.owned${run}`) }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: { name: "x" }, status: 400 }),
+  },
+  generateLicenseIntegration: { ok: () => ({ body: { language: "python", app_id: "com.example.app" } }), error: () => ({ body: { language: "cobol" }, status: 400 }) },
+  explainLicensing: { ok: () => ({ body: { topic: "trial_keys" } }), error: () => ({ body: {}, status: 400 }) },
+  generateServerConfig: { ok: () => ({ body: { target: "docker", domain: "licenses.example.com" } }), error: () => ({ body: { target: "mainframe" }, status: 400 }) },
+  generateTestLicenseKey: { ok: () => ({ body: { prefix: "AB" } }), error: () => ({ body: { prefix: "TOO-LONG" }, status: 400 }) },
+};
+
+interface Reply {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+function urlOf(op: Operation, c: Call): string {
+  let path = op.http!.path;
+  for (const [k, v] of Object.entries(c.params ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));
+  const qs = new URLSearchParams(c.query ?? {}).toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function rest(op: Operation, c: Call): Promise<Reply> {
+  if (!c.env) return restCall(op, c);
+  const before = Object.fromEntries(Object.keys(c.env).map((k) => [k, process.env[k]]));
+  setLimits(c.env);
+  try {
+    return await restCall(op, c);
+  } finally {
+    for (const [k, v] of Object.entries(before)) if (v === undefined) Reflect.deleteProperty(process.env, k);
+    setLimits(Object.fromEntries(Object.entries(before).filter(([, v]) => v !== undefined)) as Record<string, string>);
+  }
+}
+
+async function restCall(op: Operation, c: Call): Promise<Reply> {
+  const method = c.method ?? op.http!.method;
+  const body = c.raw ?? (c.body !== undefined ? JSON.stringify(c.body) : undefined);
+  const headers = { "content-type": "application/json", [CLIENT_ADDRESS_HEADER]: "198.51.100.1", ...c.headers };
+  if (op.http!.lean) {
+    const r = await fetch(lean.base + urlOf(op, c), { method, headers, body });
+    return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: await r.text() };
+  }
+  const handler = restRoutes(op.http!.path)[method as "GET"];
+  const r = await call(handler, urlOf(op, c), { method, headers, body, params: c.params });
+  return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: r.text };
+}
+
+let rpcId = 0;
+async function mcp(messages: unknown, client = "198.51.100.2"): Promise<{ status: number; json: any }> {
+  const request = new Request("http://localhost:3000/api/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", [CLIENT_ADDRESS_HEADER]: client },
+    body: JSON.stringify(messages),
+  });
+  const response = await mcpPost(request);
+  const text = await response.text();
+  if (!text) return { status: response.status, json: undefined };
+  // Answers come as JSON, or as server-sent events with one JSON-RPC response each (a batch gets several).
+  if (/^\s*[[{]/.test(text)) return { status: response.status, json: JSON.parse(text) };
+  const events = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as { id: number });
+  return { status: response.status, json: Array.isArray(messages) ? events.sort((a, b) => a.id - b.id) : events[0] };
+}
+const toolCall = (name: string, args: unknown) => ({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name, arguments: args } });
+
+function setLimits(limits: Record<string, string>) {
+  Object.assign(process.env, limits);
+  resetEnv();
+}
+
+beforeAll(async () => {
+  lean = await startLeanServer();
+  const seeded = await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: false }, orderBy: { id: "asc" } });
+  const { license, product } = await newLicense({ productId: seeded.id, maxMachines: 10 });
+  fx.productId = product.id;
+  fx.pluginId = product.pluginId;
+  fx.key = license.key;
+  await activateMachine({ license_key: license.key, machine_fingerprint: fx.machine, plugin_id: product.pluginId });
+  fx.trialProductId = (await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: true } })).id;
+  fx.session = (await createCheckout({ product_id: product.id, buyer_email: `status-${run}@example.com` })).session_id;
+  const email = `walk-seller-${run}@example.com`;
+  const dev = await createDeveloperProfile(email, { name: `Walk Studio ${run}`, website: null, bio: "" });
+  fx.sellerProduct = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Owned ${run}`, `com.walk.owned${run}`)))).id;
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  fx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+
+afterAll(async () => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) Reflect.deleteProperty(process.env, k);
+  Object.assign(process.env, saved);
+  resetEnv();
+  await lean.close();
+  await disconnectDb();
+});
+
+describe("the operation registry", () => {
+  it("has a live example for every operation, and nothing else", () => {
+    expect(Object.keys(EXAMPLES).sort()).toEqual(operations().map((op) => op.id).sort());
+  });
+
+  it("declares every tool the interface names, each once", () => {
+    expect(tools().map((t) => t.name).sort()).toEqual(
+      [
+        "generate_license_integration",
+        "explain_licensing",
+        "generate_server_config",
+        "generate_test_license_key",
+        "browse_marketplace",
+        "get_product_details",
+        "purchase_license",
+        "check_license_status",
+        "activate_license",
+        "deactivate_license",
+        "validate_license",
+        "get_terms",
+        "agent_checkout",
+        "get_receipt",
+        "verify_receipt",
+      ].sort(),
+    );
+  });
+
+  for (const op of operations().filter((o) => o.http)) {
+    it(`${op.http!.method} ${op.http!.path} (${op.id}) answers its declared output, and a declared problem`, async () => {
+      const example = EXAMPLES[op.id]!;
+      const ok = await rest(op, example.ok());
+      expect(ok.status, ok.text).toBe(op.http!.status ?? 200);
+      const body = ok.contentType.includes("json") ? JSON.parse(ok.text) : ok.text;
+      const parsed = op.output.safeParse(body);
+      expect(parsed.success, `${op.id}: ${parsed.error?.message}`).toBe(true);
+
+      const { status, ...bad } = example.error();
+      const err = await rest(op, bad);
+      expect(err.status, err.text).toBe(status);
+      expect(err.contentType).toBe("application/problem+json");
+      const problem = problemSchema.parse(JSON.parse(err.text));
+      expect(problem.status).toBe(status);
+      const declared = new Set([...(op.errors ?? []), 405, 500, 503, ...(op.input ? [400] : []), ...(op.input?.body ? [413, 415] : [])]);
+      expect(declared.has(status), `${op.id} answered ${status}, which it does not declare`).toBe(true);
+    });
+  }
+
+  for (const t of tools()) {
+    it(`MCP tool ${t.name} answers the operation's output as structured content, and a tool error for bad arguments`, async () => {
+      const example = EXAMPLES[t.operation.id]!;
+      const c = example.ok();
+      // The tool's arguments: the operation's input, under the tool's own names where the interface fixes them.
+      const args = MCP_ARGS[t.name]?.() ?? { ...c.query, ...c.params, ...(c.body as object) };
+      const reply = await mcp(toolCall(t.name, args));
+      expect(reply.status).toBe(200);
+      const result = reply.json.result;
+      expect(result.isError ?? false, JSON.stringify(result)).toBe(false);
+      expect(result.content[0].type).toBe("text");
+      if (t.output) expect(t.output.safeParse(result.structuredContent).success, JSON.stringify(result.structuredContent)).toBe(true);
+      // Every argument of the wrong type, or an argument the tool does not take.
+      const wrong = Object.fromEntries(Object.keys(t.input.shape).map((k) => [k, []]));
+      const bad = await mcp(toolCall(t.name, Object.keys(wrong).length ? wrong : { unexpected: true }));
+      expect(bad.json.result?.isError ?? Boolean(bad.json.error)).toBe(true);
+    });
+  }
+});
+
+const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
+  browse_marketplace: () => ({ category: "audio-plugins", limit: 2 }),
+  get_product_details: () => ({ product_id: fx.productId }),
+  get_receipt: () => ({ license_key: fx.key }),
+  purchase_license: () => ({ product_id: fx.productId, buyer_email: `mcp-${run}@example.com` }),
+  get_terms: () => ({}),
+};
+
+describe("MCP calls count against the same limits as REST", () => {
+  it("validate_license: a batch stops at the per-address limit, and REST from that address is refused too", async () => {
+    rateLimiter().reset();
+    // One trusted proxy: the lean path then takes the client from X-Forwarded-For, as behind a load balancer.
+    setLimits({ RATE_LIMIT_VALIDATE_PER_MIN: "5", TRUST_PROXY: "1" });
+    try {
+      const client = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+      const args = { license_key: fx.key, machine_fingerprint: fx.machine, plugin_id: fx.pluginId };
+      const batch = Array.from({ length: MCP_MAX_BATCH }, () => toolCall("validate_license", args));
+      const reply = await mcp(batch, client);
+      expect(reply.status).toBe(200);
+      const results = (reply.json as Array<{ result: { isError?: boolean; content: Array<{ text: string }> } }>).map((m) => m.result);
+      expect(results.filter((r) => !r.isError)).toHaveLength(5);
+      const refused = results.filter((r) => r.isError);
+      expect(refused).toHaveLength(MCP_MAX_BATCH - 5);
+      for (const r of refused) expect(r.content[0]!.text).toMatch(/^rate_limited: /);
+      const post = (from: string) =>
+        fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": from }, body: JSON.stringify(args) });
+      const sameClient = await post(client);
+      expect(sameClient.status).toBe(429);
+      expect(Number(sameClient.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await post("203.0.113.249")).status).toBe(200);
+    } finally {
+      setLimits({ RATE_LIMIT_VALIDATE_PER_MIN: "1000000", TRUST_PROXY: "0" });
+      rateLimiter().reset();
+    }
+  });
+
+  it("the per-key limit holds across transports: REST calls and MCP calls for one key share one window", async () => {
+    rateLimiter().reset();
+    setLimits({ RATE_LIMIT_PER_KEY_PER_MIN: "4" });
+    try {
+      const args = { license_key: fx.key, machine_fingerprint: fx.machine, plugin_id: fx.pluginId };
+      for (let i = 0; i < 2; i++) expect((await fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args) })).status).toBe(200);
+      const reply = await mcp([toolCall("validate_license", args), toolCall("check_license_status", { license_key: fx.key, plugin_id: fx.pluginId }), toolCall("validate_license", args)], "203.0.113.250");
+      const results = (reply.json as Array<{ result: { isError?: boolean } }>).map((m) => m.result.isError ?? false);
+      expect(results).toEqual([false, false, true]);
+      const rest5 = await fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args) });
+      expect(rest5.status).toBe(429);
+      expect(Number(rest5.headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      setLimits({ RATE_LIMIT_PER_KEY_PER_MIN: "1000000" });
+      rateLimiter().reset();
+    }
+  });
+
+  it("agent_checkout: batched calls create no more orders than the REST limit allows", async () => {
+    rateLimiter().reset();
+    setLimits({ RATE_LIMIT_CHECKOUT_PER_MIN: "5" });
+    try {
+      const client = "203.0.113.251";
+      const email = `batch-${run}@example.com`;
+      const args = { product_id: fx.productId, buyer_email: email, agent_id: "batch-agent" };
+      const before = await getDb().order.count({ where: { buyerEmail: email } });
+      const tooBig = await mcp(Array.from({ length: 40 }, () => toolCall("agent_checkout", args)), client);
+      expect(tooBig.status).toBe(400);
+      expect(await getDb().order.count({ where: { buyerEmail: email } })).toBe(before);
+      for (let i = 0; i < 4; i++) await mcp(Array.from({ length: MCP_MAX_BATCH }, () => toolCall("agent_checkout", args)), client);
+      expect(await getDb().order.count({ where: { buyerEmail: email } })).toBe(before + 5);
+    } finally {
+      setLimits({ RATE_LIMIT_CHECKOUT_PER_MIN: "1000000" });
+      rateLimiter().reset();
+    }
+  });
+
+  it("a batch larger than the cap is refused whole with a problem document", async () => {
+    const reply = await mcp(Array.from({ length: MCP_MAX_BATCH + 1 }, () => toolCall("get_terms", {})));
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ status: 400, code: "batch_too_large" });
+    expect(toolByName("get_terms")).toBeDefined();
+  });
+});
