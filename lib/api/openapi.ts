@@ -46,7 +46,7 @@ function parameters(op: Operation): Json[] {
     if (!schema) continue;
     const js = jsonSchema(schema, "input");
     const required = new Set((js.required as string[] | undefined) ?? []);
-    for (const [name, prop] of Object.entries((js.properties as Record<string, Json>) ?? {})) {
+    for (const [name, prop] of Object.entries((js.properties ?? {}) as Record<string, Json>)) {
       const { description, ...rest } = prop;
       out.push({ name, in: where, required: where === "path" || required.has(name), ...(description ? { description } : {}), schema: rest });
     }
@@ -66,7 +66,7 @@ function operationObject(op: Operation): Json {
     [String(op.http?.status ?? 200)]: {
       description: "Success",
       headers: { Link: { $ref: "#/components/headers/Link" } },
-      content: { [(op.http?.contentType ?? "application/json").split(";")[0]!]: { schema: jsonSchema(op.output, "output") } },
+      content: { [(op.http?.contentType ?? "application/json").replace(/;.*$/s, "")]: { schema: jsonSchema(op.output, "output") } },
     },
   };
   for (const code of [...errorCodes].sort()) responses[String(code)] = problem(ERROR_TEXT[code] ?? "Error");

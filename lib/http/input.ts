@@ -6,7 +6,7 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** Deeper JSON than this is refused before validation: no legitimate request nests so far. */
 export const MAX_JSON_DEPTH = 32;
 
-export function zodErrors(where: string, error: z.ZodError): ProblemFieldError[] {
+function zodErrors(where: string, error: z.ZodError): ProblemFieldError[] {
   return error.issues.map((issue) => ({
     in: where,
     name: issue.path.map(String).join(".") || "(root)",
@@ -16,7 +16,7 @@ export function zodErrors(where: string, error: z.ZodError): ProblemFieldError[]
 
 export function invalid(where: "query" | "body" | "path", error: z.ZodError): AppError {
   const errors = zodErrors(where, error);
-  const first = errors[0]!;
+  const first = errors[0] ?? { in: where, name: "(root)", message: "is invalid" };
   const label = where === "query" ? "query parameter" : where === "path" ? "path parameter" : "field";
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
   return new AppError(`invalid_${where}`, 400, `Invalid ${label} "${first.name}": ${first.message}${more}`, { errors });
@@ -38,8 +38,8 @@ export function parseWith<T>(schema: z.ZodType<T>, where: "query" | "body" | "pa
 function depthExceeds(value: unknown, max: number): boolean {
   // Iterative, so hostile nesting cannot exhaust the stack.
   const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, d] = item;
     if (v === null || typeof v !== "object") continue;
     if (d > max) return true;
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
@@ -63,7 +63,7 @@ export function parseJsonText(text: string): unknown {
 }
 
 export function checkJsonContentType(contentType: string | null | undefined): void {
-  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = (contentType ?? "").replace(/;.*$/s, "").trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new AppError(
       "unsupported_media_type",

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Operation } from "../operations/define.ts";
+import { hasHttp, type HttpOperation } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
 import { success } from "../operations/http.ts";
 import { operations } from "../operations/index.ts";
@@ -15,8 +15,8 @@ import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.t
  * check), answered by server.ts itself without Next's request pipeline. Same conventions as the Next adapter
  * (problem documents, body cap, Link header, request id, the operation's rate limits) with none of its overhead.
  */
-let routes: Map<string, Operation> | undefined;
-const leanRoutes = () => (routes ??= new Map(operations().filter((op) => op.http?.lean).map((op) => [op.http!.path, op])));
+let routes: Map<string, HttpOperation> | undefined;
+const leanRoutes = () => (routes ??= new Map(operations().filter(hasHttp).filter((op) => op.http.lean).map((op) => [op.http.path, op])));
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string, head: boolean): void {
   res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
@@ -53,11 +53,12 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
 
 /** Answers a request on a lean path. Returns false when the path is not one of ours. */
 export async function handleLean(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const q = req.url?.indexOf("?") ?? -1;
-  const pathname = q === -1 ? (req.url ?? "/") : req.url!.slice(0, q);
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
   const op = leanRoutes().get(pathname);
   if (!op) return false;
-  const method = op.http!.method;
+  const method = op.http.method;
   const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
   const head = req.method === "HEAD" && method === "GET";
   try {
@@ -68,7 +69,7 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
     let body: unknown;
     if (op.input?.body) {
       checkJsonContentType(req.headers["content-type"]);
-      body = parseJsonText(await readBody(req, op.http!.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+      body = parseJsonText(await readBody(req, op.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
     }
     const input = parseParts(op, { body });
     let headers: Headers | undefined;

@@ -26,10 +26,10 @@ const guards: Array<{ pattern: RegExp; exists: (id: string) => Promise<boolean> 
 
 /** The URL to hand Next instead of `url` when it names a missing record, or null to serve it as it is. */
 export async function missingPageRewrite(url: string): Promise<string | null> {
-  const pathname = url.split("?")[0]!;
+  const pathname = url.replace(/\?.*$/s, "");
   for (const guard of guards) {
-    const match = guard.pattern.exec(pathname);
-    if (match && !(await guard.exists(match[1]!))) return "/_missing";
+    const id = guard.pattern.exec(pathname)?.[1];
+    if (id !== undefined && !(await guard.exists(id))) return "/_missing";
   }
   return null;
 }

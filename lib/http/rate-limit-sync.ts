@@ -57,7 +57,7 @@ export function startRateLimitSync(intervalMs = 1_000): () => void {
   return () => stopRateLimitSync();
 }
 
-export function stopRateLimitSync(): void {
+function stopRateLimitSync(): void {
   const loop = g[KEY];
   if (loop?.timer) clearInterval(loop.timer);
   if (loop) loop.timer = undefined;

@@ -25,10 +25,14 @@ const UNREACHABLE =
 /** Maps anything thrown to the AppError to answer with; unknown errors are logged and become a bare 500. */
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
-  const e = error as { code?: string; message?: string; cause?: { message?: string; kind?: string; originalCode?: string } };
-  const text = `${e?.code ?? ""} ${e?.message ?? ""} ${e?.cause?.kind ?? ""} ${e?.cause?.message ?? ""} ${e?.cause?.originalCode ?? ""}`;
+  const e = (typeof error === "object" && error !== null ? error : {}) as {
+    code?: string;
+    message?: string;
+    cause?: { message?: string; kind?: string; originalCode?: string };
+  };
+  const text = `${e.code ?? ""} ${e.message ?? ""} ${e.cause?.kind ?? ""} ${e.cause?.message ?? ""} ${e.cause?.originalCode ?? ""}`;
   if (UNREACHABLE.test(text)) {
-    console.error(`[${requestId}] database unavailable:`, (error as Error)?.message);
+    console.error(`[${requestId}] database unavailable:`, e.message);
     return unavailable();
   }
   console.error(`[${requestId}] unhandled error:`, error);

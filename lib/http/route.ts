@@ -5,7 +5,7 @@ import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith,
 import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
 import { CLIENT_ADDRESS_HEADER, enforce, type RateRule } from "./rate-limit.ts";
 
-export interface RouteInput<Q, B, P> {
+interface RouteInput<Q, B, P> {
   query: Q;
   body: B;
   params: P;
@@ -27,7 +27,8 @@ export interface RouteSpec<Q, B, P> {
   contentType?: string;
   /** Rate limits to count this request against, checked before the body is read. */
   rateLimit?: (input: { client: string; query: Q; params: P }) => Array<[RateRule, string]>;
-  handler: (input: RouteInput<Q, B, P>) => Promise<unknown> | unknown;
+  /** May return a Promise; the wrapper awaits whatever it gets. */
+  handler: (input: RouteInput<Q, B, P>) => unknown;
 }
 
 type NextContext = { params?: Promise<Record<string, string | string[] | undefined>> };

@@ -13,7 +13,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * Who may call: anyone (`public`), or a seller signed in to the dashboard (`seller`: session cookie; writes must come
  * from our own origin).
  */
-export type Auth = "public" | "seller";
+type Auth = "public" | "seller";
 
 export type Tag = "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller";
 
@@ -93,6 +93,10 @@ export interface OperationSpec<I, O> {
 
 /** The erased form the adapters work with. */
 export type Operation = OperationSpec<Record<string, unknown>, unknown>;
+
+/** An operation that REST callers reach. */
+export type HttpOperation = Operation & { http: NonNullable<Operation["http"]> };
+export const hasHttp = (op: Operation): op is HttpOperation => op.http !== undefined;
 
 type InputOf<S> = (S extends { query: infer Q extends z.ZodType } ? z.output<Q> : unknown) &
   (S extends { params: infer P extends z.ZodType } ? z.output<P> : unknown) &

@@ -3,26 +3,30 @@ import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObjec
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
 import { methods } from "../http/route.ts";
-import type { Method, Operation } from "./define.ts";
+import type { HttpOperation, Method, Operation } from "./define.ts";
+import { hasHttp } from "./define.ts";
 import { execute, parseParts } from "./execute.ts";
 import { operationsAt } from "./index.ts";
 
 /** Status, headers and body of a successful call, as every HTTP adapter sends it. */
 export function success(op: Operation, result: unknown, requestId: string): { status: number; headers: Record<string, string>; body: string } {
   const http = op.http;
-  const text = typeof result === "string" && http?.contentType !== undefined;
-  const type = text ? http.contentType! : `${http?.contentType ?? "application/json"}; charset=utf-8`;
+  const textType = typeof result === "string" ? http?.contentType : undefined;
   return {
     status: http?.status ?? 200,
-    headers: { ...baseHeaders(requestId, http?.cache ?? CACHE.none), ...http?.headers, "Content-Type": type },
-    body: text ? (result as string) : JSON.stringify(result),
+    headers: {
+      ...baseHeaders(requestId, http?.cache ?? CACHE.none),
+      ...http?.headers,
+      "Content-Type": textType ?? `${http?.contentType ?? "application/json"}; charset=utf-8`,
+    },
+    body: textType !== undefined ? String(result) : JSON.stringify(result),
   };
 }
 
 type NextContext = { params?: Promise<Record<string, string | string[] | undefined>> };
 
-function nextHandler(op: Operation) {
-  const http = op.http!;
+function nextHandler(op: HttpOperation) {
+  const http = op.http;
   return async (request: Request, context?: NextContext): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
@@ -51,6 +55,6 @@ function nextHandler(op: Operation) {
  */
 export function restRoutes(path: string) {
   const handlers: Partial<Record<Method, ReturnType<typeof nextHandler>>> = {};
-  for (const op of operationsAt(path)) handlers[op.http!.method] = nextHandler(op);
+  for (const op of operationsAt(path).filter(hasHttp)) handlers[op.http.method] = nextHandler(op);
   return methods(handlers);
 }
