@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "../db.ts";
 import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productInputSchema } from "../marketplace/schemas.ts";
-import { stringList } from "../marketplace/serialize.ts";
+import { productToInput } from "./products.ts";
 
 /** A product as its seller sees it over the API: the form's fields plus what the store adds. Internal columns stay in. */
 export const sellerProductSchema = productInputSchema.safeExtend({
@@ -16,56 +16,13 @@ export const sellerProductSchema = productInputSchema.safeExtend({
 });
 export type SellerProduct = z.infer<typeof sellerProductSchema>;
 
-interface ProductRow {
-  id: string;
-  pluginId: string;
-  name: string;
-  tagline: string;
-  description: string;
-  priceCents: number;
-  currency: string;
-  category: string;
-  maxMachines: number;
-  seatModel: string;
-  trialAvailable: boolean;
-  trialDays: number;
-  platforms: unknown;
-  compatibility: unknown;
-  inputs: unknown;
-  outputs: unknown;
-  images: unknown;
-  minVersion: string | null;
-  downloadUrl: string;
-  iconUrl: string;
-  status: string;
-  salesCount: number;
-  licenseFileTtlDays: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type ProductRow = Parameters<typeof productToInput>[0];
 
 export function toSellerProduct(p: ProductRow): SellerProduct {
   return {
+    ...productToInput(p),
     id: p.id,
-    plugin_id: p.pluginId,
-    name: p.name,
-    tagline: p.tagline,
-    description: p.description,
-    price_cents: p.priceCents,
     currency: p.currency,
-    category: p.category as SellerProduct["category"],
-    max_machines: p.maxMachines,
-    seat_model: p.seatModel as SellerProduct["seat_model"],
-    trial_available: p.trialAvailable,
-    trial_days: p.trialDays,
-    platforms: stringList(p.platforms) as SellerProduct["platforms"],
-    compatibility: stringList(p.compatibility),
-    inputs: stringList(p.inputs),
-    outputs: stringList(p.outputs),
-    images: stringList(p.images),
-    min_version: p.minVersion,
-    download_url: p.downloadUrl,
-    icon_url: p.iconUrl,
     status: p.status as SellerProduct["status"],
     sales_count: p.salesCount,
     license_file_ttl_days: p.licenseFileTtlDays,
