@@ -18,9 +18,9 @@ export const SUMMARY =
   "Indie developers list software (audio plugins, desktop apps, game assets, 3D/VFX, developer and creative tools). People and agents browse, buy through a hosted checkout, and receive a license key by e-mail; apps activate and validate keys per machine. Every operation is open (no API key) over REST, MCP and an OpenAI-format tool manifest.";
 
 /** MCP protocol revisions this server negotiates; the first is the one the interface advertises. */
-export const MCP_PROTOCOL_VERSIONS = [VERSIONS.mcpProtocol, "2025-03-26", "2025-06-18", "2025-11-25"] as const;
+const MCP_PROTOCOL_VERSIONS = [VERSIONS.mcpProtocol, "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
-export function contactAddress(): string {
+function contactAddress(): string {
   const from = env().MAIL_FROM;
   return from.match(/<([^>]+)>/)?.[1] ?? from;
 }
@@ -51,6 +51,13 @@ export function discoveryLinks() {
     llms_full: absoluteUrl("/llms-full.txt"),
     source: absoluteUrl("/agents"),
   };
+}
+
+/** The name of a tool layer; every tool's layer is one of LAYERS. */
+function layerName(layer: number): string {
+  const found = LAYERS.find((l) => l.layer === layer);
+  if (!found) throw new Error(`unknown tool layer ${String(layer)}`);
+  return found.name;
 }
 
 function layers() {
@@ -161,7 +168,7 @@ export function agentCard() {
       id: t.name,
       name: t.title,
       description: t.description,
-      tags: [LAYERS.find((l) => l.layer === t.layer)!.name.toLowerCase(), "licensing", ...(t.layer === 2 || t.layer === 4 ? ["marketplace"] : [])],
+      tags: [layerName(t.layer).toLowerCase(), "licensing", ...(t.layer === 2 || t.layer === 4 ? ["marketplace"] : [])],
       inputModes: ["application/json"],
       outputModes: ["application/json", "text/plain"],
     })),

@@ -56,21 +56,29 @@ No API key is needed anywhere. Prices are in US cents. License keys look like XX
 `;
 }
 
+/** A JSON-schema keyword's value as text: strings as they are, numbers and booleans printed, arrays comma-joined. */
+function schemaText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return value.map(schemaText).join(",");
+  return JSON.stringify(value);
+}
+
 function schemaLines(schema: Record<string, unknown>): string[] {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const names = Object.keys(props);
-  if (!names.length) return ["  (no arguments)"];
-  return names.map((name) => {
-    const p = props[name]!;
-    const type = p.enum ? `one of ${(p.enum as string[]).join(", ")}` : String(p.type ?? "object");
+  const entries = Object.entries(props);
+  if (!entries.length) return ["  (no arguments)"];
+  return entries.map(([name, p]) => {
+    const type = p.enum ? `one of ${(p.enum as string[]).join(", ")}` : schemaText(p.type ?? "object");
     const bounds = [
-      p.minimum !== undefined ? `min ${p.minimum}` : "",
-      p.maximum !== undefined ? `max ${p.maximum}` : "",
-      p.minLength !== undefined ? `${p.minLength}–${p.maxLength ?? "…"} chars` : "",
+      p.minimum !== undefined ? `min ${schemaText(p.minimum)}` : "",
+      p.maximum !== undefined ? `max ${schemaText(p.maximum)}` : "",
+      p.minLength !== undefined ? `${schemaText(p.minLength)}–${schemaText(p.maxLength ?? "…")} chars` : "",
       p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
     ].filter(Boolean);
-    return `  - ${name}${required.has(name) ? " (required)" : ""}: ${type}${bounds.length ? ` (${bounds.join(", ")})` : ""}${p.description ? ` — ${p.description}` : ""}`;
+    return `  - ${name}${required.has(name) ? " (required)" : ""}: ${type}${bounds.length ? ` (${bounds.join(", ")})` : ""}${p.description ? ` — ${schemaText(p.description)}` : ""}`;
   });
 }
 
@@ -94,7 +102,7 @@ export function llmsFullTxt(): string {
     if (!op.http || op.auth !== "public") continue;
     out.push(`### ${op.http.method} ${op.http.path}`, "", op.description ?? op.summary, "");
     for (const [label, schema] of [["Path:", op.input?.params], ["Query:", op.input?.query], ["Body:", op.input?.body]] as const) {
-      if (schema) out.push(label, ...schemaLines(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>), "");
+      if (schema) out.push(label, ...schemaLines(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })), "");
     }
   }
   out.push("## Licensing result codes", "");
@@ -102,7 +110,7 @@ export function llmsFullTxt(): string {
   out.push("", "## Errors", "", "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.", "");
   out.push("## Categories", "");
   for (const c of CATEGORIES) out.push(`- ${c}: ${CATEGORY_LABELS[c]}`);
-  out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema) as Record<string, unknown>), "");
+  out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema)), "");
   out.push("## Pricing", "");
   for (const [k, v] of Object.entries(PRICING)) out.push(`- ${k}: ${v}`);
   out.push("", "## Links", "");

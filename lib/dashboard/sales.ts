@@ -3,6 +3,12 @@ import { formatPrice } from "../pricing.ts";
 
 const DAY = 86_400_000;
 
+/** When a paid order was paid: every paid order has paidAt, so its absence is a broken invariant. */
+function paidAtOf(order: { id: string; paidAt: Date | null }): Date {
+  if (!order.paidAt) throw new Error(`paid order ${order.id} has no paidAt`);
+  return order.paidAt;
+}
+
 /** A seller's paid orders with fee and net, totals, and revenue per day over the last `days` days. */
 export async function sellerSales(developerId: string, opts: { days?: number; now?: Date; take?: number } = {}) {
   const now = opts.now ?? new Date();
@@ -27,7 +33,8 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
   });
   const daily = Array.from({ length: days }, (_, i) => ({ date: new Date(start.getTime() + i * DAY).toISOString().slice(0, 10), net_cents: 0, orders: 0 }));
   for (const o of recent) {
-    const i = Math.floor((o.paidAt!.getTime() - start.getTime()) / DAY);
+    if (!o.paidAt) continue; // the query asks for paidAt >= start, so never null here
+    const i = Math.floor((o.paidAt.getTime() - start.getTime()) / DAY);
     if (daily[i]) {
       daily[i].net_cents += o.amountCents - o.feeCents;
       daily[i].orders += 1;
@@ -47,7 +54,7 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
     daily,
     orders: orders.map((o) => ({
       id: o.id,
-      paid_at: o.paidAt!.toISOString(),
+      paid_at: paidAtOf(o).toISOString(),
       product_id: o.product.id,
       product_name: o.product.name,
       buyer_email: o.buyerEmail,

@@ -37,7 +37,9 @@ export async function readUpload(name: string): Promise<{ bytes: Buffer; type: s
   if (!m) return null;
   try {
     const bytes = await readFile(join(/*turbopackIgnore: true*/ dir(), name));
-    return { bytes, type: TYPES.find((t) => t.ext === m[2])!.type };
+    const kind = TYPES.find((t) => t.ext === m[2]);
+    if (!kind) return null;
+    return { bytes, type: kind.type };
   } catch {
     return null;
   }

@@ -15,7 +15,7 @@ interface HeaderReader {
 }
 
 /** 127.0.0.0/8, ::1 and IPv4-mapped 127.x (how a dual-stack socket reports an IPv4 loopback peer), in any spelling. */
-export function isLoopbackAddress(address: string | null | undefined): boolean {
+function isLoopbackAddress(address: string | null | undefined): boolean {
   const a = (address ?? "").trim().toLowerCase();
   if (isIP(a) === 4) return a.startsWith("127.");
   if (isIP(a) !== 6 || a.includes("%")) return false; // a zone id ("fe80::1%eth0") is never loopback
@@ -23,7 +23,8 @@ export function isLoopbackAddress(address: string | null | undefined): boolean {
   const v6 = new URL(`http://[${a}]/`).hostname.slice(1, -1);
   if (v6 === "::1") return true;
   const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(v6);
-  return mapped !== null && parseInt(mapped[1]!, 16) >> 8 === 127;
+  const high = mapped?.[1];
+  return high !== undefined && parseInt(high, 16) >> 8 === 127;
 }
 
 export function devMailboxEnabled(): boolean {
@@ -53,7 +54,7 @@ function forwardedAddresses(headers: HeaderReader): string[] {
   if (forwarded) {
     for (const m of forwarded.matchAll(/for\s*=\s*("?)([^";,]*)\1/gi)) {
       // for="[::1]:4711" → ::1; for=127.0.0.1 stays; an obfuscated or unknown node does not count as local.
-      out.push(m[2]!.replace(/^\[([^\]]*)\](?::\d+)?$/, "$1"));
+      out.push((m[2] ?? "").replace(/^\[([^\]]*)\](?::\d+)?$/, "$1"));
     }
   }
   return out;

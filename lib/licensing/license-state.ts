@@ -97,7 +97,11 @@ export class LicenseCache {
     this.entries.delete(state.key);
     this.entries.set(state.key, state);
     // Map iteration is insertion order: the first entry is the least recently loaded.
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+    }
   }
 
   invalidate(key: string): void {

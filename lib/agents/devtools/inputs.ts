@@ -4,7 +4,7 @@
  */
 
 /** A product's reverse-domain id, as the licensing API's `plugin_id` accepts it. */
-export const APP_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const APP_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** Characters an embedded URL may contain after normalisation: none of them can end a string literal or comment. */
 const SAFE_URL_PATTERN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+(?:\/[A-Za-z0-9._~%\-/]*)?$/;
@@ -36,6 +36,7 @@ export function checkServerUrl(serverUrl: unknown): string {
   };
   if (typeof serverUrl !== "string" || serverUrl.length === 0) return fail("not a string");
   if (serverUrl.length > 2048) return fail("too long");
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u0020\u007f"'`\\{}<>|^$*;]/.test(serverUrl)) {
     return fail("it contains spaces, control characters, quotes, backslashes or one of { } < > | ^ $ * ;");
   }
@@ -63,7 +64,7 @@ export function checkDomain(domain: unknown): string {
 }
 
 /** A verification method id: a DID (did:web here) and a fragment. Nothing in it can end a string literal. */
-export const KEY_ID_PATTERN = /^did:[a-z0-9]+:[A-Za-z0-9.%:_-]{1,253}#[A-Za-z0-9._-]{1,64}$/;
+const KEY_ID_PATTERN = /^did:[a-z0-9]+:[A-Za-z0-9.%:_-]{1,253}#[A-Za-z0-9._-]{1,64}$/;
 const MAX_PUBLIC_KEYS = 8;
 const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
@@ -76,7 +77,7 @@ function base58Decode(text: string): Buffer | null {
   }
   let hex = n.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
-  const zeros = /^1*/.exec(text)![0].length;
+  const zeros = text.length - text.replace(/^1+/, "").length;
   return Buffer.concat([Buffer.alloc(zeros), n === 0n ? Buffer.alloc(0) : Buffer.from(hex, "hex")]);
 }
 

@@ -2,7 +2,7 @@ import { absoluteUrl } from "../../urls.ts";
 import { checkAppId, checkPublicKeys, checkServerUrl, DEFAULT_APP_ID } from "./inputs.ts";
 import { fileBlock } from "./markdown.ts";
 import { INTEGRATION_LANGUAGES, isIntegrationLanguage, type IntegrationLanguage } from "./options.ts";
-import { didWebOf, type IntegrationContext, type IntegrationDoc, type IntegrationFile } from "./integration/common.ts";
+import { didWebOf, type IntegrationContext, type IntegrationDoc } from "./integration/common.ts";
 import { cIntegration } from "./integration/c.ts";
 import { cppIntegration } from "./integration/cpp.ts";
 import { csharpIntegration } from "./integration/csharp.ts";
@@ -11,8 +11,6 @@ import { juceIntegration } from "./integration/juce.ts";
 import { pythonIntegration } from "./integration/python.ts";
 import { rustIntegration } from "./integration/rust.ts";
 import { tauriIntegration } from "./integration/tauri.ts";
-
-export type { IntegrationFile } from "./integration/common.ts";
 
 export interface LicenseIntegrationArgs {
   language: IntegrationLanguage;
@@ -39,7 +37,7 @@ const GENERATORS: Record<IntegrationLanguage, (ctx: IntegrationContext) => Integ
 };
 
 /** This deployment's origin, without the trailing slash. */
-export function defaultServerUrl(): string {
+function defaultServerUrl(): string {
   return absoluteUrl("/").replace(/\/+$/, "");
 }
 
@@ -55,12 +53,6 @@ function contextOf(input: LicenseIntegrationArgs): { language: IntegrationLangua
   const publicKeysGiven = args.public_keys !== undefined && args.public_keys !== null;
   const publicKeys = publicKeysGiven ? checkPublicKeys(args.public_keys) : [{ keyId: `${didWebOf(serverUrl)}#ed25519-1`, key: "" }];
   return { language: args.language, ctx: { appId, serverUrl, appIdGiven, publicKeys, publicKeysGiven } };
-}
-
-/** The files of an integration, for callers that want them unrendered (tests, zip downloads). */
-export function licenseIntegrationFiles(args: LicenseIntegrationArgs): IntegrationFile[] {
-  const { language, ctx } = contextOf(args);
-  return GENERATORS[language](ctx).files;
 }
 
 /**

@@ -480,13 +480,15 @@ export function serverConfigFiles(args: ServerConfigArgs): ServerConfigFile[] {
   return docFor(checkTarget(args), domainOf(args)).files;
 }
 
-function checkTarget(args: ServerConfigArgs): ServerTarget {
+function checkTarget(args: ServerConfigArgs | null | undefined): ServerTarget {
+  // The arguments come from agents (MCP, REST): checked as the unknown values they may really be.
   if (!args || !isServerTarget(args.target)) throw new Error(`target must be one of ${SERVER_TARGETS.join(", ")}`);
   return args.target;
 }
 
 function domainOf(args: ServerConfigArgs): string {
-  return args.domain === undefined || args.domain === null ? DEFAULT_DOMAIN : checkDomain(args.domain);
+  const domain: unknown = args.domain;
+  return domain === undefined || domain === null ? DEFAULT_DOMAIN : checkDomain(domain);
 }
 
 /**

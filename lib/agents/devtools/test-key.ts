@@ -17,15 +17,17 @@ export interface TestLicenseKey {
 
 const PREFIX_PATTERN = /^[A-Za-z0-9]{2,4}$/;
 
-export function generateTestLicenseKey(args: { prefix?: string } = {}): TestLicenseKey {
+export function generateTestLicenseKey(args: { prefix?: string } | null = {}): TestLicenseKey {
   const prefix = args?.prefix;
   if (prefix !== undefined && (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix))) {
     throw new Error("prefix must be 2 to 4 letters or digits (for example TEST)");
   }
   let chars = (prefix ?? "").toUpperCase();
-  while (chars.length < 15) chars += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  while (chars.length < 15) chars += KEY_ALPHABET.charAt(randomInt(KEY_ALPHABET.length));
   chars += TEST_KEY_MARKER;
-  const license_key = chars.match(/.{4}/g)!.join("-");
+  const groups = chars.match(/.{4}/g);
+  if (!groups) throw new Error("test key has no four-character groups");
+  const license_key = groups.join("-");
   return {
     license_key,
     test: true,

@@ -1,7 +1,7 @@
 import { LICENSE_FILE_CLOCK_SKEW_SECONDS, LICENSE_FILE_DEFAULT_DAYS, LICENSE_FILE_ENDPOINT, LICENSE_FILE_FORMAT, OFFLINE_GRACE_DAYS } from "../options.ts";
 
 /** One embedded Ed25519 public key: the verification method id from the DID document and the raw key. */
-export interface EmbeddedPublicKey {
+interface EmbeddedPublicKey {
   /** `did:web:<host>#<key id>`, the license file's `key-id` line. */
   keyId: string;
   /** base64url (no padding) of the raw 32-byte key; empty in the placeholder entry. */
@@ -92,10 +92,10 @@ export function publicKeySetupStep(ctx: IntegrationContext, where: string): stri
 }
 
 /** The fingerprint definition, said the same way in every language's notes. */
-export const FINGERPRINT_NOTE =
+const FINGERPRINT_NOTE =
   "The machine fingerprint is the lowercase hex SHA-256 of `<CPU brand>|<OS identifier>` (both trimmed): Linux `/etc/machine-id`, macOS `IOPlatformUUID` from `ioreg -rd1 -c IOPlatformExpertDevice`, Windows `MachineGuid` from `HKLM\\SOFTWARE\\Microsoft\\Cryptography`. Keep the recipe stable: a different fingerprint is a different machine and takes another seat.";
 
-export function licenseFileNote(ctx: IntegrationContext): string {
+function licenseFileNote(ctx: IntegrationContext): string {
   return `Offline license files: after every good validation the code fetches \`GET ${ctx.serverUrl}${LICENSE_FILE_ENDPOINT}?key=…&fingerprint=…&plugin_id=…\` and stores it as \`license.lic\` next to the cached state (only when it verifies). When the server cannot be reached, the app runs if that file's armour and \`format: ${LICENSE_FILE_FORMAT}\` line are right, its \`key-id\` is in \`LICENSE_PUBLIC_KEYS\`, the Ed25519 signature over the ASCII bytes \`${LICENSE_FILE_FORMAT}.\` + the payload line's value verifies, and the payload names this machine's fingerprint, this \`plugin_id\` and the stored key, with now before its \`expires_at\` (${LICENSE_FILE_DEFAULT_DAYS} days after issue by default, never past the license's own end) and not before its \`issued_at\` (${LICENSE_FILE_CLOCK_SKEW_SECONDS / 60} minutes of clock skew allowed). Revocation reaches an offline app when its file expires, or at its next online check, which deletes the file.`;
 }
 
