@@ -27,29 +27,37 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       ...(chromium ? { executablePath: chromium } : {}),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+      ],
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: external
     ? undefined
     : {
-    command: "npm start",
-    url: `${baseURL}/health`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      BASE_URL: baseURL,
-      DATABASE_URL: `file:${join(tmpdir(), `ilm-e2e-${Date.now().toString(36)}.db`)}`,
-      // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
-      RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
-      RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
-      RATE_LIMIT_RECEIPT_PER_MIN: "1000000",
-      RATE_LIMIT_CHECKOUT_PER_MIN: "1000000",
-      RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
-    },
-  },
+        command: "npm start",
+        url: `${baseURL}/health`,
+        timeout: 240_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          PORT: String(port),
+          BASE_URL: baseURL,
+          DATABASE_URL: `file:${join(tmpdir(), `ilm-e2e-${Date.now().toString(36)}.db`)}`,
+          // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
+          RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
+          RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
+          RATE_LIMIT_RECEIPT_PER_MIN: "1000000",
+          RATE_LIMIT_CHECKOUT_PER_MIN: "1000000",
+          RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
+        },
+      },
 });

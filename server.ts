@@ -43,7 +43,9 @@ async function main(): Promise<void> {
       .catch((error: unknown) => {
         console.error("request failed:", error);
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/problem+json" });
-        res.end(JSON.stringify({ type: "about:blank", title: "Internal Server Error", status: 500, code: "internal_error", detail: "Unexpected error." }));
+        res.end(
+          JSON.stringify({ type: "about:blank", title: "Internal Server Error", status: 500, code: "internal_error", detail: "Unexpected error." }),
+        );
       });
   });
   // Bounded time for slow or stalled clients (slowloris), generous for real ones.
@@ -65,11 +67,12 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down`);
     stopOutbox();
     stopRateLimitSync();
-    server.close(() =>
-      void flushValidations()
-        .catch(() => undefined)
-        .then(() => disconnectDb())
-        .finally(() => process.exit(0)),
+    server.close(
+      () =>
+        void flushValidations()
+          .catch(() => undefined)
+          .then(() => disconnectDb())
+          .finally(() => process.exit(0)),
     );
     setTimeout(() => process.exit(0), 5_000).unref();
   };

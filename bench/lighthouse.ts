@@ -33,7 +33,15 @@ function startApp(): Promise<ChildProcess> {
 const app = await startApp();
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  chromeFlags: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 try {
   const listing = (await (await fetch(`${BASE}/api/marketplace/listings?limit=1`)).json()) as { products: Array<{ id: string }> };
@@ -42,16 +50,27 @@ try {
   let failed = false;
   for (const [name, url] of Object.entries(pages)) {
     await fetch(url); // warm the server, as a visitor after the first would find it
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-      ...(formFactor === "desktop" ? { formFactor: "desktop", screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false } } : {}),
-    }, formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined);
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+        ...(formFactor === "desktop"
+          ? { formFactor: "desktop", screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false } }
+          : {}),
+      },
+      formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined,
+    );
     const cats = result!.lhr.categories;
     const score = (k: string) => Math.round((cats[k]?.score ?? 0) * 100);
-    const scores = { performance: score("performance"), accessibility: score("accessibility"), best_practices: score("best-practices"), seo: score("seo") };
+    const scores = {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      best_practices: score("best-practices"),
+      seo: score("seo"),
+    };
     console.log(JSON.stringify({ page: name, url, formFactor, ...scores }));
     for (const [k, v] of Object.entries(scores)) {
       if (v < 90) {
@@ -66,7 +85,9 @@ try {
         for (const item of items.slice(0, 5)) if (item.node?.snippet) console.error(`    ${item.node.snippet}\n      ${item.node.explanation ?? ""}`);
       }
     }
-    rows.push(`| ${new Date().toISOString().slice(0, 16)}Z | ${name} | ${formFactor} | ${scores.performance} | ${scores.accessibility} | ${scores.best_practices} | ${scores.seo} |`);
+    rows.push(
+      `| ${new Date().toISOString().slice(0, 16)}Z | ${name} | ${formFactor} | ${scores.performance} | ${scores.accessibility} | ${scores.best_practices} | ${scores.seo} |`,
+    );
   }
   appendFileSync(
     "docs/benchmarks.md",

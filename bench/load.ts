@@ -64,22 +64,60 @@ for (const engine of ENGINES) {
       const b = valid[m++ % valid.length]!;
       return JSON.stringify({ jsonrpc: "2.0", id: m, method: "tools/call", params: { name: "validate_license", arguments: b } });
     };
-    const scenarios: Array<{ scenario: string; connections: number; run: (s: number) => Promise<LoadResult>; floor?: (s: number) => Promise<LoadResult> }> = [];
+    const scenarios: Array<{
+      scenario: string;
+      connections: number;
+      run: (s: number) => Promise<LoadResult>;
+      floor?: (s: number) => Promise<LoadResult>;
+    }> = [];
     for (const connections of [32, 256]) {
       scenarios.push({
         scenario: "POST /validate",
         connections,
         run: (s) => load({ url, path: "/validate", method: "POST", connections, seconds: s, body: validateBody, expect: '"valid":true' }),
-        floor: stopFloor ? (s) => load({ url: `http://127.0.0.1:${FLOOR_PORT}`, path: "/validate", method: "POST", connections, seconds: s, body: validateBody, expect: '"valid":true' }) : undefined,
+        floor: stopFloor
+          ? (s) =>
+              load({
+                url: `http://127.0.0.1:${FLOOR_PORT}`,
+                path: "/validate",
+                method: "POST",
+                connections,
+                seconds: s,
+                body: validateBody,
+                expect: '"valid":true',
+              })
+          : undefined,
       });
-      scenarios.push({ scenario: "POST /activate (new machine)", connections, run: (s) => load({ url, path: "/activate", method: "POST", connections, seconds: s, body: activateBody, expect: '"activated":true' }) });
+      scenarios.push({
+        scenario: "POST /activate (new machine)",
+        connections,
+        run: (s) => load({ url, path: "/activate", method: "POST", connections, seconds: s, body: activateBody, expect: '"activated":true' }),
+      });
     }
-    scenarios.push({ scenario: "GET /api/catalog", connections: 32, run: (s) => load({ url, path: "/api/catalog", connections: 32, seconds: s, expect: '"catalog_version"' }) });
-    scenarios.push({ scenario: "GET / (home page)", connections: 32, run: (s) => load({ url, path: "/", connections: 32, seconds: s, expect: "<html" }) });
+    scenarios.push({
+      scenario: "GET /api/catalog",
+      connections: 32,
+      run: (s) => load({ url, path: "/api/catalog", connections: 32, seconds: s, expect: '"catalog_version"' }),
+    });
+    scenarios.push({
+      scenario: "GET / (home page)",
+      connections: 32,
+      run: (s) => load({ url, path: "/", connections: 32, seconds: s, expect: "<html" }),
+    });
     scenarios.push({
       scenario: "MCP tools/call validate_license",
       connections: 32,
-      run: (s) => load({ url, path: "/api/mcp", method: "POST", connections: 32, seconds: s, body: mcpBody, headers: { accept: "application/json, text/event-stream" }, expect: '"valid":true' }),
+      run: (s) =>
+        load({
+          url,
+          path: "/api/mcp",
+          method: "POST",
+          connections: 32,
+          seconds: s,
+          body: mcpBody,
+          headers: { accept: "application/json, text/event-stream" },
+          expect: '"valid":true',
+        }),
     });
     for (const sc of scenarios) {
       await sc.run(2); // warm-up
@@ -90,7 +128,15 @@ for (const engine of ENGINES) {
         floor = await sc.floor(SECONDS);
       }
       rows.push({ engine, scenario: sc.scenario, connections: sc.connections, result, floor });
-      console.log(JSON.stringify({ engine, scenario: sc.scenario, connections: sc.connections, ...result, ...(floor ? { floor_rps: floor.rps, ratio: Number((result.rps / floor.rps).toFixed(3)) } : {}) }));
+      console.log(
+        JSON.stringify({
+          engine,
+          scenario: sc.scenario,
+          connections: sc.connections,
+          ...result,
+          ...(floor ? { floor_rps: floor.rps, ratio: Number((result.rps / floor.rps).toFixed(3)) } : {}),
+        }),
+      );
       if (result.matched === 0) throw new Error(`${sc.scenario}: no answer showed the real work being done`);
     }
   } finally {
@@ -112,7 +158,10 @@ appendFileSync(
   "docs/benchmarks.md",
   `\n### Load, production build (\`npm run bench:load\`), ${stamp}, ${SECONDS} s per row\n\n| engine | scenario | connections | req/s | p50 ms | p99 ms | errors + non-2xx | validate floor req/s | app / floor |\n|---|---|---|---|---|---|---|---|---|\n` +
     rows
-      .map((r) => `| ${r.engine} | ${r.scenario} | ${r.connections} | ${Math.round(r.result.rps)} | ${r.result.p50} | ${r.result.p99} | ${r.result.errors + r.result.non2xx} | ${r.floor ? Math.round(r.floor.rps) : ""} | ${r.floor ? `${((r.result.rps / r.floor.rps) * 100).toFixed(0)} %` : ""} |`)
+      .map(
+        (r) =>
+          `| ${r.engine} | ${r.scenario} | ${r.connections} | ${Math.round(r.result.rps)} | ${r.result.p50} | ${r.result.p99} | ${r.result.errors + r.result.non2xx} | ${r.floor ? Math.round(r.floor.rps) : ""} | ${r.floor ? `${((r.result.rps / r.floor.rps) * 100).toFixed(0)} %` : ""} |`,
+      )
       .join("\n") +
     "\n",
 );

@@ -23,7 +23,11 @@ export function startApp(port: number, env: Record<string, string>): Promise<Chi
   });
 }
 
-const keyOf = () => randomBytes(8).toString("hex").toUpperCase().replace(/(.{4})(?=.)/g, "$1-");
+const keyOf = () =>
+  randomBytes(8)
+    .toString("hex")
+    .toUpperCase()
+    .replace(/(.{4})(?=.)/g, "$1-");
 
 /**
  * Many distinct licenses, each activated on one machine, written straight into the database (SQLite file or
@@ -34,7 +38,10 @@ export async function seedLicenses(databaseUrl: string, count: number, seats = 1
   const bodies: Body[] = [];
   const rows: Array<[string, string, string, string, number, string, string]> = [];
   const products = databaseUrl.startsWith("file:")
-    ? (new Database(databaseUrl.slice(5)).prepare(`SELECT id, "pluginId" FROM "Product" WHERE status = 'active'`).all() as Array<{ id: string; pluginId: string }>)
+    ? (new Database(databaseUrl.slice(5)).prepare(`SELECT id, "pluginId" FROM "Product" WHERE status = 'active'`).all() as Array<{
+        id: string;
+        pluginId: string;
+      }>)
     : await (async () => {
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();
@@ -51,7 +58,9 @@ export async function seedLicenses(databaseUrl: string, count: number, seats = 1
   }
   if (databaseUrl.startsWith("file:")) {
     const db = new Database(databaseUrl.slice(5));
-    const lic = db.prepare(`INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 1, 1, 0, 'complimentary', ?, ?)`);
+    const lic = db.prepare(
+      `INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 1, 1, 0, 'complimentary', ?, ?)`,
+    );
     const act = db.prepare(`INSERT INTO "Activation" (id, "licenseId", fingerprint, "activatedAt") VALUES (?, ?, ?, ?)`);
     db.transaction(() => {
       for (const r of rows) {
@@ -65,7 +74,10 @@ export async function seedLicenses(databaseUrl: string, count: number, seats = 1
     await c.connect();
     await c.query("BEGIN");
     for (const r of rows) {
-      await c.query(`INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, 1, true, false, 'complimentary', $6, $6)`, [r[0], r[1], r[2], r[3], r[4], now]);
+      await c.query(
+        `INSERT INTO "License" (id, key, "productId", "buyerEmail", "maxMachines", "activeMachines", "isActive", trial, source, "issuedAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, 1, true, false, 'complimentary', $6, $6)`,
+        [r[0], r[1], r[2], r[3], r[4], now],
+      );
       await c.query(`INSERT INTO "Activation" (id, "licenseId", fingerprint, "activatedAt") VALUES ($1, $2, $3, $4)`, [r[5], r[0], r[6], now]);
     }
     await c.query("COMMIT");
@@ -93,7 +105,14 @@ export function startSqliteFloor(dbPath: string, port: number): Promise<() => vo
       res.end(body);
     });
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(() => { server.close(); db.close(); })));
+  return new Promise((resolve) =>
+    server.listen(port, "127.0.0.1", () =>
+      resolve(() => {
+        server.close();
+        db.close();
+      }),
+    ),
+  );
 }
 
 export interface LoadResult {

@@ -29,7 +29,8 @@ try {
   for (const connections of CONNECTIONS) {
     let i = 0;
     const body = () => JSON.stringify(bodies[i++ % bodies.length]);
-    const run = (port: number, seconds: number) => load({ url: `http://127.0.0.1:${port}`, path: "/validate", method: "POST", connections, seconds, body, expect: '"valid":true' });
+    const run = (port: number, seconds: number) =>
+      load({ url: `http://127.0.0.1:${port}`, path: "/validate", method: "POST", connections, seconds, body, expect: '"valid":true' });
     await run(APP_PORT, 3); // warm-up: JIT, caches
     await run(FLOOR_PORT, 3);
     const app = await run(APP_PORT, SECONDS);

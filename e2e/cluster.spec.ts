@@ -13,7 +13,11 @@ const WEBHOOK_SECRET = "whsec_cluster_suite";
 const fp = (s: string) => createHash("sha256").update(s).digest("hex");
 const json = async (r: Response) => ({ status: r.status, headers: r.headers, body: await r.json().catch(() => undefined) });
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(base + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) }).then(json);
+  fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  }).then(json);
 
 test.describe("two instances, one PostgreSQL", () => {
   const dbName = `ilm_cluster_${Date.now().toString(36)}`;
@@ -64,7 +68,17 @@ test.describe("two instances, one PostgreSQL", () => {
       id: `evt_cluster_${order.id}`,
       object: "event",
       type: "checkout.session.completed",
-      data: { object: { id: order.providerSessionId, object: "checkout.session", payment_status: "paid", amount_total: order.amountCents, currency: "usd", client_reference_id: order.id, metadata: { order_id: order.id } } },
+      data: {
+        object: {
+          id: order.providerSessionId,
+          object: "checkout.session",
+          payment_status: "paid",
+          amount_total: order.amountCents,
+          currency: "usd",
+          client_reference_id: order.id,
+          metadata: { order_id: order.id },
+        },
+      },
     });
     const signature = new Stripe("sk_test_x").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     // The same event delivered to both instances at the same moment.
@@ -95,9 +109,16 @@ test.describe("two instances, one PostgreSQL", () => {
   test("activations racing across both instances fill exactly max_machines", async () => {
     const email = `race-${Date.now()}@example.com`;
     const { order } = await paidLicense(email);
-    const license = (await sql.query(`SELECT l.key, l."maxMachines", p."pluginId" FROM "License" l JOIN "Product" p ON p.id = l."productId" WHERE l."orderId" = $1`, [order.id])).rows[0];
+    const license = (
+      await sql.query(
+        `SELECT l.key, l."maxMachines", p."pluginId" FROM "License" l JOIN "Product" p ON p.id = l."productId" WHERE l."orderId" = $1`,
+        [order.id],
+      )
+    ).rows[0];
     const replies = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => post(i % 2 ? b.url : a.url, "/activate", { license_key: license.key, machine_fingerprint: fp(`${email}-${i}`), plugin_id: license.pluginId })),
+      Array.from({ length: 40 }, (_, i) =>
+        post(i % 2 ? b.url : a.url, "/activate", { license_key: license.key, machine_fingerprint: fp(`${email}-${i}`), plugin_id: license.pluginId }),
+      ),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(replies.filter((r) => r.body.activated)).toHaveLength(license.maxMachines);
@@ -105,7 +126,11 @@ test.describe("two instances, one PostgreSQL", () => {
     expect(row.activeMachines).toBe(license.maxMachines);
     // A machine activated through one instance validates at once through the other.
     const winner = replies.findIndex((r) => r.body.activated);
-    const onOther = await post(winner % 2 ? a.url : b.url, "/validate", { license_key: license.key, machine_fingerprint: fp(`${email}-${winner}`), plugin_id: license.pluginId });
+    const onOther = await post(winner % 2 ? a.url : b.url, "/validate", {
+      license_key: license.key,
+      machine_fingerprint: fp(`${email}-${winner}`),
+      plugin_id: license.pluginId,
+    });
     expect(onOther.body).toMatchObject({ valid: true, machine_bound: true });
   });
 
@@ -113,7 +138,8 @@ test.describe("two instances, one PostgreSQL", () => {
     resend.state.failing = true;
     const email = `crash-${Date.now()}@example.com`;
     const { order } = await paidLicense(email);
-    const pending = async () => (await sql.query(`SELECT status, attempts FROM "EmailMessage" WHERE "dedupeKey" = $1`, [`license:${order.id}`])).rows[0];
+    const pending = async () =>
+      (await sql.query(`SELECT status, attempts FROM "EmailMessage" WHERE "dedupeKey" = $1`, [`license:${order.id}`])).rows[0];
     await expect.poll(async () => (await pending()).attempts, { timeout: 15_000 }).toBeGreaterThan(0);
     expect((await pending()).status).toBe("pending");
     await a.stop("SIGKILL");
@@ -142,7 +168,11 @@ test.describe("the database restarting under load", () => {
       expect(checkout.status).toBe(200);
 
       server!.stop();
-      const down = await Promise.all([listing(), post(app.url, "/api/checkout/create", { product_id: products[0].id, buyer_email: "fault@example.com" }), fetch(`${app.url}/checkout/${checkout.body.session_id}/pay`, { method: "POST" }).then(json)]);
+      const down = await Promise.all([
+        listing(),
+        post(app.url, "/api/checkout/create", { product_id: products[0].id, buyer_email: "fault@example.com" }),
+        fetch(`${app.url}/checkout/${checkout.body.session_id}/pay`, { method: "POST" }).then(json),
+      ]);
       for (const r of down) {
         expect(r.status).toBe(503);
         expect(r.headers.get("content-type")).toBe("application/problem+json");
@@ -158,7 +188,10 @@ test.describe("the database restarting under load", () => {
       expect(status).toMatchObject({ status: "open", license: null });
       const paid = await fetch(`${app.url}/checkout/${checkout.body.session_id}/pay`, { method: "POST", redirect: "manual" });
       expect(paid.status).toBe(303);
-      expect((await fetch(`${app.url}/api/checkout/${checkout.body.session_id}`).then(json)).body).toMatchObject({ status: "paid", license: { license_key: expect.any(String) } });
+      expect((await fetch(`${app.url}/api/checkout/${checkout.body.session_id}`).then(json)).body).toMatchObject({
+        status: "paid",
+        license: { license_key: expect.any(String) },
+      });
     } finally {
       await app?.stop();
       server?.destroy();

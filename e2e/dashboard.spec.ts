@@ -34,7 +34,12 @@ function tinyPng(rgb: [number, number, number] = [79, 70, 229]): Buffer {
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** Signs a seller in the way a person does: the form, then the link from the (development) mailbox. */
@@ -47,7 +52,9 @@ async function signIn(page: Page, email: string) {
   await expect
     .poll(
       async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: Array<{ text: string }> };
+        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+          messages: Array<{ text: string }>;
+        };
         link = messages.map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0]).find(Boolean);
         return link;
       },
@@ -72,7 +79,12 @@ async function createProfile(page: Page, name: string) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome back, ${name}`);
 }
 
-test("a seller lists a product, sells it, manages its license and unlists it; another seller cannot touch it", async ({ page, browser, baseURL, shot }) => {
+test("a seller lists a product, sells it, manages its license and unlists it; another seller cannot touch it", async ({
+  page,
+  browser,
+  baseURL,
+  shot,
+}) => {
   test.setTimeout(180_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   const sellerEmail = `e2e-seller-${run}@example.com`;
@@ -147,7 +159,9 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
 
   // A buyer's agent buys it in test mode over the API.
   const buyerEmail = `e2e-dash-buyer-${run}@example.com`;
-  const created = await page.request.post("/api/checkout/create", { data: { product_id: productId, buyer_email: buyerEmail, agent_id: "e2e-dashboard-agent" } });
+  const created = await page.request.post("/api/checkout/create", {
+    data: { product_id: productId, buyer_email: buyerEmail, agent_id: "e2e-dashboard-agent" },
+  });
   expect(created.status()).toBe(200);
   const { session_id } = await created.json();
   const paid = await page.request.post(`/checkout/${session_id}/pay`, { maxRedirects: 0 });

@@ -32,7 +32,12 @@ test("the server starts from a verbatim copy of .env.example and serves /health 
   const port = await freePort();
   const overrides = { PORT: String(port), BASE_URL: `http://localhost:${port}`, DATABASE_URL: `file:${join(dir, "marketplace.db")}` };
   const log: string[] = [];
-  const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir, ...fromFile, ...overrides };
+  const childEnv: Record<string, string | undefined> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? dir,
+    ...fromFile,
+    ...overrides,
+  };
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

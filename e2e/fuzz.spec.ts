@@ -11,7 +11,25 @@ type Op = { method: string; path: string; params: Array<{ name: string; in: stri
 const hostile = fc.oneof(
   fc.string(),
   fc.string({ unit: "binary", maxLength: 300 }),
-  fc.constantFrom("", " ", "null", "-1", "0", "1e309", "NaN", "../../etc/passwd", "%00", "' OR 1=1 --", "<script>alert(1)</script>", "\u0000", "A".repeat(5000), "AAAA-BBBB-CCCC-DDDD", "a".repeat(64), "cs_AAAAAAAAAAAAAAAAAAAAAAAA", "__proto__"),
+  fc.constantFrom(
+    "",
+    " ",
+    "null",
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "../../etc/passwd",
+    "%00",
+    "' OR 1=1 --",
+    "<script>alert(1)</script>",
+    "\u0000",
+    "A".repeat(5000),
+    "AAAA-BBBB-CCCC-DDDD",
+    "a".repeat(64),
+    "cs_AAAAAAAAAAAAAAAAAAAAAAAA",
+    "__proto__",
+  ),
   fc.integer().map(String),
   fc.double().map(String),
 );
@@ -57,11 +75,10 @@ test("random and malformed requests on every endpoint of /openapi.json never get
       fc.asyncProperty(
         fc.record({
           path: fc.array(hostile, { minLength: 1, maxLength: 1 }),
-          query: fc.dictionary(fc.constantFrom(...op.params.filter((p) => p.in === "query").map((p) => p.name), "x", "page", "__proto__"), hostile, { maxKeys: 4 }),
-          body: fc.oneof(
-            anyJson,
-            fc.dictionary(fc.constantFrom(...op.bodyProps, "extra"), fc.oneof(hostile, anyJson), { maxKeys: 5 }),
-          ),
+          query: fc.dictionary(fc.constantFrom(...op.params.filter((p) => p.in === "query").map((p) => p.name), "x", "page", "__proto__"), hostile, {
+            maxKeys: 4,
+          }),
+          body: fc.oneof(anyJson, fc.dictionary(fc.constantFrom(...op.bodyProps, "extra"), fc.oneof(hostile, anyJson), { maxKeys: 5 })),
           raw: fc.option(fc.string({ unit: "binary", maxLength: 500 }), { freq: 4 }),
           contentType: fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", ""),
         }),
@@ -92,12 +109,19 @@ test("random JSON-RPC bodies on the MCP endpoint never get a 5xx", async ({ base
       jsonrpc: fc.constantFrom("2.0", "1.0", 2),
       id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
       method: fc.constantFrom("initialize", "tools/list", "tools/call", "ping", "resources/list", "nope", ""),
-      params: fc.oneof(anyJson, fc.record({ name: fc.constantFrom("browse_marketplace", "validate_license", "verify_receipt", "x"), arguments: anyJson })),
+      params: fc.oneof(
+        anyJson,
+        fc.record({ name: fc.constantFrom("browse_marketplace", "validate_license", "verify_receipt", "x"), arguments: anyJson }),
+      ),
     }),
   );
   await fc.assert(
     fc.asyncProperty(message, async (m) => {
-      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(m) });
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(m),
+      });
       const text = await r.text();
       expect(r.status, `${JSON.stringify(m).slice(0, 200)} → ${r.status} ${text.slice(0, 200)}`).toBeLessThan(500);
     }),
@@ -106,10 +130,18 @@ test("random JSON-RPC bodies on the MCP endpoint never get a 5xx", async ({ base
 });
 
 test("size, header and time limits are enforced", async ({ baseURL }) => {
-  const big = await fetch(new URL("/validate", baseURL), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ license_key: "x".repeat(70_000) }) });
+  const big = await fetch(new URL("/validate", baseURL), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ license_key: "x".repeat(70_000) }),
+  });
   expect(big.status).toBe(413);
   expect((await big.json()).code).toBe("body_too_large");
-  const bigNext = await fetch(new URL("/api/checkout/create", baseURL), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(70_000) }) });
+  const bigNext = await fetch(new URL("/api/checkout/create", baseURL), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ pad: "x".repeat(70_000) }),
+  });
   expect(bigNext.status).toBe(413);
 
   const { hostname, port } = new URL(baseURL!);

@@ -109,8 +109,7 @@ test("a buyer signs in by e-mail link and releases a machine; its seat is free a
   await shot("licenses-released");
 
   // The licensing API agrees: the released machine is no longer bound, the other still is, and a new one activates.
-  const validate = async (fp: string) =>
-    (await request.post("/validate", { data: { license_key: key, machine_fingerprint: fp, plugin_id } })).json();
+  const validate = async (fp: string) => (await request.post("/validate", { data: { license_key: key, machine_fingerprint: fp, plugin_id } })).json();
   expect(await validate(fpA)).toMatchObject({ machine_bound: false });
   expect(await validate(fpB)).toMatchObject({ valid: true, machine_bound: true });
   const third = await request.post("/activate", { data: { license_key: key, machine_fingerprint: fpC, plugin_id } });
@@ -142,7 +141,10 @@ test("releasing a machine that is not the buyer's is an error on the page, not a
   await settled(page);
 
   // Someone edits the form to name an activation that is not theirs.
-  await page.locator('input[name="activation_id"]').first().evaluate((el: HTMLInputElement) => (el.value = "not-yours"));
+  await page
+    .locator('input[name="activation_id"]')
+    .first()
+    .evaluate((el: HTMLInputElement) => (el.value = "not-yours"));
   await page.getByRole("button", { name: /release this machine/i }).click();
   await expect(page).toHaveURL(/\/licenses\?notice=release_not_found$/);
   await expect(page.locator("#licenses-error")).toHaveAttribute("role", "alert");

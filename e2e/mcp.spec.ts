@@ -16,11 +16,22 @@ async function connect(baseURL: string) {
 async function rpc(baseURL: string, body: unknown, protocolVersion?: string) {
   const r = await fetch(new URL("/api/mcp", baseURL), {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(protocolVersion ? { "mcp-protocol-version": protocolVersion } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(protocolVersion ? { "mcp-protocol-version": protocolVersion } : {}),
+    },
     body: JSON.stringify(body),
   });
   const text = await r.text();
-  const json = text.trimStart().startsWith("{") ? JSON.parse(text) : JSON.parse(text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+  const json = text.trimStart().startsWith("{")
+    ? JSON.parse(text)
+    : JSON.parse(
+        text
+          .split("\n")
+          .find((l) => l.startsWith("data:"))!
+          .slice(5),
+      );
   return { status: r.status, headers: r.headers, json };
 }
 
@@ -66,10 +77,17 @@ test("MCP: the official SDK client lists the tools and calls them", async ({ bas
   const testKey = (key.structuredContent as { license_key: string }).license_key;
   expect(testKey).toMatch(/^DEMO-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
   const fp = "a".repeat(64);
-  const validation = await client.callTool({ name: "validate_license", arguments: { license_key: testKey, machine_fingerprint: fp, plugin_id: data.products[0]!.plugin_id } });
+  const validation = await client.callTool({
+    name: "validate_license",
+    arguments: { license_key: testKey, machine_fingerprint: fp, plugin_id: data.products[0]!.plugin_id },
+  });
   expect(validation.structuredContent).toMatchObject({ valid: false, code: "NOT_FOUND" });
 
-  for (const [language, block] of [["python", "```python"], ["rust", "```rust"], ["electron", "```javascript"]]) {
+  for (const [language, block] of [
+    ["python", "```python"],
+    ["rust", "```rust"],
+    ["electron", "```javascript"],
+  ]) {
     const code = await client.callTool({ name: "generate_license_integration", arguments: { language, app_id: "com.example.app" } });
     const text = (code.content as Array<{ text: string }>)[0]!.text;
     expect(text).toContain(block);
@@ -83,7 +101,10 @@ test("MCP: an agent buys a license with agent_checkout and follows it up", async
   const browse = await client.callTool({ name: "browse_marketplace", arguments: { query: "tape", limit: 1 } });
   const product = (browse.structuredContent as { products: Array<{ id: string; plugin_id: string }> }).products[0]!;
   const email = `mcp-buyer-${Date.now()}@example.com`;
-  const checkout = await client.callTool({ name: "agent_checkout", arguments: { product_id: product.id, buyer_email: email, agent_id: "e2e-mcp-agent" } });
+  const checkout = await client.callTool({
+    name: "agent_checkout",
+    arguments: { product_id: product.id, buyer_email: email, agent_id: "e2e-mcp-agent" },
+  });
   expect(checkout.isError).toBeFalsy();
   const session = checkout.structuredContent as { url: string; session_id: string; status_url: string };
   expect(session.url).toContain(`/checkout/${session.session_id}`);
@@ -126,12 +147,27 @@ test("MCP: bad arguments give isError results that name the problem", async ({ b
 
 test("MCP: the inspector CLI lists and calls the tools", async ({ baseURL }) => {
   const endpoint = new URL("/api/mcp", baseURL).toString();
-  const list = await run("npx", ["--no-install", "mcp-inspector", "--cli", endpoint, "--transport", "http", "--method", "tools/list"], { timeout: 60_000 });
+  const list = await run("npx", ["--no-install", "mcp-inspector", "--cli", endpoint, "--transport", "http", "--method", "tools/list"], {
+    timeout: 60_000,
+  });
   const tools = JSON.parse(list.stdout).tools as Array<{ name: string }>;
   expect(tools.map((t) => t.name)).toContain("validate_license");
   const call = await run(
     "npx",
-    ["--no-install", "mcp-inspector", "--cli", endpoint, "--transport", "http", "--method", "tools/call", "--tool-name", "explain_licensing", "--tool-arg", "topic=machine_binding"],
+    [
+      "--no-install",
+      "mcp-inspector",
+      "--cli",
+      endpoint,
+      "--transport",
+      "http",
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "explain_licensing",
+      "--tool-arg",
+      "topic=machine_binding",
+    ],
     { timeout: 60_000 },
   );
   expect(JSON.parse(call.stdout).content[0].text).toMatch(/activate/i);

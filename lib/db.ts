@@ -25,7 +25,17 @@ interface Holder {
 const KEY = Symbol.for("indie-license-market.db");
 const g = globalThis as unknown as Record<symbol, Holder | undefined>;
 
-const PRODUCT_WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+const PRODUCT_WRITES = new Set([
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+]);
 
 /** Every product write through this client clears the marketplace read cache, whoever makes it. */
 function withCacheInvalidation(client: SqliteClient): Db {

@@ -30,8 +30,7 @@ const models = readFileSync(join(root, "prisma/models.prisma"), "utf8");
 // tables, but the PostgreSQL engine connects once to learn the server version: MIGRATION_DATABASE_URL.
 const adapters = {
   sqlite: () => new PrismaBetterSqlite3({ url: ":memory:" }),
-  postgresql: () =>
-    new PrismaPg({ connectionString: process.env.MIGRATION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" }),
+  postgresql: () => new PrismaPg({ connectionString: process.env.MIGRATION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" }),
 };
 
 writeSchemas();
@@ -45,7 +44,8 @@ for (const provider of Object.keys(PROVIDERS)) {
     bindMigrationAwareSqlAdapterFactory(adapters[provider]()),
   );
   const { stdout } = await engine.diff({
-    from: snapshot === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: "snapshot.prisma", content: schemaFor(provider, snapshot) }] },
+    from:
+      snapshot === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: "snapshot.prisma", content: schemaFor(provider, snapshot) }] },
     to: { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: target }] },
     script: true,
     exitCode: null,

@@ -16,7 +16,10 @@ const packages = lock.packages;
 
 /** os, cpu and libc of a platform package, from the platform part of its name (as Next and Tailwind name them). */
 function platformOf(name) {
-  const m = /-(darwin|win32|linux|android|freebsd|netbsd|openbsd|openharmony|sunos|aix|wasm32)-?([a-z0-9]*)?(?:-(gnu|musl|msvc|gnueabihf|musleabihf|eabi|wasi))?$/.exec(name);
+  const m =
+    /-(darwin|win32|linux|android|freebsd|netbsd|openbsd|openharmony|sunos|aix|wasm32)-?([a-z0-9]*)?(?:-(gnu|musl|msvc|gnueabihf|musleabihf|eabi|wasi))?$/.exec(
+      name,
+    );
   if (!m) return null;
   const [, os, cpu, abi] = m;
   if (os === "wasm32") return { cpu: ["wasm32"] };

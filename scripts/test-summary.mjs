@@ -6,7 +6,11 @@ import { relative } from "node:path";
 
 const decode = (s) =>
   s.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (m, name, dec, hex) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[name.toLowerCase()] ?? m,
+    dec
+      ? String.fromCodePoint(Number(dec))
+      : hex
+        ? String.fromCodePoint(parseInt(hex, 16))
+        : ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[name.toLowerCase()] ?? m),
   );
 const attrs = (tag) => Object.fromEntries([...tag.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k, decode(v)]));
 
@@ -15,14 +19,18 @@ function reasonOf(name, body) {
   const skipped = /<skipped\b([^>]*?)\/?>(?:([\s\S]*?)<\/skipped>)?/.exec(body);
   const message = skipped && (attrs(skipped[1]).message || decode(skipped[2] ?? "").trim());
   if (message && message !== "Test skipped") return message;
-  const annotation = [...body.matchAll(/<property\b([^>]*?)\/?>/g)].map((m) => attrs(m[1])).find((p) => ["skip", "fixme", "skipped"].includes(p.name) && p.value);
+  const annotation = [...body.matchAll(/<property\b([^>]*?)\/?>/g)]
+    .map((m) => attrs(m[1]))
+    .find((p) => ["skip", "fixme", "skipped"].includes(p.name) && p.value);
   if (annotation) return annotation.value;
   const needs = /\((needs [^)]*)\)/.exec(name);
   if (needs) return needs[1];
   return "no reason recorded";
 }
 
-let tests = 0, failed = 0, files = 0;
+let tests = 0,
+  failed = 0,
+  files = 0;
 const skipped = [];
 for (const path of process.argv.slice(2)) {
   if (!existsSync(path)) continue;

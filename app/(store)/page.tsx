@@ -112,8 +112,8 @@ export default async function Home({ searchParams }: Props) {
                 Software from independent developers
               </h1>
               <p className="mt-3 max-w-2xl text-base text-pretty text-slate-600 sm:text-lg">
-                Plugins, apps, assets and tools, bought straight from the people who make them. Licensed per machine — try before
-                you buy, move your license whenever you change computers.
+                Plugins, apps, assets and tools, bought straight from the people who make them. Licensed per machine — try before you buy, move your
+                license whenever you change computers.
               </p>
             </>
           )}

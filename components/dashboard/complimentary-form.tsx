@@ -18,10 +18,30 @@ export function ComplimentaryForm({
         label={LABELS.product_id}
         placeholder="Choose a product"
         required
-        options={products.map((p) => ({ value: p.id, label: `${p.name} (${p.maxMachines} ${p.maxMachines === 1 ? "machine" : "machines"})${p.status === "active" ? "" : " — unlisted"}` }))}
+        options={products.map((p) => ({
+          value: p.id,
+          label: `${p.name} (${p.maxMachines} ${p.maxMachines === 1 ? "machine" : "machines"})${p.status === "active" ? "" : " — unlisted"}`,
+        }))}
       />
-      <TextField name="buyer_email" label={LABELS.buyer_email} type="email" required autoComplete="off" placeholder="reviewer@example.com" hint="The key is e-mailed there at once." />
-      <TextField name="max_machines" label={LABELS.max_machines} type="number" min={1} max={100} step={1} optional hint="Leave empty for the product's usual number." />
+      <TextField
+        name="buyer_email"
+        label={LABELS.buyer_email}
+        type="email"
+        required
+        autoComplete="off"
+        placeholder="reviewer@example.com"
+        hint="The key is e-mailed there at once."
+      />
+      <TextField
+        name="max_machines"
+        label={LABELS.max_machines}
+        type="number"
+        min={1}
+        max={100}
+        step={1}
+        optional
+        hint="Leave empty for the product's usual number."
+      />
       <SubmitButton pendingLabel="Issuing…">Issue license</SubmitButton>
     </ActionForm>
   );

@@ -13,7 +13,11 @@ import { EMPTY_FORM, type FormState } from "./form-state";
 
 type Action = (state: FormState, formData: FormData) => Promise<FormState>;
 
-const FormContext = createContext<{ state: FormState; prefix: string; labels: Readonly<Record<string, string>> }>({ state: EMPTY_FORM, prefix: "f", labels: {} });
+const FormContext = createContext<{ state: FormState; prefix: string; labels: Readonly<Record<string, string>> }>({
+  state: EMPTY_FORM,
+  prefix: "f",
+  labels: {},
+});
 
 export function ActionForm({
   action,
@@ -53,7 +57,10 @@ export function ActionForm({
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     const errors: FormState["errors"] = {};
     for (const input of inputs) {
-      if (input.files && input.files.length > 0) errors[input.name] = [`Together the chosen files are ${mb(total)}; one save can send at most ${mb(maxBodyBytes)}. Save with fewer files, then add the rest.`];
+      if (input.files && input.files.length > 0)
+        errors[input.name] = [
+          `Together the chosen files are ${mb(total)}; one save can send at most ${mb(maxBodyBytes)}. Save with fewer files, then add the rest.`,
+        ];
     }
     // Same values as before: the fields keep what the seller typed, since nothing was sent.
     setLocal({ for: serverState, state: { message: "The files are too large to send in one save.", errors, values: serverState.values } });
@@ -135,7 +142,11 @@ function FieldError({ id, errors }: { id: string; errors: string[] }) {
   return (
     <p id={id} className="mt-1.5 flex gap-1.5 text-sm font-medium text-red-700">
       <svg viewBox="0 0 20 20" aria-hidden="true" className="mt-0.5 size-4 shrink-0 fill-current">
-        <path fillRule="evenodd" d="M18 10a8 8 0 1 1-16 0 8 8 0 0 1 16 0Zm-8-5a.75.75 0 0 1 .75.75v4.5a.75.75 0 0 1-1.5 0v-4.5A.75.75 0 0 1 10 5Zm0 10a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M18 10a8 8 0 1 1-16 0 8 8 0 0 1 16 0Zm-8-5a.75.75 0 0 1 .75.75v4.5a.75.75 0 0 1-1.5 0v-4.5A.75.75 0 0 1 10 5Zm0 10a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z"
+          clipRule="evenodd"
+        />
       </svg>
       <span>{errors.join(" ")}</span>
     </p>
@@ -318,20 +329,23 @@ export function SelectField({
 
 const checkClass = `size-4 shrink-0 rounded border-slate-400 accent-indigo-600 ${focusRing}`;
 
-export function CheckboxField({ name, label, defaultChecked = false, hint }: { name: string; label: string; defaultChecked?: boolean; hint?: ReactNode }) {
+export function CheckboxField({
+  name,
+  label,
+  defaultChecked = false,
+  hint,
+}: {
+  name: string;
+  label: string;
+  defaultChecked?: boolean;
+  hint?: ReactNode;
+}) {
   const f = useField(name);
   const checked = f.submitted ? f.value === "on" : defaultChecked;
   return (
     <div>
       <div className="flex items-start gap-3">
-        <input
-          id={f.id}
-          name={name}
-          type="checkbox"
-          defaultChecked={checked}
-          {...ariaFor(f, hint)}
-          className={`mt-0.5 ${checkClass}`}
-        />
+        <input id={f.id} name={name} type="checkbox" defaultChecked={checked} {...ariaFor(f, hint)} className={`mt-0.5 ${checkClass}`} />
         <label htmlFor={f.id} className="text-sm font-medium text-slate-900">
           {label}
         </label>
@@ -365,7 +379,13 @@ export function ChoiceGroup({
   const f = useField(name);
   const fromState = f.submitted ? f.value : undefined;
   const chosen = new Set<string>(
-    fromState === undefined ? (typeof defaultValue === "string" ? [defaultValue] : defaultValue) : typeof fromState === "string" ? [fromState] : fromState,
+    fromState === undefined
+      ? typeof defaultValue === "string"
+        ? [defaultValue]
+        : defaultValue
+      : typeof fromState === "string"
+        ? [fromState]
+        : fromState,
   );
   return (
     <fieldset
@@ -438,7 +458,15 @@ export function FileField({
   );
 }
 
-export function SubmitButton({ children, pendingLabel, className = buttonPrimary }: { children: ReactNode; pendingLabel: string; className?: string }) {
+export function SubmitButton({
+  children,
+  pendingLabel,
+  className = buttonPrimary,
+}: {
+  children: ReactNode;
+  pendingLabel: string;
+  className?: string;
+}) {
   const { pending } = useFormStatus();
   return (
     <button type="submit" disabled={pending} aria-disabled={pending} className={className}>

@@ -22,13 +22,27 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
       <caption className="sr-only">{label}: date, product, buyer, amount, platform fee, net and the AI agent that placed the order</caption>
       <thead>
         <tr>
-          <th scope="col" className={th}>Date</th>
-          <th scope="col" className={th}>Product</th>
-          <th scope="col" className={th}>Buyer</th>
-          <th scope="col" className={thNum}>Amount</th>
-          <th scope="col" className={thNum}>Fee</th>
-          <th scope="col" className={thNum}>Net</th>
-          <th scope="col" className={th}>Agent</th>
+          <th scope="col" className={th}>
+            Date
+          </th>
+          <th scope="col" className={th}>
+            Product
+          </th>
+          <th scope="col" className={th}>
+            Buyer
+          </th>
+          <th scope="col" className={thNum}>
+            Amount
+          </th>
+          <th scope="col" className={thNum}>
+            Fee
+          </th>
+          <th scope="col" className={thNum}>
+            Net
+          </th>
+          <th scope="col" className={th}>
+            Agent
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -38,12 +52,19 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
               <time dateTime={o.paid_at}>{formatMoment(o.paid_at)}</time>
             </td>
             <td className={td}>
-              <Link href={`/dashboard/products/${encodeURIComponent(o.product_id)}`} className={`rounded-sm font-medium text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}>
+              <Link
+                href={`/dashboard/products/${encodeURIComponent(o.product_id)}`}
+                className={`rounded-sm font-medium text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}
+              >
                 {o.product_name}
               </Link>
             </td>
             <td className={`${td} break-all`}>
-              <Link href={`/dashboard/licenses?q=${encodeURIComponent(o.buyer_email)}`} className={`rounded-sm hover:text-indigo-700 hover:underline ${focusRing}`} title="Find this buyer's licenses">
+              <Link
+                href={`/dashboard/licenses?q=${encodeURIComponent(o.buyer_email)}`}
+                className={`rounded-sm hover:text-indigo-700 hover:underline ${focusRing}`}
+                title="Find this buyer's licenses"
+              >
                 {o.buyer_email}
               </Link>
             </td>
@@ -52,7 +73,9 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
             <td className={`${tdNum} font-semibold text-slate-900`}>{o.net_display}</td>
             <td className={td}>
               {o.agent_id ? (
-                <code className="rounded bg-violet-50 px-1.5 py-0.5 font-mono text-xs text-violet-800 ring-1 ring-violet-200 ring-inset">{o.agent_id}</code>
+                <code className="rounded bg-violet-50 px-1.5 py-0.5 font-mono text-xs text-violet-800 ring-1 ring-violet-200 ring-inset">
+                  {o.agent_id}
+                </code>
               ) : (
                 <None label="no agent" />
               )}

@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** The title block of a dashboard page, with its main actions on the right (below on phones). */
-export function PageHeader({ title, description, actions, eyebrow }: { title: string; description?: ReactNode; actions?: ReactNode; eyebrow?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  eyebrow,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  eyebrow?: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
@@ -15,7 +25,21 @@ export function PageHeader({ title, description, actions, eyebrow }: { title: st
 }
 
 /** A titled section of a dashboard page. */
-export function Section({ id, title, description, actions, children, className = "" }: { id: string; title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Section({
+  id,
+  title,
+  description,
+  actions,
+  children,
+  className = "",
+}: {
+  id: string;
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section aria-labelledby={id} className={className}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">

@@ -46,10 +46,24 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
   const v = initial;
   const editing = Boolean(initial);
   return (
-    <ActionForm action={action} prefix="product" labels={L} label={editing ? "Edit product" : "New product"} maxBodyBytes={MAX_FORM_BYTES} className="space-y-6">
+    <ActionForm
+      action={action}
+      prefix="product"
+      labels={L}
+      label={editing ? "Edit product" : "New product"}
+      maxBodyBytes={MAX_FORM_BYTES}
+      className="space-y-6"
+    >
       <Group legend="Basics" description="What buyers see first in the store and what agents read in the catalog.">
         <TextField name="name" label={L.name} defaultValue={v?.name} required maxLength={80} autoComplete="off" />
-        <TextField name="tagline" label={L.tagline} defaultValue={v?.tagline} optional maxLength={160} hint="One line under the name, up to 160 characters." />
+        <TextField
+          name="tagline"
+          label={L.tagline}
+          defaultValue={v?.tagline}
+          optional
+          maxLength={160}
+          hint="One line under the name, up to 160 characters."
+        />
         <TextAreaField
           name="description"
           label={L.description}
@@ -102,8 +116,22 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           options={SEAT_MODELS.map((m) => ({ value: m, label: SEAT_MODEL_LABELS[m], description: SEAT_HINTS[m] }))}
         />
         <div className="grid gap-5 sm:grid-cols-2 sm:items-start">
-          <CheckboxField name="trial_available" label={L.trial_available} defaultChecked={v?.trial_available ?? false} hint="A time-limited key, one per buyer and product." />
-          <TextField name="trial_days" label={`${L.trial_days} (days)`} type="number" min={1} max={90} step={1} defaultValue={v?.trial_days ? String(v.trial_days) : "14"} hint="1 to 90 days; used when the trial is on." />
+          <CheckboxField
+            name="trial_available"
+            label={L.trial_available}
+            defaultChecked={v?.trial_available ?? false}
+            hint="A time-limited key, one per buyer and product."
+          />
+          <TextField
+            name="trial_days"
+            label={`${L.trial_days} (days)`}
+            type="number"
+            min={1}
+            max={90}
+            step={1}
+            defaultValue={v?.trial_days ? String(v.trial_days) : "14"}
+            hint="1 to 90 days; used when the trial is on."
+          />
         </div>
       </Group>
 
@@ -116,15 +144,31 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           defaultValue={v?.platforms ?? []}
           options={PLATFORMS.map((p) => ({ value: p, label: PLATFORM_LABELS[p] }))}
         />
-        <TextField name="compatibility" label={L.compatibility} defaultValue={v?.compatibility.join(", ")} optional hint="Comma-separated, e.g. VST3, AU, AAX." />
+        <TextField
+          name="compatibility"
+          label={L.compatibility}
+          defaultValue={v?.compatibility.join(", ")}
+          optional
+          hint="Comma-separated, e.g. VST3, AU, AAX."
+        />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="inputs" label={L.inputs} defaultValue={v?.inputs.join(", ")} optional hint="Comma-separated: what it accepts." />
           <TextField name="outputs" label={L.outputs} defaultValue={v?.outputs.join(", ")} optional hint="Comma-separated: what it produces." />
         </div>
-        <TextField name="min_version" label={L.min_version} defaultValue={v?.min_version ?? ""} optional maxLength={60} hint="E.g. macOS 12, Ableton Live 11." />
+        <TextField
+          name="min_version"
+          label={L.min_version}
+          defaultValue={v?.min_version ?? ""}
+          optional
+          maxLength={60}
+          hint="E.g. macOS 12, Ableton Live 11."
+        />
       </Group>
 
-      <Group legend="Files and images" description={`Images: PNG, JPEG or WebP up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site.`}>
+      <Group
+        legend="Files and images"
+        description={`Images: PNG, JPEG or WebP up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site.`}
+      >
         <TextField
           name="download_url"
           label={L.download_url}
@@ -143,11 +187,24 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
             optional={editing}
             hint={hasCurrentIcon ? "Choose a file to replace the current icon; leave empty to keep it." : "Square, at least 128 × 128 pixels."}
           />
-          <TextField name="icon_url" label={`…or ${L.icon_url}`} defaultValue={v?.icon_url} optional hint="An https:// address or an uploaded file's path. A chosen file wins." />
+          <TextField
+            name="icon_url"
+            label={`…or ${L.icon_url}`}
+            defaultValue={v?.icon_url}
+            optional
+            hint="An https:// address or an uploaded file's path. A chosen file wins."
+          />
         </fieldset>
         <fieldset className="min-w-0 space-y-4 rounded-xl border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold text-slate-900">Screenshots</legend>
-          <FileField name="image_files" label={L.image_files} accept={IMAGE_TYPES} multiple optional hint={`Up to ${MAX_SCREENSHOTS} in all, added after the URLs below.`} />
+          <FileField
+            name="image_files"
+            label={L.image_files}
+            accept={IMAGE_TYPES}
+            multiple
+            optional
+            hint={`Up to ${MAX_SCREENSHOTS} in all, added after the URLs below.`}
+          />
           <TextAreaField
             name="images"
             label={L.images}
@@ -159,7 +216,10 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
         </fieldset>
       </Group>
 
-      <Group legend="Integration" description="Your app sends this id with every /validate and /activate call, so a key for one product never unlocks another.">
+      <Group
+        legend="Integration"
+        description="Your app sends this id with every /validate and /activate call, so a key for one product never unlocks another."
+      >
         <TextField
           name="plugin_id"
           label={L.plugin_id}
@@ -174,7 +234,9 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
 
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
-        <p className="text-sm text-slate-600">{editing ? "Changes are live in the store and the API as soon as they are saved." : "The product is listed as soon as it is created."}</p>
+        <p className="text-sm text-slate-600">
+          {editing ? "Changes are live in the store and the API as soon as they are saved." : "The product is listed as soon as it is created."}
+        </p>
       </div>
     </ActionForm>
   );

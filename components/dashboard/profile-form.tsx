@@ -14,9 +14,33 @@ export function ProfileForm({
 }) {
   return (
     <ActionForm action={action} prefix="profile" labels={LABELS} label="Developer profile" className="space-y-5">
-      <TextField name="name" label={LABELS.name} defaultValue={initial?.name} required maxLength={60} autoComplete="organization" hint="Shown on every product and receipt. 2 to 60 characters." />
-      <TextField name="website" label={LABELS.website} type="url" defaultValue={initial?.website ?? ""} optional autoComplete="url" placeholder="https://example.com" />
-      <TextAreaField name="bio" label={LABELS.bio} defaultValue={initial?.bio} optional rows={4} maxLength={600} hint="A few sentences for your store page, up to 600 characters." />
+      <TextField
+        name="name"
+        label={LABELS.name}
+        defaultValue={initial?.name}
+        required
+        maxLength={60}
+        autoComplete="organization"
+        hint="Shown on every product and receipt. 2 to 60 characters."
+      />
+      <TextField
+        name="website"
+        label={LABELS.website}
+        type="url"
+        defaultValue={initial?.website ?? ""}
+        optional
+        autoComplete="url"
+        placeholder="https://example.com"
+      />
+      <TextAreaField
+        name="bio"
+        label={LABELS.bio}
+        defaultValue={initial?.bio}
+        optional
+        rows={4}
+        maxLength={600}
+        hint="A few sentences for your store page, up to 600 characters."
+      />
       <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
     </ActionForm>
   );

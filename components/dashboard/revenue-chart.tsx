@@ -56,12 +56,29 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
           <title id={`${id}-title`}>{`Net revenue per day, last ${n} days`}</title>
           <desc id={`${id}-desc`}>{summary}</desc>
           {[0, 50, 100].map((y) => (
-            <line key={y} x1="0" x2={n * slot} y1={y} y2={y} vectorEffect="non-scaling-stroke" className={y === 100 ? "stroke-slate-400" : "stroke-slate-200"} strokeWidth="1" />
+            <line
+              key={y}
+              x1="0"
+              x2={n * slot}
+              y1={y}
+              y2={y}
+              vectorEffect="non-scaling-stroke"
+              className={y === 100 ? "stroke-slate-400" : "stroke-slate-200"}
+              strokeWidth="1"
+            />
           ))}
           {daily.map((d, i) => {
             const h = d.net_cents > 0 ? Math.max(1.5, (d.net_cents / top) * 100) : 0;
             return h > 0 ? (
-              <rect key={d.date} x={i * slot + 1.5} y={100 - h} width={slot - 3} height={h} rx="0.8" className="fill-indigo-500 hover:fill-indigo-700">
+              <rect
+                key={d.date}
+                x={i * slot + 1.5}
+                y={100 - h}
+                width={slot - 3}
+                height={h}
+                rx="0.8"
+                className="fill-indigo-500 hover:fill-indigo-700"
+              >
                 <title>{`${formatDay(d.date)}: ${formatCents(d.net_cents)} net, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}</title>
               </rect>
             ) : null;
@@ -86,9 +103,15 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
             <caption className="sr-only">Net revenue per day</caption>
             <thead className="sticky top-0 bg-slate-50">
               <tr>
-                <th scope="col" className="px-3 py-2 font-semibold text-slate-700">Day</th>
-                <th scope="col" className="px-3 py-2 text-right font-semibold text-slate-700">Orders</th>
-                <th scope="col" className="px-3 py-2 text-right font-semibold text-slate-700">Net</th>
+                <th scope="col" className="px-3 py-2 font-semibold text-slate-700">
+                  Day
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-semibold text-slate-700">
+                  Orders
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-semibold text-slate-700">
+                  Net
+                </th>
               </tr>
             </thead>
             <tbody>

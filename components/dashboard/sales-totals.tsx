@@ -17,7 +17,11 @@ export function SalesTotals({ totals }: { totals: SalesTotalsData }) {
       <StatCard label="Gross" value={totals.gross_display} note="What buyers paid" />
       <StatCard label="Fees" value={totals.fee_display} note={`${PRICING.transaction_fee_percent}% platform fee`} />
       <StatCard label="Net" value={totals.net_display} note="What you keep" emphasis />
-      <StatCard label="By AI agents" value={totals.agent_orders.toLocaleString("en-US")} note={totals.orders > 0 ? `${agentShare}% of orders` : "Orders placed by agents"} />
+      <StatCard
+        label="By AI agents"
+        value={totals.agent_orders.toLocaleString("en-US")}
+        note={totals.orders > 0 ? `${agentShare}% of orders` : "Orders placed by agents"}
+      />
     </StatGrid>
   );
 }

@@ -13,7 +13,11 @@ export function StatCard({ label, value, note, emphasis }: { label: string; valu
   return (
     <div className={`${card} min-w-0 p-4 sm:p-5 ${emphasis ? "ring-1 ring-indigo-200" : ""}`}>
       <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-1 text-xl font-semibold tracking-tight tabular-nums wrap-anywhere sm:text-2xl ${emphasis ? "text-indigo-700" : "text-slate-900"}`}>{value}</dd>
+      <dd
+        className={`mt-1 text-xl font-semibold tracking-tight tabular-nums wrap-anywhere sm:text-2xl ${emphasis ? "text-indigo-700" : "text-slate-900"}`}
+      >
+        {value}
+      </dd>
       {note ? <dd className="mt-1 text-xs text-slate-600">{note}</dd> : null}
     </div>
   );

@@ -13,7 +13,9 @@ const dots = { green: "fill-emerald-600", red: "fill-red-600", amber: "fill-ambe
 
 function StatusBadge({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
   return (
-    <span className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${tones[tone]}`}>
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${tones[tone]}`}
+    >
       <svg viewBox="0 0 6 6" aria-hidden="true" className={`size-1.5 ${dots[tone]}`}>
         <circle cx="3" cy="3" r="3" />
       </svg>

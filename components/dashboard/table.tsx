@@ -6,7 +6,12 @@ import type { ReactNode } from "react";
  */
 export function ScrollTable({ label, children, minWidth = "min-w-[40rem]" }: { label: string; children: ReactNode; minWidth?: string }) {
   return (
-    <div role="region" aria-label={`${label} table`} tabIndex={0} className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+    <div
+      role="region"
+      aria-label={`${label} table`}
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+    >
       <table className={`w-full ${minWidth} border-collapse text-left text-sm`}>{children}</table>
     </div>
   );

@@ -42,6 +42,11 @@ export function sitePath(url: string): string {
 /** The first value of a query parameter, stripped of control characters and capped in length. */
 export function queryText(value: string | string[] | undefined, max: number): string {
   const first = (Array.isArray(value) ? value[0] : value) ?? "";
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  return first.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, max);
+  return (
+    first
+      // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+      .replace(/[\u0000-\u001f\u007f]/g, " ")
+      .trim()
+      .slice(0, max)
+  );
 }

@@ -93,8 +93,8 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
         {used > 0 ? (
           <p className="mt-3 text-sm leading-6 text-pretty text-slate-700">
             {full ? <strong className="font-semibold text-slate-900">Every seat is taken. </strong> : null}
-            Reinstalled or replaced a computer? Release the old machine here: its seat is free at once, and you can activate the app on the new one. The
-            released computer stops accepting the key until it is activated again.
+            Reinstalled or replaced a computer? Release the old machine here: its seat is free at once, and you can activate the app on the new one.
+            The released computer stops accepting the key until it is activated again.
           </p>
         ) : null}
 
@@ -103,11 +103,19 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
             Not activated on any machine yet. Enter the key in {product.name} to activate it on this computer.
           </p>
         ) : (
-          <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" aria-label={`Machines using this ${product.name} license`}>
+          <ul
+            className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+            aria-label={`Machines using this ${product.name} license`}
+          >
             {license.activations.map((a) => {
               const short = shortFingerprint(a.fingerprint);
               return (
-                <li key={a.id} data-testid="machine" data-fingerprint={a.fingerprint} className="flex flex-col gap-3 px-4 py-3.5 sm:flex-row sm:items-center sm:justify-between">
+                <li
+                  key={a.id}
+                  data-testid="machine"
+                  data-fingerprint={a.fingerprint}
+                  className="flex flex-col gap-3 px-4 py-3.5 sm:flex-row sm:items-center sm:justify-between"
+                >
                   <div className="min-w-0">
                     <p className="text-sm font-medium text-slate-900">
                       <span className="sr-only">Machine fingerprint </span>

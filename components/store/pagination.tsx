@@ -22,8 +22,7 @@ export function Pagination({ query, page, pages }: { query: BrowseQuery; page: n
         </span>
       )}
       <p className="text-sm text-slate-600">
-        Page <span className="font-semibold text-slate-900">{page}</span> of{" "}
-        <span className="font-semibold text-slate-900">{pages}</span>
+        Page <span className="font-semibold text-slate-900">{page}</span> of <span className="font-semibold text-slate-900">{pages}</span>
       </p>
       {next ? (
         <Link href={next} rel="next" className={link}>

@@ -9,15 +9,7 @@ export function ProductCard({ product }: { product: ListingProduct }) {
     <article className="group relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition motion-safe:hover:-translate-y-0.5 hover:border-slate-300 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-indigo-600 has-[a:focus-visible]:ring-offset-2">
       <div className="flex items-start gap-4">
         {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon, no optimisation needed */}
-        <img
-          src={product.icon_url}
-          alt=""
-          width={56}
-          height={56}
-          loading="lazy"
-          decoding="async"
-          className="size-14 shrink-0 rounded-xl"
-        />
+        <img src={product.icon_url} alt="" width={56} height={56} loading="lazy" decoding="async" className="size-14 shrink-0 rounded-xl" />
         <div className="min-w-0">
           <h3 className="text-base leading-snug font-semibold text-slate-900">
             <Link
@@ -34,9 +26,7 @@ export function ProductCard({ product }: { product: ListingProduct }) {
       <div className="mt-auto space-y-3 pt-5">
         <div className="flex flex-wrap items-center gap-1.5">
           <PlatformBadges platforms={product.platforms} />
-          {product.trial_available && product.trial_days > 0 ? (
-            <Badge tone="success">Free trial · {product.trial_days} days</Badge>
-          ) : null}
+          {product.trial_available && product.trial_days > 0 ? <Badge tone="success">Free trial · {product.trial_days} days</Badge> : null}
         </div>
         <p className="text-lg font-semibold text-slate-900">
           <span className="sr-only">Price: </span>

@@ -22,7 +22,10 @@ export function SiteHeader() {
   return (
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className={`${container} flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between sm:py-4`}>
-        <Link href="/" className={`flex items-center gap-2.5 self-start rounded-md text-base font-semibold tracking-tight text-slate-900 sm:self-auto ${focusRing}`}>
+        <Link
+          href="/"
+          className={`flex items-center gap-2.5 self-start rounded-md text-base font-semibold tracking-tight text-slate-900 sm:self-auto ${focusRing}`}
+        >
           <LogoMark />
           <span>Indie License Market</span>
         </Link>

@@ -81,7 +81,12 @@ export function CopyButton({
     fallback();
   };
 
-  const announcement = outcome === "copied" ? `${capitalise(label)} copied to the clipboard.` : outcome === "selected" ? `${capitalise(label)} selected. Press Control+C or Command+C to copy it.` : "";
+  const announcement =
+    outcome === "copied"
+      ? `${capitalise(label)} copied to the clipboard.`
+      : outcome === "selected"
+        ? `${capitalise(label)} selected. Press Control+C or Command+C to copy it.`
+        : "";
 
   return (
     <>
@@ -103,7 +108,16 @@ function capitalise(s: string): string {
 
 function ClipboardIcon() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className="size-4">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      className="size-4"
+    >
       <rect x="8" y="4" width="8" height="4" rx="1" />
       <path d="M16 6h1a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h1" />
     </svg>
@@ -112,7 +126,16 @@ function ClipboardIcon() {
 
 function CheckIcon() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className="size-4 text-emerald-600">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      className="size-4 text-emerald-600"
+    >
       <path d="m5 12.5 4.5 4.5L19 7.5" />
     </svg>
   );

@@ -1,7 +1,6 @@
 /** Shared class strings, so every control gets the same focus ring, radius and colours. */
 
-export const focusRing =
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+export const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 export const container = "mx-auto w-full max-w-7xl px-4 sm:px-6 lg:px-8";
 

@@ -86,12 +86,22 @@ export async function startResendStub() {
       res.setHeader("content-type", "application/json");
       if (state.failing) return void res.writeHead(500).end(JSON.stringify({ name: "internal_server_error", message: "stub down", statusCode: 500 }));
       const body = JSON.parse(Buffer.concat(chunks).toString() || "{}");
-      sent.push({ to: [].concat(body.to), subject: body.subject, text: body.text, idempotencyKey: req.headers["idempotency-key"] as string | undefined });
+      sent.push({
+        to: [].concat(body.to),
+        subject: body.subject,
+        text: body.text,
+        idempotencyKey: req.headers["idempotency-key"] as string | undefined,
+      });
       res.writeHead(200).end(JSON.stringify({ id: `re_stub_${++n}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sent, state, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    sent,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** A private PostgreSQL server this test may stop and start at will (the shared one serves other tests). */
@@ -108,7 +118,16 @@ export function privatePostgres(port: number) {
   };
   asPostgres([`${bin}/initdb`, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const ctl = (action: "start" | "stop") =>
-    asPostgres([`${bin}/pg_ctl`, "-D", data, "-w", "-l", join(dir, "log"), ...(action === "start" ? ["-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`] : ["-m", "fast"]), action]);
+    asPostgres([
+      `${bin}/pg_ctl`,
+      "-D",
+      data,
+      "-w",
+      "-l",
+      join(dir, "log"),
+      ...(action === "start" ? ["-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`] : ["-m", "fast"]),
+      action,
+    ]);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     start: () => ctl("start"),

@@ -65,7 +65,9 @@ function layers() {
     layer: l.layer,
     name: l.name,
     summary: l.summary,
-    tools: tools().filter((t) => t.layer === l.layer).map((t) => t.name),
+    tools: tools()
+      .filter((t) => t.layer === l.layer)
+      .map((t) => t.name),
   }));
 }
 
@@ -112,12 +114,18 @@ export function discoveryPayload() {
     quickstart: {
       browse: {
         description: "Find a product.",
-        mcp: { method: "tools/call", params: { name: "browse_marketplace", arguments: { query: "tape saturation", category: "audio-plugins", limit: 5 } } },
+        mcp: {
+          method: "tools/call",
+          params: { name: "browse_marketplace", arguments: { query: "tape saturation", category: "audio-plugins", limit: 5 } },
+        },
         rest: `GET ${absoluteUrl("/api/marketplace/listings")}?search=tape&category=audio-plugins`,
       },
       purchase: {
         description: "Open a checkout for a buyer; the key is e-mailed when they pay.",
-        mcp: { method: "tools/call", params: { name: "agent_checkout", arguments: { product_id: "<id>", buyer_email: "buyer@example.com", agent_id: "<your agent id>" } } },
+        mcp: {
+          method: "tools/call",
+          params: { name: "agent_checkout", arguments: { product_id: "<id>", buyer_email: "buyer@example.com", agent_id: "<your agent id>" } },
+        },
         rest: `POST ${absoluteUrl("/api/checkout/create")} {"product_id","buyer_email","agent_id"}; then GET ${absoluteUrl("/api/checkout/")}<session_id>`,
       },
       verify: {
@@ -141,8 +149,18 @@ export function toolManifest() {
     description_for_model: `${SUMMARY} Use browse_marketplace and get_product_details to find software, agent_checkout to buy (give the returned url to the buyer), activate_license/validate_license/deactivate_license for machine licensing, get_receipt/verify_receipt for proof of purchase. Prices are in cents (USD).`,
     auth: { type: "none" },
     tools: tools().map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: toolParameters(t) } })),
-    mcp: { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol, config_snippet: mcpConfigSnippet() },
-    _links: { self: absoluteUrl(paths.tools), openapi: absoluteUrl(paths.openapi), discover: absoluteUrl(paths.discover), mcp: absoluteUrl(paths.mcp) },
+    mcp: {
+      endpoint: absoluteUrl(paths.mcp),
+      transport: "streamable-http",
+      protocol_version: VERSIONS.mcpProtocol,
+      config_snippet: mcpConfigSnippet(),
+    },
+    _links: {
+      self: absoluteUrl(paths.tools),
+      openapi: absoluteUrl(paths.openapi),
+      discover: absoluteUrl(paths.discover),
+      mcp: absoluteUrl(paths.mcp),
+    },
   };
 }
 

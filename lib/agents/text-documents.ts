@@ -86,7 +86,12 @@ function schemaLines(schema: Record<string, unknown>): string[] {
 export function llmsFullTxt(): string {
   const out: string[] = [];
   out.push(`# ${SERVICE_NAME}: full reference`, "", `> ${TAGLINE}`, "", SUMMARY, "");
-  out.push(`Base URL: ${absoluteUrl("/").replace(/\/$/, "")}`, `API version: ${VERSIONS.api}`, `MCP: ${absoluteUrl(paths.mcp)} (streamable HTTP, protocol ${VERSIONS.mcpProtocol}; newer revisions negotiated)`, "");
+  out.push(
+    `Base URL: ${absoluteUrl("/").replace(/\/$/, "")}`,
+    `API version: ${VERSIONS.api}`,
+    `MCP: ${absoluteUrl(paths.mcp)} (streamable HTTP, protocol ${VERSIONS.mcpProtocol}; newer revisions negotiated)`,
+    "",
+  );
   out.push("MCP client configuration:", "", "```json", JSON.stringify(mcpConfigSnippet(), null, 2), "```", "");
   out.push("## Tools", "");
   for (const layer of LAYERS) {
@@ -101,13 +106,23 @@ export function llmsFullTxt(): string {
   for (const op of operations()) {
     if (!op.http || op.auth !== "public") continue;
     out.push(`### ${op.http.method} ${op.http.path}`, "", op.description ?? op.summary, "");
-    for (const [label, schema] of [["Path:", op.input?.params], ["Query:", op.input?.query], ["Body:", op.input?.body]] as const) {
+    for (const [label, schema] of [
+      ["Path:", op.input?.params],
+      ["Query:", op.input?.query],
+      ["Body:", op.input?.body],
+    ] as const) {
       if (schema) out.push(label, ...schemaLines(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })), "");
     }
   }
   out.push("## Licensing result codes", "");
   for (const [code, text] of Object.entries(LICENSE_CODES)) out.push(`- ${code}: ${text}`);
-  out.push("", "## Errors", "", "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.", "");
+  out.push(
+    "",
+    "## Errors",
+    "",
+    "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.",
+    "",
+  );
   out.push("## Categories", "");
   for (const c of CATEGORIES) out.push(`- ${c}: ${CATEGORY_LABELS[c]}`);
   out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema)), "");
@@ -126,16 +141,31 @@ export function oacsSpec() {
     description:
       "How an agent reads this service's catalog and acts on it: each product carries what it is, what it runs on and accepts, how it is licensed, and where to buy it. An implementation publishes a catalog (`_oacs` block included), a discovery document, and the operations below.",
     issuer: absoluteUrl("/").replace(/\/$/, ""),
-    catalog: { url: absoluteUrl(paths.catalog), version: VERSIONS.catalog, page_size: 20, paging: "follow _links.next until null", product_schema: z.toJSONSchema(catalogProductSchema) },
+    catalog: {
+      url: absoluteUrl(paths.catalog),
+      version: VERSIONS.catalog,
+      page_size: 20,
+      paging: "follow _links.next until null",
+      product_schema: z.toJSONSchema(catalogProductSchema),
+    },
     discovery: absoluteUrl(paths.discover),
     operations: {
       browse: { rest: `GET ${absoluteUrl(paths.catalog)}`, mcp_tool: "browse_marketplace" },
       details: { rest: `GET ${absoluteUrl("/api/marketplace/product/{id}")}`, mcp_tool: "get_product_details" },
-      purchase: { rest: `POST ${absoluteUrl("/api/checkout/create")}`, mcp_tool: "agent_checkout", result: "a hosted checkout url for the buyer; the key is e-mailed on payment" },
+      purchase: {
+        rest: `POST ${absoluteUrl("/api/checkout/create")}`,
+        mcp_tool: "agent_checkout",
+        result: "a hosted checkout url for the buyer; the key is e-mailed on payment",
+      },
       follow_up: { rest: `GET ${absoluteUrl("/api/checkout/{session_id}")}` },
       verify: { rest: `POST ${absoluteUrl("/api/receipt")}`, mcp_tool: "verify_receipt" },
     },
-    seat_models: { "per-machine": "each activated machine takes a seat", "per-user": "one person, several machines", "per-seat": "one seat per license", floating: "seats in use at the same time" },
+    seat_models: {
+      "per-machine": "each activated machine takes a seat",
+      "per-user": "one person, several machines",
+      "per-seat": "one seat per license",
+      floating: "seats in use at the same time",
+    },
     pricing: { ...PRICING },
     identity: absoluteUrl("/.well-known/did.json"),
   };

@@ -24,7 +24,10 @@ const TAGS: Record<Tag, string> = {
   Seller: "A seller's own products, with the dashboard's session cookie (sign in at /dashboard/sign-in).",
 };
 
-const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input; `errors` names each offending field or parameter",
   401: "Not signed in",
@@ -42,7 +45,10 @@ const ERROR_TEXT: Record<number, string> = {
 
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [["query", op.input?.query], ["path", op.input?.params]] as const) {
+  for (const [where, schema] of [
+    ["query", op.input?.query],
+    ["path", op.input?.params],
+  ] as const) {
     if (!schema) continue;
     const js = jsonSchema(schema, "input");
     const required = new Set((js.required as string[] | undefined) ?? []);
@@ -75,7 +81,10 @@ function operationObject(op: Operation): Json {
   return {
     operationId: op.id,
     summary: op.summary,
-    description: [op.description, tools.length ? `Also available as the MCP tool${tools.length > 1 ? "s" : ""} ${tools.join(" and ")}.` : ""].filter(Boolean).join(" ") || op.summary,
+    description:
+      [op.description, tools.length ? `Also available as the MCP tool${tools.length > 1 ? "s" : ""} ${tools.join(" and ")}.` : ""]
+        .filter(Boolean)
+        .join(" ") || op.summary,
     tags: [op.tag],
     ...(op.auth === "seller" ? { security: [{ sellerSession: [] }] } : {}),
     ...(params.length ? { parameters: params } : {}),
@@ -130,7 +139,12 @@ export function openApiDocument(): Json {
         },
       },
       securitySchemes: {
-        sellerSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE.seller, description: "The seller dashboard's session, from an e-mailed sign-in link" },
+        sellerSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: SESSION_COOKIE.seller,
+          description: "The seller dashboard's session, from an e-mailed sign-in link",
+        },
       },
       headers: {
         Link: { description: `Links to the MCP endpoint (rel="mcp"), this description and the discovery payload`, schema: { type: "string" } },

@@ -38,10 +38,21 @@ export async function requestSignIn(input: SignInRequest, now = new Date()): Pro
   if (rateLimitsEnabled()) rateLimiter().hit({ name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 }, input.email);
   const { token, hash } = newToken();
   const url = absoluteUrl(`/auth/verify?token=${token}`);
-  const mail = signInEmail({ email: input.email, url, purpose: input.purpose === "seller" ? "dashboard" : "licenses", expiresMinutes: SIGN_IN_TTL_MINUTES });
+  const mail = signInEmail({
+    email: input.email,
+    url,
+    purpose: input.purpose === "seller" ? "dashboard" : "licenses",
+    expiresMinutes: SIGN_IN_TTL_MINUTES,
+  });
   await getDb().$transaction(async (tx) => {
     await tx.signInToken.create({
-      data: { tokenHash: hash, email: input.email, purpose: input.purpose, next: input.next ?? HOME[input.purpose], expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MINUTES * 60_000) },
+      data: {
+        tokenHash: hash,
+        email: input.email,
+        purpose: input.purpose,
+        next: input.next ?? HOME[input.purpose],
+        expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MINUTES * 60_000),
+      },
     });
     await enqueueEmail(tx, { to: input.email, ...mail, kind: "sign-in" });
   });
@@ -70,7 +81,14 @@ export async function consumeSignIn(token: string, now = new Date()): Promise<Ne
   await db.session.create({
     data: { tokenHash: session.hash, email: found.email, kind, expiresAt: new Date(now.getTime() + SESSION_DAYS[kind] * 86_400_000) },
   });
-  return { cookieName: SESSION_COOKIE[kind], cookieValue: session.token, maxAgeSeconds: SESSION_DAYS[kind] * 86_400, kind, email: found.email, next: found.next };
+  return {
+    cookieName: SESSION_COOKIE[kind],
+    cookieValue: session.token,
+    maxAgeSeconds: SESSION_DAYS[kind] * 86_400,
+    kind,
+    email: found.email,
+    next: found.next,
+  };
 }
 
 export interface SessionInfo {

@@ -24,7 +24,12 @@ export async function buyerLicenses(email: string) {
   return licenses.map((l) => ({
     ...l,
     active: licenseIsActive(l),
-    product: { ...l.product, iconUrl: absoluteUrl(l.product.iconUrl), downloadUrl: absoluteUrl(l.product.downloadUrl), pageUrl: absoluteUrl(paths.product(l.product.id)) },
+    product: {
+      ...l.product,
+      iconUrl: absoluteUrl(l.product.iconUrl),
+      downloadUrl: absoluteUrl(l.product.downloadUrl),
+      pageUrl: absoluteUrl(paths.product(l.product.id)),
+    },
     receiptUrl: absoluteUrl(`/api/receipt?key=${l.key}`),
   }));
 }

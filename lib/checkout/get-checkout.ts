@@ -14,7 +14,18 @@ async function loadOrder(sessionId: string) {
   const order = await getDb().order.findUnique({
     where: { id: sessionId },
     include: {
-      product: { select: { id: true, name: true, tagline: true, pluginId: true, iconUrl: true, downloadUrl: true, maxMachines: true, developer: { select: { name: true } } } },
+      product: {
+        select: {
+          id: true,
+          name: true,
+          tagline: true,
+          pluginId: true,
+          iconUrl: true,
+          downloadUrl: true,
+          maxMachines: true,
+          developer: { select: { name: true } },
+        },
+      },
       license: { select: { key: true, maxMachines: true, buyerEmail: true } },
     },
   });

@@ -25,9 +25,7 @@ export const checkoutSessionSchema = z.object({
   session_id: z.string(),
 });
 
-export const sessionIdSchema = z
-  .string()
-  .regex(/^cs_[A-Za-z0-9]{24}$/, "must be a checkout session id (cs_ followed by 24 letters and digits)");
+export const sessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9]{24}$/, "must be a checkout session id (cs_ followed by 24 letters and digits)");
 export const sessionParamsSchema = z.object({ session_id: sessionIdSchema });
 
 export const checkoutStatusSchema = z.object({

@@ -21,7 +21,15 @@ export async function payTestCheckout(sessionId: string, now = new Date()) {
     throw new AppError(`checkout_${status}`, 409, `This checkout session is ${status}; start a new one from the product page.`);
   }
   return applyPaymentEvent(
-    { id: `pay:${order.id}`, provider: "test", type: "test.payment_succeeded", kind: "paid", orderId: order.id, amountCents: order.amountCents, currency: order.currency },
+    {
+      id: `pay:${order.id}`,
+      provider: "test",
+      type: "test.payment_succeeded",
+      kind: "paid",
+      orderId: order.id,
+      amountCents: order.amountCents,
+      currency: order.currency,
+    },
     now,
   );
 }

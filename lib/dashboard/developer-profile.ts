@@ -6,7 +6,11 @@ import { storedSearchText } from "../marketplace/search-text.ts";
 
 export const profileInputSchema = z.object({
   name: z.string().trim().min(2).max(60),
-  website: z.url({ protocol: /^https?$/ }).max(200).nullable().default(null),
+  website: z
+    .url({ protocol: /^https?$/ })
+    .max(200)
+    .nullable()
+    .default(null),
   bio: z.string().trim().max(600).default(""),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
@@ -51,7 +55,19 @@ export async function updateDeveloperProfile(developerId: string, input: Profile
     const saved = await tx.developer.update({ where: { id: developerId }, data: { name: input.name, website: input.website, bio: input.bio } });
     const products = await tx.product.findMany({
       where: { developerId },
-      select: { id: true, name: true, tagline: true, description: true, category: true, pluginId: true, compatibility: true, inputs: true, outputs: true, platforms: true, searchText: true },
+      select: {
+        id: true,
+        name: true,
+        tagline: true,
+        description: true,
+        category: true,
+        pluginId: true,
+        compatibility: true,
+        inputs: true,
+        outputs: true,
+        platforms: true,
+        searchText: true,
+      },
     });
     for (const p of products) {
       const searchText = storedSearchText(p, saved.name);

@@ -82,7 +82,12 @@ export async function issueComplimentaryLicense(developerId: string, input: z.in
   const product = await db.product.findFirst({ where: { id: input.product_id, developerId }, include: { developer: { select: { name: true } } } });
   if (!product) throw notFound("product", "You have no product with this id.");
   const license = await db.$transaction(async (tx) => {
-    const l = await issueLicense(tx, { productId: product.id, buyerEmail: input.buyer_email, maxMachines: input.max_machines ?? product.maxMachines, source: "complimentary" });
+    const l = await issueLicense(tx, {
+      productId: product.id,
+      buyerEmail: input.buyer_email,
+      maxMachines: input.max_machines ?? product.maxMachines,
+      source: "complimentary",
+    });
     const mail = licenseEmail({
       buyerEmail: l.buyerEmail,
       productName: product.name,

@@ -15,7 +15,21 @@ export async function listSellerProducts(developerId: string) {
   return getDb().product.findMany({
     where: { developerId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, tagline: true, priceCents: true, currency: true, category: true, status: true, salesCount: true, iconUrl: true, maxMachines: true, trialAvailable: true, createdAt: true, _count: { select: { licenses: true } } },
+    select: {
+      id: true,
+      name: true,
+      tagline: true,
+      priceCents: true,
+      currency: true,
+      category: true,
+      status: true,
+      salesCount: true,
+      iconUrl: true,
+      maxMachines: true,
+      trialAvailable: true,
+      createdAt: true,
+      _count: { select: { licenses: true } },
+    },
   });
 }
 

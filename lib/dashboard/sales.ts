@@ -17,7 +17,17 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
     where: { status: "paid", product: { developerId } },
     orderBy: { paidAt: "desc" },
     take: opts.take ?? 200,
-    select: { id: true, buyerEmail: true, agentId: true, amountCents: true, feeCents: true, currency: true, paidAt: true, provider: true, product: { select: { id: true, name: true } } },
+    select: {
+      id: true,
+      buyerEmail: true,
+      agentId: true,
+      amountCents: true,
+      feeCents: true,
+      currency: true,
+      paidAt: true,
+      provider: true,
+      product: { select: { id: true, name: true } },
+    },
   });
   const all = await getDb().order.aggregate({
     where: { status: "paid", product: { developerId } },
@@ -31,7 +41,11 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
     where: { status: "paid", product: { developerId }, paidAt: { gte: start } },
     select: { amountCents: true, feeCents: true, paidAt: true },
   });
-  const daily = Array.from({ length: days }, (_, i) => ({ date: new Date(start.getTime() + i * DAY).toISOString().slice(0, 10), net_cents: 0, orders: 0 }));
+  const daily = Array.from({ length: days }, (_, i) => ({
+    date: new Date(start.getTime() + i * DAY).toISOString().slice(0, 10),
+    net_cents: 0,
+    orders: 0,
+  }));
   for (const o of recent) {
     if (!o.paidAt) continue; // the query asks for paidAt >= start, so never null here
     const i = Math.floor((o.paidAt.getTime() - start.getTime()) / DAY);

@@ -9,5 +9,10 @@ export function engineOf(url: string): Engine {
 
 /** The file path of a SQLite URL (`file:./data/x.db`, `file:/abs/x.db`), without query options. */
 export function sqlitePath(url: string): string {
-  return url.slice("file:".length).replace(/^\/\/(?=\/)/, "").split("?", 1)[0] ?? "";
+  return (
+    url
+      .slice("file:".length)
+      .replace(/^\/\/(?=\/)/, "")
+      .split("?", 1)[0] ?? ""
+  );
 }

@@ -129,9 +129,7 @@ async function migratePostgres(url: string, migrations: Migration[]): Promise<st
   try {
     await client.query(`SELECT pg_advisory_lock(${PRISMA_ADVISORY_LOCK})`);
     await client.query(POSTGRES_TABLE);
-    const { rows } = await client.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
+    const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const applied: string[] = [];
     for (const m of plan(migrations, rows)) {
       // Each migration and its record commit together: a failure leaves neither behind.

@@ -48,7 +48,13 @@ function forwardedAddresses(headers: HeaderReader): string[] {
   const out: string[] = [];
   for (const name of ["x-forwarded-for", "x-real-ip"]) {
     const value = headers.get(name);
-    if (value) out.push(...value.split(",").map((s) => s.trim()).filter(Boolean));
+    if (value)
+      out.push(
+        ...value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
   }
   const forwarded = headers.get("forwarded");
   if (forwarded) {

@@ -29,4 +29,3 @@ export interface MailboxMessage {
   text: string;
   html: string;
 }
-

@@ -74,8 +74,7 @@ ${opts.footer}
 }
 
 const p = (html: string, style = "") => `<p style="margin:0 0 16px 0;${style}">${html}</p>`;
-const h2 = (text: string) =>
-  `<h2 style="margin:28px 0 8px 0;font-size:16px;line-height:24px;font-weight:700;color:${INK};">${escapeHtml(text)}</h2>`;
+const h2 = (text: string) => `<h2 style="margin:28px 0 8px 0;font-size:16px;line-height:24px;font-weight:700;color:${INK};">${escapeHtml(text)}</h2>`;
 const a = (url: string, label: string) =>
   `<a href="${escapeHtml(href(url))}" style="color:${ACCENT};text-decoration:underline;">${escapeHtml(label)}</a>`;
 
@@ -150,9 +149,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
 <li style="margin:0 0 6px 0;">On first launch it asks for your license key: paste the key above.</li>
 <li style="margin:0 0 6px 0;">The key is bound to that machine. You can use it on up to ${escapeHtml(seats)} at the same time.</li>
 </ol>`,
-    p(
-      `Changing computers? Release the old machine from inside the app, or from ${a(licensesUrl, "My licenses")}, then activate on the new one.`,
-    ),
+    p(`Changing computers? Release the old machine from inside the app, or from ${a(licensesUrl, "My licenses")}, then activate on the new one.`),
     h2("Receipt"),
     p(
       `Your ${a(d.receiptUrl, "signed receipt")} proves the purchase and shows whether the license is active; anyone you share it with can verify it.`,
@@ -229,7 +226,10 @@ export function signInEmail(d: SignInEmailData): RenderedEmail {
     p(`Use the button below to sign in as <strong>${escapeHtml(d.email)}</strong>. The link expires in ${escapeHtml(minutes)}.`, `color:${MUTED};`),
     button(d.url, purpose.action),
     rawLink(d.url),
-    p("If you did not ask to sign in, ignore this e-mail: nobody can sign in without this link.", `margin:0;font-size:13px;line-height:20px;color:${FAINT};`),
+    p(
+      "If you did not ask to sign in, ignore this e-mail: nobody can sign in without this link.",
+      `margin:0;font-size:13px;line-height:20px;color:${FAINT};`,
+    ),
   ].join("\n");
   const footer = `You received this e-mail because someone asked for a sign-in link for ${escapeHtml(d.email)} on ${escapeHtml(SITE_NAME)}.`;
   const text = [

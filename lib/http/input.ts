@@ -65,11 +65,7 @@ export function parseJsonText(text: string): unknown {
 export function checkJsonContentType(contentType: string | null | undefined): void {
   const type = (contentType ?? "").replace(/;.*$/s, "").trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
-    throw new AppError(
-      "unsupported_media_type",
-      415,
-      `Send the body as JSON with "Content-Type: application/json"${type ? `, not "${type}"` : ""}.`,
-    );
+    throw new AppError("unsupported_media_type", 415, `Send the body as JSON with "Content-Type: application/json"${type ? `, not "${type}"` : ""}.`);
   }
 }
 

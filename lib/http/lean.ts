@@ -16,7 +16,13 @@ import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.t
  * (problem documents, body cap, Link header, request id, the operation's rate limits) with none of its overhead.
  */
 let routes: Map<string, HttpOperation> | undefined;
-const leanRoutes = () => (routes ??= new Map(operations().filter(hasHttp).filter((op) => op.http.lean).map((op) => [op.http.path, op])));
+const leanRoutes = () =>
+  (routes ??= new Map(
+    operations()
+      .filter(hasHttp)
+      .filter((op) => op.http.lean)
+      .map((op) => [op.http.path, op]),
+  ));
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string, head: boolean): void {
   res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });

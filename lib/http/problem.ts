@@ -45,8 +45,7 @@ export function problemFor(error: AppError, requestId?: string, instance?: strin
   };
 }
 
-export const internalError = () =>
-  new AppError("internal_error", 500, "Something went wrong on our side. It has been logged; please retry later.");
+export const internalError = () => new AppError("internal_error", 500, "Something went wrong on our side. It has been logged; please retry later.");
 
 export const unavailable = () =>
   new AppError("service_unavailable", 503, "The database is not reachable right now. Please retry shortly.", {

@@ -76,9 +76,14 @@ export class RateLimiter {
     w.pending++;
     if (w.count + w.remote > rule.limit) {
       const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
-      throw new AppError("rate_limited", 429, `Too many requests (${rule.limit} per ${rule.windowMs / 1000} s for ${rule.name}). Retry in ${retryAfter} s.`, {
-        headers: { "Retry-After": String(retryAfter) },
-      });
+      throw new AppError(
+        "rate_limited",
+        429,
+        `Too many requests (${rule.limit} per ${rule.windowMs / 1000} s for ${rule.name}). Retry in ${retryAfter} s.`,
+        {
+          headers: { "Retry-After": String(retryAfter) },
+        },
+      );
     }
   }
 
@@ -144,7 +149,10 @@ export const CLIENT_ADDRESS_HEADER = "x-ilm-client-address";
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
   const hops = liveSetting("TRUST_PROXY");
   if (hops > 0 && forwardedFor) {
-    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",").map((s) => s.trim()).filter(Boolean);
+    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const candidate = list[list.length - hops];
     if (candidate) return candidate;
   }

@@ -17,7 +17,13 @@ export function base58btc(bytes: Uint8Array): string {
       carry = (carry / 58) | 0;
     }
   }
-  return "1".repeat(zeros) + digits.reverse().map((d) => ALPHABET[d]).join("");
+  return (
+    "1".repeat(zeros) +
+    digits
+      .reverse()
+      .map((d) => ALPHABET[d])
+      .join("")
+  );
 }
 
 /** An Ed25519 public key as a Multikey `publicKeyMultibase`: "z" + base58btc(0xed 0x01 ‖ key). */

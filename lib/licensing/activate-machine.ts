@@ -4,7 +4,13 @@ import { licenseCache, loadLicenseForMachine, type LicenseState } from "./licens
 import type { ActivateRequest, ActivationResult } from "./schemas.ts";
 import type { LicenseCode } from "./codes.ts";
 
-function result(req: ActivateRequest, code: LicenseCode, state: LicenseState | null, activatedAt: number | null, active: number | null): ActivationResult {
+function result(
+  req: ActivateRequest,
+  code: LicenseCode,
+  state: LicenseState | null,
+  activatedAt: number | null,
+  active: number | null,
+): ActivationResult {
   const open = state !== null && code !== "NOT_FOUND" && code !== "PRODUCT_MISMATCH";
   return {
     activated: code === "ACTIVATED" || code === "ALREADY_ACTIVATED",

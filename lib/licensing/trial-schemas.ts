@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { productIdSchema } from "../marketplace/schemas.ts";
 
-export const emailSchema = z.email("must be an e-mail address").max(254).transform((s) => s.trim().toLowerCase());
+export const emailSchema = z
+  .email("must be an e-mail address")
+  .max(254)
+  .transform((s) => s.trim().toLowerCase());
 
 export const startTrialRequestSchema = z.object({
   product_id: productIdSchema,

@@ -19,7 +19,10 @@ export function recordValidation(activationId: string, at: number): void {
   const l = log();
   l.pending.set(activationId, at);
   if (!l.timer) {
-    l.timer = setTimeout(() => void flushValidations().catch((e: unknown) => console.error("flushing validation times failed:", e)), env().VALIDATION_FLUSH_MS);
+    l.timer = setTimeout(
+      () => void flushValidations().catch((e: unknown) => console.error("flushing validation times failed:", e)),
+      env().VALIDATION_FLUSH_MS,
+    );
     l.timer.unref();
   }
 }

@@ -1,13 +1,6 @@
 /** The marketplace's fixed vocabularies. Everything else (zod enums, OpenAPI, tool schemas, UI filters) derives from these lists. */
 
-export const CATEGORIES = [
-  "audio-plugins",
-  "desktop-apps",
-  "game-assets",
-  "3d-vfx",
-  "dev-tools",
-  "creative-tools",
-] as const;
+export const CATEGORIES = ["audio-plugins", "desktop-apps", "game-assets", "3d-vfx", "dev-tools", "creative-tools"] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 export const CATEGORY_LABELS: Record<Category, string> = {

@@ -2,9 +2,7 @@ import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { paths } from "../urls.ts";
 
-export type Download =
-  | { kind: "redirect"; url: string }
-  | { kind: "file"; filename: string; body: string };
+export type Download = { kind: "redirect"; url: string } | { kind: "file"; filename: string; body: string };
 
 /**
  * Where a product's download lives. Sellers host their builds and give an absolute URL; the demo catalogue's

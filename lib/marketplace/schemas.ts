@@ -163,7 +163,10 @@ export const productInputSchema = z
     seat_model: z.enum(SEAT_MODELS),
     trial_available: z.boolean().default(false),
     trial_days: z.int().min(0).max(90).default(0),
-    platforms: z.array(z.enum(PLATFORMS)).min(1, "choose at least one platform").transform((l) => [...new Set(l)]),
+    platforms: z
+      .array(z.enum(PLATFORMS))
+      .min(1, "choose at least one platform")
+      .transform((l) => [...new Set(l)]),
     compatibility: tagList.default([]),
     inputs: tagList.default([]),
     outputs: tagList.default([]),
@@ -171,7 +174,10 @@ export const productInputSchema = z
     // The demo catalogue's own downloads are served from this site.
     download_url: z.union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL")]),
     icon_url: z.union([httpUrl, localPath]),
-    images: z.array(z.union([httpUrl, localPath])).max(6).default([]),
+    images: z
+      .array(z.union([httpUrl, localPath]))
+      .max(6)
+      .default([]),
   })
   .refine((p) => !p.trial_available || p.trial_days > 0, { path: ["trial_days"], message: "a trial needs a length of 1 to 90 days" });
 export type ProductInput = z.infer<typeof productInputSchema>;

@@ -21,7 +21,17 @@ export function buildSearchText(p: {
 
 /** The same haystack from a stored product row, whose list columns are JSON. */
 export function storedSearchText(
-  p: { name: string; tagline: string; description: string; category: string; pluginId: string; compatibility: unknown; inputs: unknown; outputs: unknown; platforms: unknown },
+  p: {
+    name: string;
+    tagline: string;
+    description: string;
+    category: string;
+    pluginId: string;
+    compatibility: unknown;
+    inputs: unknown;
+    outputs: unknown;
+    platforms: unknown;
+  },
   developerName: string,
 ): string {
   return buildSearchText({

@@ -39,7 +39,13 @@ function nextHandler(op: HttpOperation) {
         if (!http.rawBody) body = parseJsonText(raw);
       }
       const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
-      const ctx = { transport: "rest" as const, client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown", requestId, headers: request.headers, origin: url.origin };
+      const ctx = {
+        transport: "rest" as const,
+        client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
+        requestId,
+        headers: request.headers,
+        origin: url.origin,
+      };
       const out = success(op, await execute(op, input, ctx, http.rawBody ? raw : undefined), requestId);
       return new Response(out.body, { status: out.status, headers: out.headers });
     } catch (error) {

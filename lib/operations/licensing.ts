@@ -30,7 +30,10 @@ export const LICENSING = [
     http: { method: "POST", path: "/validate", lean: true },
     input: { body: validateRequestSchema },
     output: validationResultSchema,
-    limits: (b, c) => [[RULES.validate, c.client], [RULES.key, b.license_key]],
+    limits: (b, c) => [
+      [RULES.validate, c.client],
+      [RULES.key, b.license_key],
+    ],
     errors: [429],
     handler: (b) => validateLicense(b),
     tools: [
@@ -53,7 +56,10 @@ export const LICENSING = [
     http: { method: "POST", path: "/activate", lean: true },
     input: { body: activateRequestSchema },
     output: activationResultSchema,
-    limits: (b, c) => [[RULES.activation, c.client], [RULES.key, b.license_key]],
+    limits: (b, c) => [
+      [RULES.activation, c.client],
+      [RULES.key, b.license_key],
+    ],
     errors: [429],
     handler: (b) => activateMachine(b),
     tools: [
@@ -76,7 +82,10 @@ export const LICENSING = [
     http: { method: "POST", path: "/deactivate", lean: true },
     input: { body: deactivateRequestSchema },
     output: deactivationResultSchema,
-    limits: (b, c) => [[RULES.activation, c.client], [RULES.key, b.license_key]],
+    limits: (b, c) => [
+      [RULES.activation, c.client],
+      [RULES.key, b.license_key],
+    ],
     errors: [429],
     handler: (b) => deactivateMachine(b),
     tools: [
@@ -97,7 +106,10 @@ export const LICENSING = [
     auth: "public",
     input: { body: licenseStatusRequestSchema },
     output: licenseStatusSchema,
-    limits: (b, c) => [[RULES.validate, c.client], [RULES.key, b.license_key]],
+    limits: (b, c) => [
+      [RULES.validate, c.client],
+      [RULES.key, b.license_key],
+    ],
     errors: [429],
     handler: (b) => checkLicenseStatus(b),
     tools: [
@@ -151,7 +163,10 @@ export const LICENSING = [
     },
     input: { query: licenseFileQuerySchema },
     output: z.string(),
-    limits: (q, c) => [[RULES.receipt, c.client], [RULES.key, q.key]],
+    limits: (q, c) => [
+      [RULES.receipt, c.client],
+      [RULES.key, q.key],
+    ],
     errors: [404, 409, 429],
     handler: async (q) => (await issueLicenseFile(q)).text,
   }),

@@ -45,7 +45,8 @@ export const MARKETPLACE = [
           category: z.enum(CATEGORIES).optional(),
           limit: z.number().int().min(1).max(20).default(10).describe("How many products to return, 1 to 20"),
         }),
-        toInput: (a) => listingsQuerySchema.parse({ search: a.query, category: a.category, sort: a.query ? "popular" : "newest", page: 1, limit: a.limit }),
+        toInput: (a) =>
+          listingsQuerySchema.parse({ search: a.query, category: a.category, sort: a.query ? "popular" : "newest", page: 1, limit: a.limit }),
         text: (out) => {
           const lines = out.products.map(
             (p) =>

@@ -5,7 +5,13 @@ import { didDocumentSchema } from "../api/doc-schemas.ts";
 import { didDocument } from "../identity/did.ts";
 import { licenseKeySchema } from "../licensing/schemas.ts";
 import { issueReceipt } from "../receipts/issue-receipt.ts";
-import { receiptQuerySchema, receiptVerificationSchema, signedReceiptSchema, verifyHmacReceiptSchema, verifyReceiptRequestSchema } from "../receipts/schemas.ts";
+import {
+  receiptQuerySchema,
+  receiptVerificationSchema,
+  signedReceiptSchema,
+  verifyHmacReceiptSchema,
+  verifyReceiptRequestSchema,
+} from "../receipts/schemas.ts";
 import { verifyReceipt } from "../receipts/verify-receipt.ts";
 import { issueLicenseCredential, VC_MEDIA_TYPE, verifyLicenseCredential } from "../verifiable/license-credential.ts";
 import { statusListCredential } from "../verifiable/status-list.ts";
@@ -21,7 +27,10 @@ export const RECEIPTS = [
     http: { method: "GET", path: "/api/receipt" },
     input: { query: receiptQuerySchema },
     output: signedReceiptSchema,
-    limits: (q, c) => [[RULES.receipt, c.client], [RULES.key, q.key]],
+    limits: (q, c) => [
+      [RULES.receipt, c.client],
+      [RULES.key, q.key],
+    ],
     errors: [404, 429],
     handler: (q) => issueReceipt(q.key),
     tools: [
@@ -55,7 +64,10 @@ export const RECEIPTS = [
         description:
           "Verify a receipt's signature and learn whether the license is still active. Pass the receipt object and signature exactly as issued.",
         args: verifyHmacReceiptSchema,
-        text: (r) => (r.valid ? `Valid signature; the license is ${r.still_active ? "still active" : "no longer active"}.` : "The signature does not match this receipt."),
+        text: (r) =>
+          r.valid
+            ? `Valid signature; the license is ${r.still_active ? "still active" : "no longer active"}.`
+            : "The signature does not match this receipt.",
       },
     ],
   }),
@@ -69,7 +81,10 @@ export const RECEIPTS = [
     http: { method: "GET", path: "/api/receipt/credential", contentType: VC_MEDIA_TYPE },
     input: { query: receiptQuerySchema },
     output: z.string(),
-    limits: (q, c) => [[RULES.receipt, c.client], [RULES.key, q.key]],
+    limits: (q, c) => [
+      [RULES.receipt, c.client],
+      [RULES.key, q.key],
+    ],
     errors: [404, 429],
     handler: (q) => issueLicenseCredential(q.key),
   }),

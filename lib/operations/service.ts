@@ -31,8 +31,7 @@ export const SERVICE = [
         name: "get_terms",
         title: "Get terms and pricing",
         layer: 3,
-        description:
-          `The service's terms: ${PRICING.transaction_fee_percent} % per sale, no monthly or setup fee, free SDK and self-hosting; capabilities, endpoints and a comparison with other licensing services.`,
+        description: `The service's terms: ${PRICING.transaction_fee_percent} % per sale, no monthly or setup fee, free SDK and self-hosting; capabilities, endpoints and a comparison with other licensing services.`,
         args: z.object({}),
         text: (t) => JSON.stringify(t, null, 2),
       },

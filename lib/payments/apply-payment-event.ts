@@ -35,7 +35,9 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
   try {
     const result = await db.$transaction(
       async (tx): Promise<AppliedEvent> => {
-        await tx.paymentEvent.create({ data: { id: `${event.provider}:${event.id}`, provider: event.provider, type: event.type, orderId: event.orderId } });
+        await tx.paymentEvent.create({
+          data: { id: `${event.provider}:${event.id}`, provider: event.provider, type: event.type, orderId: event.orderId },
+        });
         if (event.kind === "ignored" || event.kind === "pending") return { duplicate: false, applied: false, fulfilled: false, reason: event.kind };
         const order = event.orderId ? await tx.order.findUnique({ where: { id: event.orderId } }) : null;
         if (!order) return { duplicate: false, applied: false, fulfilled: false, reason: "unknown_order" };
@@ -46,7 +48,9 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
         switch (event.kind) {
           case "paid": {
             if (event.amountCents != null && (event.amountCents !== order.amountCents || (event.currency ?? order.currency) !== order.currency)) {
-              console.error(`order ${order.id}: paid ${event.amountCents} ${event.currency}, expected ${order.amountCents} ${order.currency}; not fulfilled`);
+              console.error(
+                `order ${order.id}: paid ${event.amountCents} ${event.currency}, expected ${order.amountCents} ${order.currency}; not fulfilled`,
+              );
               return { duplicate: false, applied: false, fulfilled: false, reason: "amount_mismatch" };
             }
             const f = await fulfilOrder(tx, order.id, now);

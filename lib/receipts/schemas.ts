@@ -35,7 +35,10 @@ export const verifyHmacReceiptSchema = z.object({
 export type VerifyReceiptRequest = z.infer<typeof verifyHmacReceiptSchema>;
 
 const verifyCredentialSchema = z.object({
-  credential: z.string().max(64 * 1024).describe("A license credential (application/vc+jwt) from GET /api/receipt/credential"),
+  credential: z
+    .string()
+    .max(64 * 1024)
+    .describe("A license credential (application/vc+jwt) from GET /api/receipt/credential"),
 });
 
 /** POST /api/receipt takes either the HMAC receipt and its signature, or the Verifiable Credential form. */

@@ -4,7 +4,9 @@ import { receiptSecret } from "../identity/service-keys.ts";
 
 /** HMAC-SHA256 (hex) over the RFC 8785 (JCS) canonical form, so key order and whitespace never matter. */
 export async function signReceipt(receipt: object): Promise<string> {
-  return createHmac("sha256", await receiptSecret()).update(canonicalize(receipt) ?? "").digest("hex");
+  return createHmac("sha256", await receiptSecret())
+    .update(canonicalize(receipt) ?? "")
+    .digest("hex");
 }
 
 /** Constant-time check of a receipt's signature. */

@@ -18,7 +18,16 @@ export const VC_MEDIA_TYPE = "application/vc+jwt";
 export async function issueLicenseCredential(licenseKey: string, now = new Date()): Promise<string> {
   const license = await getDb().license.findUnique({
     where: { key: licenseKey },
-    select: { id: true, key: true, buyerEmail: true, maxMachines: true, trial: true, issuedAt: true, expiresAt: true, product: { select: { id: true, name: true, pluginId: true } } },
+    select: {
+      id: true,
+      key: true,
+      buyerEmail: true,
+      maxMachines: true,
+      trial: true,
+      issuedAt: true,
+      expiresAt: true,
+      product: { select: { id: true, name: true, pluginId: true } },
+    },
   });
   if (!license) throw notFound("license", "No license matches this key.");
   const index = await statusIndexFor(license.id);

@@ -74,7 +74,12 @@ export async function issueLicenseFile(q: LicenseFileQuery, now = Date.now()): P
   const state = await loadLicenseState(q.key);
   if (!state) throw notFound("license", "No license matches this key.");
   const code = licenseStanding(state, q.plugin_id ?? state.pluginId, now);
-  if (code !== "VALID") throw new AppError(code === "PRODUCT_MISMATCH" ? "license_not_found" : `license_${code.toLowerCase()}`, code === "PRODUCT_MISMATCH" ? 404 : 409, detailOf(code));
+  if (code !== "VALID")
+    throw new AppError(
+      code === "PRODUCT_MISMATCH" ? "license_not_found" : `license_${code.toLowerCase()}`,
+      code === "PRODUCT_MISMATCH" ? 404 : 409,
+      detailOf(code),
+    );
   const machine = state.machines.get(q.fingerprint);
   if (!machine) throw new AppError("machine_not_activated", 409, "The license is not activated on this machine; call /activate first.");
   const product = await getDb().product.findUniqueOrThrow({ where: { id: state.productId }, select: { licenseFileTtlDays: true } });

@@ -32,8 +32,8 @@ export async function statusIndexFor(licenseId: string): Promise<number> {
 
 /** The bitstring: bit i (most significant bit first, as the specification orders them) is set when license i is revoked. */
 async function revocationBits(): Promise<Buffer> {
-  const rows = (await getDb().license.findMany({ where: { statusIndex: { not: null } }, select: { statusIndex: true, isActive: true } })).flatMap((r) =>
-    r.statusIndex === null ? [] : [{ index: r.statusIndex, isActive: r.isActive }],
+  const rows = (await getDb().license.findMany({ where: { statusIndex: { not: null } }, select: { statusIndex: true, isActive: true } })).flatMap(
+    (r) => (r.statusIndex === null ? [] : [{ index: r.statusIndex, isActive: r.isActive }]),
   );
   const max = rows.reduce((m, r) => Math.max(m, r.index), 0);
   const bits = Math.max(MIN_STATUS_BITS, Math.ceil((max + 1) / 8) * 8);

@@ -157,9 +157,16 @@ export function buildRust(dir: string): string {
   const deps = readFileSync(join(dir, "Cargo.toml"), "utf8");
   writeFileSync(join(dir, "Cargo.toml"), `[package]\nname = "license-check"\nversion = "0.1.0"\nedition = "2021"\n\n${deps}`);
   mkdirSync(join(dir, ".cargo"), { recursive: true });
-  writeFileSync(join(dir, ".cargo/config.toml"), `[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "${CARGO_REGISTRY}"\n\n[net]\noffline = true\n`);
+  writeFileSync(
+    join(dir, ".cargo/config.toml"),
+    `[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "${CARGO_REGISTRY}"\n\n[net]\noffline = true\n`,
+  );
   const target = join(tmpdir(), "devtools-cargo-target"); // kept between runs: later builds take seconds
-  mustRun("cargo", ["build", "--offline", "--quiet"], { cwd: dir, env: { ...process.env, CARGO_TARGET_DIR: target, RUSTFLAGS: "-D warnings" }, timeout: 600_000 });
+  mustRun("cargo", ["build", "--offline", "--quiet"], {
+    cwd: dir,
+    env: { ...process.env, CARGO_TARGET_DIR: target, RUSTFLAGS: "-D warnings" },
+    timeout: 600_000,
+  });
   const binary = join(dir, "license-check");
   writeFileSync(binary, readFileSync(join(target, "debug", "license-check")), { mode: 0o755 }); // the next build overwrites the target's
   return binary;
@@ -186,7 +193,9 @@ function juceModuleObjects(root: string): Promise<string[]> {
       modules.map(
         (m) =>
           new Promise<void>((resolve, reject) => {
-            const child = spawn("g++", [...JUCE_FLAGS, "-c", `${JUCE_MODULES}/${m}/${m}.cpp`, "-o", join(dir, `${m}.o`)], { stdio: ["ignore", "ignore", "pipe"] });
+            const child = spawn("g++", [...JUCE_FLAGS, "-c", `${JUCE_MODULES}/${m}/${m}.cpp`, "-o", join(dir, `${m}.o`)], {
+              stdio: ["ignore", "ignore", "pipe"],
+            });
             let err = "";
             child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
             child.on("error", reject);
@@ -226,6 +235,23 @@ int main (int argc, char** argv)
   );
   const objects = await juceModuleObjects(root);
   mustRun("gcc", ["-std=c99", "-O1", "-c", "Source/license_file.c", "-o", "license_file.o"], { cwd: dir });
-  mustRun("g++", [...JUCE_FLAGS, "Source/cli.cpp", "Source/LicenseManager.cpp", "license_file.o", ...objects, "-lcurl", "-lcrypto", "-lz", "-lpthread", "-ldl", "-o", "app"], { cwd: dir });
+  mustRun(
+    "g++",
+    [
+      ...JUCE_FLAGS,
+      "Source/cli.cpp",
+      "Source/LicenseManager.cpp",
+      "license_file.o",
+      ...objects,
+      "-lcurl",
+      "-lcrypto",
+      "-lz",
+      "-lpthread",
+      "-ldl",
+      "-o",
+      "app",
+    ],
+    { cwd: dir },
+  );
   return join(dir, "app");
 }

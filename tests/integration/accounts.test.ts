@@ -68,7 +68,9 @@ describe("sign-in links and sessions", () => {
     await expect(consumeSignIn(expired)).rejects.toMatchObject({ code: "sign_in_link_invalid" });
 
     await requestSignIn({ email, purpose: "buyer" });
-    const fresh = /token=([A-Za-z0-9_-]+)/.exec((await getDb().emailMessage.findFirstOrThrow({ where: { to: email }, orderBy: { createdAt: "desc" } })).text)![1]!;
+    const fresh = /token=([A-Za-z0-9_-]+)/.exec(
+      (await getDb().emailMessage.findFirstOrThrow({ where: { to: email }, orderBy: { createdAt: "desc" } })).text,
+    )![1]!;
     const ok = await call(verify, `/auth/verify?token=${fresh}`);
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("http://localhost:3000/licenses");
@@ -86,7 +88,9 @@ describe("sign-in links and sessions", () => {
         headers: { "content-type": "application/x-www-form-urlencoded", ...(origin ? { origin } : {}) },
       });
     expect((await post({ email: "nope", purpose: "buyer" })).headers.get("location")).toContain("/licenses?error=");
-    expect((await post({ email: "a@example.com", purpose: "seller", next: "//evil.example" })).headers.get("location")).toContain("/dashboard/sign-in?error=");
+    expect((await post({ email: "a@example.com", purpose: "seller", next: "//evil.example" })).headers.get("location")).toContain(
+      "/dashboard/sign-in?error=",
+    );
     expectProblem(await post({ email: "a@example.com", purpose: "buyer" }, "https://evil.example"), 403, "cross_site_form");
     const ok = await post({ email: `form-${unique()}@example.com`, purpose: "seller" });
     expect(ok.headers.get("location")).toContain("/auth/check-email?purpose=seller");
@@ -116,7 +120,11 @@ describe("seller operations are scoped to the seller", () => {
     await createDeveloperProfile(other, { name: "Other Studio", website: null, bio: "" });
     const product = await createProduct(dev.id, productInput());
     const body = productInput({ plugin_id: product.pluginId });
-    expectProblem(await call(updateApi, `/api/dashboard/products/${product.id}`, { method: "PUT", json: body, params: { id: product.id } }), 401, "unauthorized");
+    expectProblem(
+      await call(updateApi, `/api/dashboard/products/${product.id}`, { method: "PUT", json: body, params: { id: product.id } }),
+      401,
+      "unauthorized",
+    );
     const otherCookie = (await signIn(other, "seller")).session;
     const refused = await call(updateApi, `/api/dashboard/products/${product.id}`, {
       method: "PUT",
@@ -127,9 +135,17 @@ describe("seller operations are scoped to the seller", () => {
     expectProblem(refused, 404, "product_not_found");
     expect((await getDb().product.findUniqueOrThrow({ where: { id: product.id } })).name).not.toBe("Hijacked");
     const ownerCookie = (await signIn(owner, "seller")).session;
-    const created = await call(createApi, "/api/dashboard/products", { method: "POST", json: productInput(), headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` } });
+    const created = await call(createApi, "/api/dashboard/products", {
+      method: "POST",
+      json: productInput(),
+      headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` },
+    });
     expect(created.status, created.text).toBe(201);
-    const invalid = await call(createApi, "/api/dashboard/products", { method: "POST", json: { ...productInput(), price_cents: 5 }, headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` } });
+    const invalid = await call(createApi, "/api/dashboard/products", {
+      method: "POST",
+      json: { ...productInput(), price_cents: 5 },
+      headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` },
+    });
     expectProblem(invalid, 400, "invalid_body");
     expect(invalid.body.errors[0].name).toBe("price_cents");
   });
@@ -165,7 +181,9 @@ describe("seller operations are scoped to the seller", () => {
     const gift = await issueComplimentaryLicense(dev.id, { product_id: product.id, buyer_email: "press@example.com", max_machines: 1 });
     expect(gift).toMatchObject({ source: "complimentary", maxMachines: 1, buyerEmail: "press@example.com" });
     expect(await getDb().emailMessage.count({ where: { dedupeKey: `license:complimentary:${gift.id}` } })).toBe(1);
-    await expect(issueComplimentaryLicense(other.id, { product_id: product.id, buyer_email: "x@example.com" })).rejects.toMatchObject({ status: 404 });
+    await expect(issueComplimentaryLicense(other.id, { product_id: product.id, buyer_email: "x@example.com" })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -188,7 +206,10 @@ describe("buyers", () => {
 
 describe("uploads", () => {
   it("accept PNG, JPEG and WebP by their bytes only, within the size cap", async () => {
-    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a9b20000000049454e44ae426082", "hex");
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a9b20000000049454e44ae426082",
+      "hex",
+    );
     expect(await saveUpload(png)).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
     await expect(saveUpload(Buffer.from("<svg onload=alert(1)></svg>"))).rejects.toMatchObject({ status: 415 });
     await expect(saveUpload(Buffer.alloc(0))).rejects.toMatchObject({ status: 400 });

@@ -59,12 +59,35 @@ describe("GET /api/tools", () => {
     }
     const param = (tool: string, name: string) => m.tools.find((t: any) => t.function.name === tool).function.parameters.properties[name];
     expect(param("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 20, default: 10 });
-    expect(param("browse_marketplace", "category").enum).toEqual(["audio-plugins", "desktop-apps", "game-assets", "3d-vfx", "dev-tools", "creative-tools"]);
+    expect(param("browse_marketplace", "category").enum).toEqual([
+      "audio-plugins",
+      "desktop-apps",
+      "game-assets",
+      "3d-vfx",
+      "dev-tools",
+      "creative-tools",
+    ]);
     expect(param("generate_test_license_key", "prefix")).toMatchObject({ minLength: 2, maxLength: 4 });
-    expect(param("generate_license_integration", "language").enum.sort()).toEqual(["c", "cpp", "csharp", "electron", "juce", "python", "rust", "tauri"]);
-    expect(param("explain_licensing", "topic").enum.sort()).toEqual(
-      ["anti_tamper", "comparison", "key_revocation", "machine_binding", "offline_validation", "pricing", "server_setup", "trial_keys"],
-    );
+    expect(param("generate_license_integration", "language").enum.sort()).toEqual([
+      "c",
+      "cpp",
+      "csharp",
+      "electron",
+      "juce",
+      "python",
+      "rust",
+      "tauri",
+    ]);
+    expect(param("explain_licensing", "topic").enum.sort()).toEqual([
+      "anti_tamper",
+      "comparison",
+      "key_revocation",
+      "machine_binding",
+      "offline_validation",
+      "pricing",
+      "server_setup",
+      "trial_keys",
+    ]);
     expect(param("generate_server_config", "target").enum.sort()).toEqual(["docker", "fly", "railway", "render", "vps"]);
     expect(param("verify_receipt", "receipt").type).toBe("object");
   });
@@ -73,7 +96,22 @@ describe("GET /api/tools", () => {
 describe("GET /api/discover", () => {
   it("has every field of the discovery payload, the DID as identity and the spec's layers", async () => {
     const d = (await call(discover, "/api/discover")).body;
-    for (const k of ["name", "tagline", "url", "identity", "version", "updated", "contact", "summary", "protocols", "capabilities", "discovery", "quickstart", "pricing", "_links"]) {
+    for (const k of [
+      "name",
+      "tagline",
+      "url",
+      "identity",
+      "version",
+      "updated",
+      "contact",
+      "summary",
+      "protocols",
+      "capabilities",
+      "discovery",
+      "quickstart",
+      "pricing",
+      "_links",
+    ]) {
       expect(d, k).toHaveProperty(k);
     }
     expect(d.version).toBe("0.3.0");
@@ -81,22 +119,67 @@ describe("GET /api/discover", () => {
     const didDoc = (await call(did, "/.well-known/did.json")).body;
     expect(d.identity).toBe(didDoc.id);
     expect(Object.keys(d.protocols).sort()).toEqual(["a2a", "did", "mcp", "openai_plugin", "openapi"]);
-    expect(d.protocols.mcp).toMatchObject({ endpoint: `${BASE}/api/mcp`, transport: "streamable-http", protocol_version: "2024-11-05", description: expect.any(String), config_snippet: expect.any(Object) });
+    expect(d.protocols.mcp).toMatchObject({
+      endpoint: `${BASE}/api/mcp`,
+      transport: "streamable-http",
+      protocol_version: "2024-11-05",
+      description: expect.any(String),
+      config_snippet: expect.any(Object),
+    });
     expect(d.capabilities.overview).toEqual(expect.any(String));
-    expect(d.capabilities.layers.map((l: any) => [l.layer, l.name])).toEqual([[1, "Discovery"], [2, "Operational"], [3, "Terms"], [4, "Checkout"], [5, "Receipts"]]);
+    expect(d.capabilities.layers.map((l: any) => [l.layer, l.name])).toEqual([
+      [1, "Discovery"],
+      [2, "Operational"],
+      [3, "Terms"],
+      [4, "Checkout"],
+      [5, "Receipts"],
+    ]);
     for (const l of d.capabilities.layers) {
-      const expected = Object.entries(SPEC_TOOLS).filter(([, v]) => v.layer === l.layer).map(([k]) => k);
+      const expected = Object.entries(SPEC_TOOLS)
+        .filter(([, v]) => v.layer === l.layer)
+        .map(([k]) => k);
       expect([...l.tools].sort(), `layer ${l.layer}`).toEqual(expected.sort());
     }
     expect(d.discovery.how_agents_find_us.length).toBeGreaterThan(2);
     expect(d.discovery.no_registry_needed).toEqual(expect.any(String));
     for (const q of ["browse", "purchase", "verify"]) {
-      expect(d.quickstart[q]).toMatchObject({ description: expect.any(String), mcp: { method: "tools/call", params: { name: expect.any(String), arguments: expect.any(Object) } }, rest: expect.any(String) });
+      expect(d.quickstart[q]).toMatchObject({
+        description: expect.any(String),
+        mcp: { method: "tools/call", params: { name: expect.any(String), arguments: expect.any(Object) } },
+        rest: expect.any(String),
+      });
       expect(Object.keys(SPEC_TOOLS)).toContain(d.quickstart[q].mcp.params.name);
     }
-    expect(d.pricing).toMatchObject({ model: "percentage", transaction_fee_percent: 5, monthly_fee: 0, setup_fee: 0, sdk: "free, MIT license", self_hosting: "free", currency: "usd" });
+    expect(d.pricing).toMatchObject({
+      model: "percentage",
+      transaction_fee_percent: 5,
+      monthly_fee: 0,
+      setup_fee: 0,
+      sdk: "free, MIT license",
+      self_hosting: "free",
+      currency: "usd",
+    });
     expect(Object.keys(d._links).sort()).toEqual(
-      ["self", "mcp", "tools", "catalog", "terms", "receipt", "checkout", "marketplace", "categories", "openapi", "agents", "agent_card", "mcp_card", "ai_plugin", "did", "llms_txt", "llms_full", "source"].sort(),
+      [
+        "self",
+        "mcp",
+        "tools",
+        "catalog",
+        "terms",
+        "receipt",
+        "checkout",
+        "marketplace",
+        "categories",
+        "openapi",
+        "agents",
+        "agent_card",
+        "mcp_card",
+        "ai_plugin",
+        "did",
+        "llms_txt",
+        "llms_full",
+        "source",
+      ].sort(),
     );
     for (const v of Object.values(d._links)) expect(String(v).startsWith(BASE)).toBe(true);
   });
@@ -105,7 +188,8 @@ describe("GET /api/discover", () => {
 describe("well-known documents", () => {
   it("A2A agent card", async () => {
     const c = (await call(agentCard, "/.well-known/agent-card.json")).body;
-    for (const k of ["name", "description", "url", "version", "protocolVersion", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"]) expect(c, k).toHaveProperty(k);
+    for (const k of ["name", "description", "url", "version", "protocolVersion", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"])
+      expect(c, k).toHaveProperty(k);
     expect(c.skills).toHaveLength(15);
     for (const s of c.skills) {
       expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String) });
@@ -116,7 +200,12 @@ describe("well-known documents", () => {
 
   it("MCP server card", async () => {
     const c = (await call(serverCard, "/.well-known/mcp/server-card.json")).body;
-    expect(c).toMatchObject({ name: expect.any(String), version: "0.3.0", description: expect.any(String), capabilities: { tools: expect.any(Object) } });
+    expect(c).toMatchObject({
+      name: expect.any(String),
+      version: "0.3.0",
+      description: expect.any(String),
+      capabilities: { tools: expect.any(Object) },
+    });
     expect(c.remotes[0]).toMatchObject({ type: "streamable-http", url: `${BASE}/api/mcp` });
     expect(c.remotes[0].supportedProtocolVersions).toContain("2024-11-05");
     expect(c.tools.map((t: any) => t.name).sort()).toEqual(Object.keys(SPEC_TOOLS).sort());
@@ -147,10 +236,22 @@ describe("GET /openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("0.3.0");
     const expected: Array<[string, string]> = [
-      ["get", "/api/terms"], ["get", "/api/receipt"], ["post", "/api/receipt"], ["post", "/api/checkout/create"],
-      ["get", "/api/marketplace/listings"], ["get", "/api/marketplace/product/{id}"], ["get", "/api/marketplace/categories"],
-      ["get", "/.well-known/did.json"], ["post", "/validate"], ["post", "/activate"], ["post", "/deactivate"],
-      ["get", "/api/discover"], ["get", "/api/catalog"], ["get", "/api/tools"], ["get", "/health"], ["get", "/api/checkout/{session_id}"],
+      ["get", "/api/terms"],
+      ["get", "/api/receipt"],
+      ["post", "/api/receipt"],
+      ["post", "/api/checkout/create"],
+      ["get", "/api/marketplace/listings"],
+      ["get", "/api/marketplace/product/{id}"],
+      ["get", "/api/marketplace/categories"],
+      ["get", "/.well-known/did.json"],
+      ["post", "/validate"],
+      ["post", "/activate"],
+      ["post", "/deactivate"],
+      ["get", "/api/discover"],
+      ["get", "/api/catalog"],
+      ["get", "/api/tools"],
+      ["get", "/health"],
+      ["get", "/api/checkout/{session_id}"],
     ];
     for (const [method, path] of expected) {
       const op = doc.paths[path]?.[method];

@@ -11,7 +11,10 @@ import { call, expectProblem } from "../helpers/http";
 afterAll(() => disconnectDb());
 
 async function product(over: { trial?: boolean } = {}) {
-  return getDb().product.findFirstOrThrow({ where: { status: "active", ...(over.trial ? { trialAvailable: true } : {}) }, orderBy: { priceCents: "desc" } });
+  return getDb().product.findFirstOrThrow({
+    where: { status: "active", ...(over.trial ? { trialAvailable: true } : {}) },
+    orderBy: { priceCents: "desc" },
+  });
 }
 
 async function checkout(body: Record<string, unknown>) {
@@ -50,8 +53,19 @@ describe("POST /api/checkout/create (test mode)", () => {
     expect(bad.body.errors[0].name).toBe("buyer_email");
     expectProblem(await checkout({ product_id: p.id }), 400, "invalid_body");
     expectProblem(await checkout({ product_id: p.id, buyer_email: "a@example.com", agent_id: "<script>" }), 400, "invalid_body");
-    expectProblem(await call(create, "/api/checkout/create", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } }), 400, "invalid_json");
-    expectProblem(await call(create, "/api/checkout/create", { method: "POST", json: { product_id: p.id, buyer_email: "a@example.com", pad: "x".repeat(100_000) } }), 413, "body_too_large");
+    expectProblem(
+      await call(create, "/api/checkout/create", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
+    expectProblem(
+      await call(create, "/api/checkout/create", {
+        method: "POST",
+        json: { product_id: p.id, buyer_email: "a@example.com", pad: "x".repeat(100_000) },
+      }),
+      413,
+      "body_too_large",
+    );
 
     const before = await getDb().order.count();
     await getDb().product.update({ where: { id: p.id }, data: { status: "unlisted" } });
@@ -69,14 +83,28 @@ describe("test-mode payment and fulfilment", () => {
     const p = await product({ trial: true });
     const { body } = await checkout({ product_id: p.id, buyer_email: "payer@example.com", agent_id: "agent-7" });
     const open = await call(status, `/api/checkout/${body.session_id}`, { params: { session_id: body.session_id } });
-    expect(open.body).toMatchObject({ status: "open", url: body.url, license: null, agent_id: "agent-7", fee_cents: Math.round(p.priceCents * 0.05) });
+    expect(open.body).toMatchObject({
+      status: "open",
+      url: body.url,
+      license: null,
+      agent_id: "agent-7",
+      fee_cents: Math.round(p.priceCents * 0.05),
+    });
 
     const paid = await call(pay, `/checkout/${body.session_id}/pay`, { method: "POST", params: { session_id: body.session_id } });
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(`http://localhost:3000/checkout/${body.session_id}/success`);
 
     const license = await getDb().license.findUniqueOrThrow({ where: { orderId: body.session_id } });
-    expect(license).toMatchObject({ productId: p.id, buyerEmail: "payer@example.com", maxMachines: p.maxMachines, trial: false, expiresAt: null, source: "purchase", isActive: true });
+    expect(license).toMatchObject({
+      productId: p.id,
+      buyerEmail: "payer@example.com",
+      maxMachines: p.maxMachines,
+      trial: false,
+      expiresAt: null,
+      source: "purchase",
+      isActive: true,
+    });
     const mails = await getDb().emailMessage.findMany({ where: { dedupeKey: `license:${body.session_id}` } });
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe("payer@example.com");
@@ -84,7 +112,11 @@ describe("test-mode payment and fulfilment", () => {
     expect((await getDb().product.findUniqueOrThrow({ where: { id: p.id } })).salesCount).toBe(p.salesCount + 1);
 
     const s = await call(status, `/api/checkout/${body.session_id}`, { params: { session_id: body.session_id } });
-    expect(s.body).toMatchObject({ status: "paid", url: null, license: { license_key: license.key, plugin_id: p.pluginId, max_machines: p.maxMachines, delivered_to: "payer@example.com" } });
+    expect(s.body).toMatchObject({
+      status: "paid",
+      url: null,
+      license: { license_key: license.key, plugin_id: p.pluginId, max_machines: p.maxMachines, delivered_to: "payer@example.com" },
+    });
     expect(["queued", "sent"]).toContain(s.body.license.email_status);
     expect(s.body.paid_at).not.toBeNull();
   });
@@ -119,7 +151,11 @@ describe("test-mode payment and fulfilment", () => {
   });
 
   it("the status API answers 404 for unknown and 400 for malformed session ids", async () => {
-    expectProblem(await call(status, "/api/checkout/x", { params: { session_id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" } }), 404, "checkout_session_not_found");
+    expectProblem(
+      await call(status, "/api/checkout/x", { params: { session_id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" } }),
+      404,
+      "checkout_session_not_found",
+    );
     expectProblem(await call(status, "/api/checkout/x", { params: { session_id: "../etc" } }), 400, "invalid_path");
   });
 });

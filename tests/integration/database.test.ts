@@ -82,9 +82,9 @@ describe("migrations", () => {
   it("recorded every committed migration in _prisma_migrations as Prisma does", async () => {
     const migrations = loadMigrations(dbEngine());
     expect(migrations.length).toBeGreaterThan(0);
-    const rows = await getDb().$queryRawUnsafe<Array<{ migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: number | bigint }>>(
-      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
-    );
+    const rows = await getDb().$queryRawUnsafe<
+      Array<{ migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: number | bigint }>
+    >(`SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`);
     expect(rows.map((r) => r.migration_name)).toEqual(migrations.map((m) => m.name));
     for (const [i, row] of rows.entries()) {
       expect(row.checksum).toBe(createHash("sha256").update(migrations[i]!.sql).digest("hex"));
@@ -130,7 +130,11 @@ describe("demo catalogue", () => {
     const developers = await db.developer.count();
     expect(products.length).toBeGreaterThanOrEqual(24);
     expect(developers).toBeGreaterThanOrEqual(6);
-    for (const c of CATEGORIES) expect(products.some((p) => p.category === c), c).toBe(true);
+    for (const c of CATEGORIES)
+      expect(
+        products.some((p) => p.category === c),
+        c,
+      ).toBe(true);
     expect(new Set(products.map((p) => p.maxMachines))).toEqual(new Set([1, 2, 3, 4, 5]));
     expect(products.filter((p) => p.trialAvailable && p.trialDays > 0).length).toBeGreaterThanOrEqual(3);
     expect(new Set(products.map((p) => p.priceCents)).size).toBeGreaterThan(10);

@@ -71,7 +71,16 @@ describe("enqueueEmail", () => {
     const to = address();
     const id = await db().$transaction((tx) => enqueueEmail(tx, message(`  ${to.toUpperCase()} `, { subject: "Line one\r\nline two" })));
     const row = await db().emailMessage.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ to, subject: "Line one line two", kind: "test", status: "pending", attempts: 0, lockedUntil: null, dedupeKey: null, sentAt: null });
+    expect(row).toMatchObject({
+      to,
+      subject: "Line one line two",
+      kind: "test",
+      status: "pending",
+      attempts: 0,
+      lockedUntil: null,
+      dedupeKey: null,
+      sentAt: null,
+    });
     expect(Math.abs(row.nextAttemptAt.getTime() - Date.now())).toBeLessThan(10 * S);
   });
 
@@ -171,7 +180,14 @@ describe("deliverPendingEmails", () => {
   it("never loses a message whose transport throws, and retries it on the backoff schedule", async () => {
     const id = await enqueueEmail(db(), message());
     let now = new Date(Date.now() + S);
-    const failures = [new Error("x".repeat(2_000)), "a bare string", { weird: true }, new TypeError("socket hang up"), new Error("quota"), new Error("again")];
+    const failures = [
+      new Error("x".repeat(2_000)),
+      "a bare string",
+      { weird: true },
+      new TypeError("socket hang up"),
+      new Error("quota"),
+      new Error("again"),
+    ];
     const expected = [30 * S, 120 * S, 600 * S, 3_600 * S, 21_600 * S, 21_600 * S];
     for (const [i, failure] of failures.entries()) {
       const { transport } = recordingTransport({ fail: () => failure });
@@ -184,7 +200,10 @@ describe("deliverPendingEmails", () => {
       expect(row.nextAttemptAt.getTime()).toBe(now.getTime() + expected[i]!);
       // Not due a moment before its time.
       const early = recordingTransport();
-      expect(await deliverPendingEmails({ transport: early.transport, now: new Date(row.nextAttemptAt.getTime() - 1) })).toEqual({ sent: 0, failed: 0 });
+      expect(await deliverPendingEmails({ transport: early.transport, now: new Date(row.nextAttemptAt.getTime() - 1) })).toEqual({
+        sent: 0,
+        failed: 0,
+      });
       expect(early.calls).toHaveLength(0);
       now = row.nextAttemptAt;
     }
@@ -193,7 +212,12 @@ describe("deliverPendingEmails", () => {
 
     const ok = recordingTransport();
     expect(await deliverPendingEmails({ transport: ok.transport, now })).toEqual({ sent: 1, failed: 0 });
-    expect(await db().emailMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "sent", attempts: 6, lockedUntil: null, lastError: null });
+    expect(await db().emailMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "sent",
+      attempts: 6,
+      lockedUntil: null,
+      lastError: null,
+    });
     expect([1, 2, 3, 4, 5, 6, 50].map(retryDelayMs)).toEqual([30 * S, 120 * S, 600 * S, 3_600 * S, 21_600 * S, 21_600 * S, 21_600 * S]);
   });
 
@@ -378,7 +402,11 @@ describe("ResendTransport", () => {
     process.env.RESEND_BASE_URL = "http://127.0.0.1:1"; // nothing listens there
     const later = new Date(Date.now() + 31 * S);
     expect(await deliverPendingEmails({ transport: new ResendTransport("re_test_secret"), now: later })).toEqual({ sent: 0, failed: 1 });
-    expect(await db().emailMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "pending", attempts: 2, lastError: expect.stringMatching(/^resend: /) });
+    expect(await db().emailMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "pending",
+      attempts: 2,
+      lastError: expect.stringMatching(/^resend: /),
+    });
   });
 });
 

@@ -224,7 +224,9 @@ async function exerciseSignedOffline(p: Program): Promise<void> {
   // The service's key-id, over a signature by a key the app does not know.
   const stranger = generateKeyPairSync("ed25519").privateKey;
   const payloadLine = /^payload: (.*)$/m.exec(served)![1]!;
-  const forged = withField(served, "signature", () => sign(null, Buffer.from(`ilm-license-file/1.${payloadLine}`, "ascii"), stranger).toString("base64url"));
+  const forged = withField(served, "signature", () =>
+    sign(null, Buffer.from(`ilm-license-file/1.${payloadLine}`, "ascii"), stranger).toString("base64url"),
+  );
   const keyIdLine = /^key-id: (.*)$/m.exec(served)![1]!;
 
   const runs = runsFor(ttlDays);
@@ -304,7 +306,12 @@ async function keysFromSetupCommand(markdown: string): Promise<Record<string, st
     child.on("close", (status) => resolve({ status, out }));
   });
   expect(r.status, r.out).toBe(0);
-  const keys = Object.fromEntries(r.out.trim().split("\n").map((line) => line.split(" ") as [string, string]));
+  const keys = Object.fromEntries(
+    r.out
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" ") as [string, string]),
+  );
   expect(Object.keys(keys).length).toBeGreaterThan(0);
   for (const [keyId, key] of Object.entries(keys)) {
     expect(keyId).toMatch(/^did:web:.+#.+$/);
@@ -315,7 +322,9 @@ async function keysFromSetupCommand(markdown: string): Promise<Record<string, st
 
 /** key-id → base64url raw key from the service's DID document ("z" + base58btc(0xed 0x01 ‖ key)). */
 async function keysFromDidDocument(): Promise<Record<string, string>> {
-  const doc = (await (await fetch(`${server.url}/.well-known/did.json`)).json()) as { verificationMethod: Array<{ id: string; publicKeyMultibase: string }> };
+  const doc = (await (await fetch(`${server.url}/.well-known/did.json`)).json()) as {
+    verificationMethod: Array<{ id: string; publicKeyMultibase: string }>;
+  };
   const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
   const decode = (z: string) => {
     let n = 0n;
@@ -329,42 +338,65 @@ const BUILD = 300_000;
 const needs = (what: string) => ` (needs ${what})`;
 
 describe.skipIf(!tools.machineId)("generated integration code against the service" + (tools.machineId ? "" : needs("/etc/machine-id")), () => {
-  it.skipIf(!tools.curl || !tools.python)("the setup command prints the service's public keys from its DID document" + needs("curl, bash, python3"), async () => {
-    serviceKeys = await keysFromSetupCommand(generate("python").markdown);
-    expect(serviceKeys).toEqual(await keysFromDidDocument());
-  }, 60_000);
+  it.skipIf(!tools.curl || !tools.python)(
+    "the setup command prints the service's public keys from its DID document" + needs("curl, bash, python3"),
+    async () => {
+      serviceKeys = await keysFromSetupCommand(generate("python").markdown);
+      expect(serviceKeys).toEqual(await keysFromDidDocument());
+    },
+    60_000,
+  );
 
   /** The service's keys: as the setup command printed them, or (without curl) read from its DID document here. */
   const withKeys = async () => (serviceKeys ??= await keysFromDidDocument());
 
   describe.skipIf(!tools.python)("Python" + needs("python3"), () => {
-    it("compiles and runs the protocol", async () => {
-      const { dir, files } = generate("python");
-      for (const [path, lang] of files) if (lang === "python") mustRun("python3", ["-m", "py_compile", join(dir, path)]);
-      await exerciseProtocol({ cmd: "python3", args: ["license_check.py"], cwd: dir });
-    }, BUILD);
+    it(
+      "compiles and runs the protocol",
+      async () => {
+        const { dir, files } = generate("python");
+        for (const [path, lang] of files) if (lang === "python") mustRun("python3", ["-m", "py_compile", join(dir, path)]);
+        await exerciseProtocol({ cmd: "python3", args: ["license_check.py"], cwd: dir });
+      },
+      BUILD,
+    );
 
     it.skipIf(!tools.pyflakes)("passes pyflakes" + needs("python3-pyflakes"), () => {
       const { dir, files } = generate("python");
       mustRun(SYSTEM_PYTHON, ["-m", "pyflakes", ...[...files.keys()].map((p) => join(dir, p))]);
     });
 
-    it("verifies the service's license files offline with the pure-Python Ed25519 verifier", async () => {
-      const { dir } = generate("python", await withKeys());
-      // A `cryptography` that cannot be imported, to make the generated code use its own RFC 8032 verifier.
-      const blocked = join(dir, "no-cryptography");
-      mkdirSync(join(blocked, "cryptography"), { recursive: true });
-      writeFileSync(join(blocked, "cryptography/__init__.py"), 'raise ImportError("blocked for this test")\n');
-      const env = { PYTHONPATH: blocked };
-      expect(mustRun("python3", ["-c", "import license_check; print(license_check.ed25519_backend())"], { cwd: dir, env: { ...process.env, ...env } }).trim()).toBe("pure-python");
-      await exerciseSignedOffline({ cmd: "python3", args: ["license_check.py"], cwd: dir, env });
-    }, BUILD);
+    it(
+      "verifies the service's license files offline with the pure-Python Ed25519 verifier",
+      async () => {
+        const { dir } = generate("python", await withKeys());
+        // A `cryptography` that cannot be imported, to make the generated code use its own RFC 8032 verifier.
+        const blocked = join(dir, "no-cryptography");
+        mkdirSync(join(blocked, "cryptography"), { recursive: true });
+        writeFileSync(join(blocked, "cryptography/__init__.py"), 'raise ImportError("blocked for this test")\n');
+        const env = { PYTHONPATH: blocked };
+        expect(
+          mustRun("python3", ["-c", "import license_check; print(license_check.ed25519_backend())"], {
+            cwd: dir,
+            env: { ...process.env, ...env },
+          }).trim(),
+        ).toBe("pure-python");
+        await exerciseSignedOffline({ cmd: "python3", args: ["license_check.py"], cwd: dir, env });
+      },
+      BUILD,
+    );
 
-    it.skipIf(!tools.pythonCryptography)("verifies the service's license files offline with cryptography" + needs("python3-cryptography"), async () => {
-      const { dir } = generate("python", await withKeys());
-      expect(mustRun(SYSTEM_PYTHON, ["-c", "import license_check; print(license_check.ed25519_backend())"], { cwd: dir }).trim()).toBe("cryptography");
-      await exerciseSignedOffline({ cmd: SYSTEM_PYTHON, args: ["license_check.py"], cwd: dir });
-    }, BUILD);
+    it.skipIf(!tools.pythonCryptography)(
+      "verifies the service's license files offline with cryptography" + needs("python3-cryptography"),
+      async () => {
+        const { dir } = generate("python", await withKeys());
+        expect(mustRun(SYSTEM_PYTHON, ["-c", "import license_check; print(license_check.ed25519_backend())"], { cwd: dir }).trim()).toBe(
+          "cryptography",
+        );
+        await exerciseSignedOffline({ cmd: SYSTEM_PYTHON, args: ["license_check.py"], cwd: dir });
+      },
+      BUILD,
+    );
   });
 
   describe.skipIf(!tools.gcc)("C" + needs("gcc, libcurl4-openssl-dev, libssl-dev"), () => {
@@ -373,12 +405,20 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       mustRun("gcc", ["-std=c99", "-O1", "main.c", "license.c", "license_file.c", "-lcurl", "-lcrypto", "-o", "app"], { cwd: dir });
       return { cmd: join(dir, "app"), args: [], cwd: dir };
     };
-    it("compiles with -Wall -Wextra -Werror and runs the protocol", async () => {
-      await exerciseProtocol(build(generate("c").dir));
-    }, BUILD);
-    it("verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      await exerciseSignedOffline(build(generate("c", await withKeys()).dir));
-    }, BUILD);
+    it(
+      "compiles with -Wall -Wextra -Werror and runs the protocol",
+      async () => {
+        await exerciseProtocol(build(generate("c").dir));
+      },
+      BUILD,
+    );
+    it(
+      "verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)",
+      async () => {
+        await exerciseSignedOffline(build(generate("c", await withKeys()).dir));
+      },
+      BUILD,
+    );
   });
 
   describe.skipIf(!tools.gxx)("C++" + needs("g++, libcurl4-openssl-dev, libssl-dev"), () => {
@@ -388,12 +428,20 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       mustRun("g++", ["-std=c++17", "-O1", "main.cpp", "license_client.cpp", "license_file.o", "-lcurl", "-lcrypto", "-o", "app"], { cwd: dir });
       return { cmd: join(dir, "app"), args: [], cwd: dir };
     };
-    it("compiles with -Wall -Wextra -Werror and runs the protocol", async () => {
-      await exerciseProtocol(build(generate("cpp").dir));
-    }, BUILD);
-    it("verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      await exerciseSignedOffline(build(generate("cpp", await withKeys()).dir));
-    }, BUILD);
+    it(
+      "compiles with -Wall -Wextra -Werror and runs the protocol",
+      async () => {
+        await exerciseProtocol(build(generate("cpp").dir));
+      },
+      BUILD,
+    );
+    it(
+      "verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)",
+      async () => {
+        await exerciseSignedOffline(build(generate("cpp", await withKeys()).dir));
+      },
+      BUILD,
+    );
   });
 
   describe("Electron", () => {
@@ -402,12 +450,20 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       writeElectronCli(dir, appId);
       return { cmd: process.execPath, args: ["cli.js"], cwd: dir };
     };
-    it("passes node --check and its license module runs the protocol under Node", async () => {
-      await exerciseProtocol(build(generate("electron").dir));
-    }, BUILD);
-    it("verifies the service's license files offline under Node", async () => {
-      await exerciseSignedOffline(build(generate("electron", await withKeys()).dir));
-    }, BUILD);
+    it(
+      "passes node --check and its license module runs the protocol under Node",
+      async () => {
+        await exerciseProtocol(build(generate("electron").dir));
+      },
+      BUILD,
+    );
+    it(
+      "verifies the service's license files offline under Node",
+      async () => {
+        await exerciseSignedOffline(build(generate("electron", await withKeys()).dir));
+      },
+      BUILD,
+    );
   });
 
   describe.skipIf(!tools.cargo)("Rust" + needs("cargo and Debian's librust-{ureq,sha2,serde-json,serde-derive,ring}-dev"), () => {
@@ -440,27 +496,52 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       for (const keys of [undefined, await withKeys()]) {
         const { dir } = generate("juce", keys);
         writeFileSync(join(dir, "Source/check.cpp"), '#include "LicenseManager.cpp"\n#include "LicenseGate.h"\n');
-        mustRun("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I/usr/share/juce/modules", "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1", "-DJUCE_STANDALONE_APPLICATION=1", "Source/check.cpp"], { cwd: dir });
+        mustRun(
+          "g++",
+          [
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wall",
+            "-Wextra",
+            "-I/usr/share/juce/modules",
+            "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1",
+            "-DJUCE_STANDALONE_APPLICATION=1",
+            "Source/check.cpp",
+          ],
+          { cwd: dir },
+        );
       }
     }, 120_000);
-    it("LicenseManager links against JUCE's modules and runs the protocol", async () => {
-      const { dir } = generate("juce");
-      await exerciseProtocol({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
-    }, BUILD);
-    it("LicenseManager verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)", async () => {
-      const { dir } = generate("juce", await withKeys());
-      await exerciseSignedOffline({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
-    }, BUILD);
+    it(
+      "LicenseManager links against JUCE's modules and runs the protocol",
+      async () => {
+        const { dir } = generate("juce");
+        await exerciseProtocol({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
+      },
+      BUILD,
+    );
+    it(
+      "LicenseManager verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)",
+      async () => {
+        const { dir } = generate("juce", await withKeys());
+        await exerciseSignedOffline({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
+      },
+      BUILD,
+    );
   });
 
   describe("C#", () => {
-    it.skipIf(!tools.dotnet)("builds" + needs("the .NET 8 SDK (dotnet); Mono's mcs cannot compile C# 10 and Debian has no .NET SDK"), async () => {
-      const { dir } = generate("csharp", await withKeys());
-      writeFileSync(
-        join(dir, "app.csproj"),
-        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net8.0</TargetFramework><Nullable>enable</Nullable><ImplicitUsings>enable</ImplicitUsings></PropertyGroup><ItemGroup><PackageReference Include="BouncyCastle.Cryptography" Version="2.*" /></ItemGroup></Project>',
-      );
-      mustRun("dotnet", ["build", "-warnaserror"], { cwd: dir, timeout: 300_000 });
-    }, 300_000);
+    it.skipIf(!tools.dotnet)(
+      "builds" + needs("the .NET 8 SDK (dotnet); Mono's mcs cannot compile C# 10 and Debian has no .NET SDK"),
+      async () => {
+        const { dir } = generate("csharp", await withKeys());
+        writeFileSync(
+          join(dir, "app.csproj"),
+          '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net8.0</TargetFramework><Nullable>enable</Nullable><ImplicitUsings>enable</ImplicitUsings></PropertyGroup><ItemGroup><PackageReference Include="BouncyCastle.Cryptography" Version="2.*" /></ItemGroup></Project>',
+        );
+        mustRun("dotnet", ["build", "-warnaserror"], { cwd: dir, timeout: 300_000 });
+      },
+      300_000,
+    );
   });
 });

@@ -14,7 +14,11 @@ afterAll(async () => {
 
 async function snapshot() {
   const db = getDb();
-  return { licenses: await db.license.count(), activations: await db.activation.count(), seats: (await db.license.aggregate({ _sum: { activeMachines: true } }))._sum.activeMachines };
+  return {
+    licenses: await db.license.count(),
+    activations: await db.activation.count(),
+    seats: (await db.license.aggregate({ _sum: { activeMachines: true } }))._sum.activeMachines,
+  };
 }
 
 function expectProblem(r: { status: number; headers: Headers; body: any; text: string }, status: number, code?: string) {
@@ -31,7 +35,7 @@ describe("hostile and malformed input on /validate, /activate and /deactivate", 
     const before = await snapshot();
     const deep = "[".repeat(5000) + "]".repeat(5000);
     const cases: Array<[string, unknown, number, string, Record<string, string>?]> = [
-      ["malformed JSON", "{\"license_key\":", 400, "invalid_json"],
+      ["malformed JSON", '{"license_key":', 400, "invalid_json"],
       ["empty body", "", 400, "body_required"],
       ["JSON null", "null", 400, "invalid_body"],
       ["an array", "[1,2]", 400, "invalid_body"],
@@ -42,7 +46,13 @@ describe("hostile and malformed input on /validate, /activate and /deactivate", 
       ["a 2 MB field", { ...good, plugin_id: "x".repeat(2 * 1024 * 1024) }, 413, "body_too_large"],
       ["deep nesting", `{"license_key":${deep}}`, 400, "body_too_deep"],
       ["prototype pollution", `{"__proto__":{"valid":true},"license_key":"${license.key}"}`, 400, "invalid_body"],
-      ["form encoding", "license_key=x&machine_fingerprint=y", 415, "unsupported_media_type", { "content-type": "application/x-www-form-urlencoded" }],
+      [
+        "form encoding",
+        "license_key=x&machine_fingerprint=y",
+        415,
+        "unsupported_media_type",
+        { "content-type": "application/x-www-form-urlencoded" },
+      ],
       ["no content type", JSON.stringify(good), 415, "unsupported_media_type", { "content-type": "" }],
     ];
     for (const path of ["/validate", "/activate", "/deactivate"]) {

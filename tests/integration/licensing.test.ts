@@ -63,7 +63,9 @@ describe("activate, validate, deactivate", () => {
     const { license, product } = await newLicense({ maxMachines: 3 });
     const fps = [1, 2, 3, 4].map((i) => fingerprint(`${license.id}-${i}`));
     for (const fp of fps.slice(0, 3)) {
-      expect((await post(base, "/activate", { license_key: license.key, machine_fingerprint: fp, plugin_id: product.pluginId })).body.activated).toBe(true);
+      expect((await post(base, "/activate", { license_key: license.key, machine_fingerprint: fp, plugin_id: product.pluginId })).body.activated).toBe(
+        true,
+      );
     }
     const over = await post(base, "/activate", { license_key: license.key, machine_fingerprint: fps[3], plugin_id: product.pluginId });
     expect(over.status).toBe(200);
@@ -160,7 +162,10 @@ describe("trials", () => {
 
   it("are refused for products without one, and one trial per buyer survives a race", async () => {
     const noTrial = await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: false } });
-    await expect(startTrial({ productId: noTrial.id, buyerEmail: "a@example.com" })).rejects.toMatchObject({ status: 409, code: "trial_not_available" });
+    await expect(startTrial({ productId: noTrial.id, buyerEmail: "a@example.com" })).rejects.toMatchObject({
+      status: 409,
+      code: "trial_not_available",
+    });
     const product = await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: true }, orderBy: { id: "desc" } });
     const email = `race-${Date.now()}@example.com`;
     const results = await Promise.all(Array.from({ length: 8 }, () => startTrial({ productId: product.id, buyerEmail: email })));

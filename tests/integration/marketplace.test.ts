@@ -199,9 +199,28 @@ describe("GET /api/catalog", () => {
     expect(Object.keys(b._links).sort()).toEqual(["discover", "mcp", "next", "openapi", "self", "terms", "tools"]);
     expect(b.products).toHaveLength(Math.min(CATALOG_PAGE_SIZE, b.total));
     const fields = [
-      "id", "name", "plugin_id", "description", "price_cents", "price_display", "currency", "category", "developer",
-      "max_machines", "download_url", "icon_url", "created_at", "compatibility", "inputs", "outputs", "seat_model",
-      "trial_available", "platforms", "min_version", "checkout_url", "product_page",
+      "id",
+      "name",
+      "plugin_id",
+      "description",
+      "price_cents",
+      "price_display",
+      "currency",
+      "category",
+      "developer",
+      "max_machines",
+      "download_url",
+      "icon_url",
+      "created_at",
+      "compatibility",
+      "inputs",
+      "outputs",
+      "seat_model",
+      "trial_available",
+      "platforms",
+      "min_version",
+      "checkout_url",
+      "product_page",
     ];
     for (const p of b.products) {
       expect(Object.keys(p).sort()).toEqual([...fields].sort());

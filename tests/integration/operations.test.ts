@@ -128,7 +128,10 @@ const EXAMPLES: Record<string, Example> = {
     ok: () => ({ body: { product_id: fx.productId, buyer_email: `walk-${run}@example.com`, agent_id: "registry-walk" } }),
     error: () => ({ body: { product_id: fx.productId, buyer_email: "nobody" }, status: 400 }),
   },
-  getCheckoutStatus: { ok: () => ({ params: { session_id: fx.session } }), error: () => ({ params: { session_id: "cs_000000000000000000000000" }, status: 404 }) },
+  getCheckoutStatus: {
+    ok: () => ({ params: { session_id: fx.session } }),
+    error: () => ({ params: { session_id: "cs_000000000000000000000000" }, status: 404 }),
+  },
   stripeWebhook: {
     ok: () => {
       const raw = JSON.stringify({ id: `evt_walk_${run}`, object: "event", type: "customer.created", created: 0, data: { object: {} } });
@@ -139,16 +142,33 @@ const EXAMPLES: Record<string, Example> = {
   listSellerProducts: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
   createSellerProduct: {
     ok: () => ({ headers: { cookie: fx.cookie }, body: productBody(`Walk Tool ${run}`, `com.walk.created${run}`) }),
-    error: () => ({ headers: { cookie: fx.cookie, origin: "https://evil.example" }, body: productBody(`Walk Evil ${run}`, `com.walk.evil${run}`), status: 403 }),
+    error: () => ({
+      headers: { cookie: fx.cookie, origin: "https://evil.example" },
+      body: productBody(`Walk Evil ${run}`, `com.walk.evil${run}`),
+      status: 403,
+    }),
   },
-  getSellerProduct: { ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct } }), error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, status: 404 }) },
+  getSellerProduct: {
+    ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, status: 404 }),
+  },
   updateSellerProduct: {
-    ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: productBody(`Walk Renamed ${run}`, `com.walk.owned${run}`) }),
+    ok: () => ({
+      headers: { cookie: fx.cookie },
+      params: { id: fx.sellerProduct },
+      body: productBody(`Walk Renamed ${run}`, `com.walk.owned${run}`),
+    }),
     error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: { name: "x" }, status: 400 }),
   },
-  generateLicenseIntegration: { ok: () => ({ body: { language: "python", app_id: "com.example.app" } }), error: () => ({ body: { language: "cobol" }, status: 400 }) },
+  generateLicenseIntegration: {
+    ok: () => ({ body: { language: "python", app_id: "com.example.app" } }),
+    error: () => ({ body: { language: "cobol" }, status: 400 }),
+  },
   explainLicensing: { ok: () => ({ body: { topic: "trial_keys" } }), error: () => ({ body: {}, status: 400 }) },
-  generateServerConfig: { ok: () => ({ body: { target: "docker", domain: "licenses.example.com" } }), error: () => ({ body: { target: "mainframe" }, status: 400 }) },
+  generateServerConfig: {
+    ok: () => ({ body: { target: "docker", domain: "licenses.example.com" } }),
+    error: () => ({ body: { target: "mainframe" }, status: 400 }),
+  },
   generateTestLicenseKey: { ok: () => ({ body: { prefix: "AB" } }), error: () => ({ body: { prefix: "TOO-LONG" }, status: 400 }) },
 };
 
@@ -202,7 +222,10 @@ async function mcp(messages: unknown, client = "198.51.100.2"): Promise<{ status
   if (!text) return { status: response.status, json: undefined };
   // Answers come as JSON, or as server-sent events with one JSON-RPC response each (a batch gets several).
   if (/^\s*[[{]/.test(text)) return { status: response.status, json: JSON.parse(text) };
-  const events = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as { id: number });
+  const events = text
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => JSON.parse(l.slice(5)) as { id: number });
   return { status: response.status, json: Array.isArray(messages) ? events.sort((a, b) => a.id - b.id) : events[0] };
 }
 const toolCall = (name: string, args: unknown) => ({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name, arguments: args } });
@@ -241,11 +264,19 @@ afterAll(async () => {
 
 describe("the operation registry", () => {
   it("has a live example for every operation, and nothing else", () => {
-    expect(Object.keys(EXAMPLES).sort()).toEqual(operations().map((op) => op.id).sort());
+    expect(Object.keys(EXAMPLES).sort()).toEqual(
+      operations()
+        .map((op) => op.id)
+        .sort(),
+    );
   });
 
   it("declares every tool the interface names, each once", () => {
-    expect(tools().map((t) => t.name).sort()).toEqual(
+    expect(
+      tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(
       [
         "generate_license_integration",
         "explain_licensing",
@@ -331,7 +362,11 @@ describe("MCP calls count against the same limits as REST", () => {
       expect(refused).toHaveLength(MCP_MAX_BATCH - 5);
       for (const r of refused) expect(r.content[0]!.text).toMatch(/^rate_limited: /);
       const post = (from: string) =>
-        fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": from }, body: JSON.stringify(args) });
+        fetch(`${lean.base}/validate`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": from },
+          body: JSON.stringify(args),
+        });
       const sameClient = await post(client);
       expect(sameClient.status).toBe(429);
       expect(Number(sameClient.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -347,11 +382,26 @@ describe("MCP calls count against the same limits as REST", () => {
     setLimits({ RATE_LIMIT_PER_KEY_PER_MIN: "4" });
     try {
       const args = { license_key: fx.key, machine_fingerprint: fx.machine, plugin_id: fx.pluginId };
-      for (let i = 0; i < 2; i++) expect((await fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args) })).status).toBe(200);
-      const reply = await mcp([toolCall("validate_license", args), toolCall("check_license_status", { license_key: fx.key, plugin_id: fx.pluginId }), toolCall("validate_license", args)], "203.0.113.250");
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args) }))
+            .status,
+        ).toBe(200);
+      const reply = await mcp(
+        [
+          toolCall("validate_license", args),
+          toolCall("check_license_status", { license_key: fx.key, plugin_id: fx.pluginId }),
+          toolCall("validate_license", args),
+        ],
+        "203.0.113.250",
+      );
       const results = (reply.json as Array<{ result: { isError?: boolean } }>).map((m) => m.result.isError ?? false);
       expect(results).toEqual([false, false, true]);
-      const rest5 = await fetch(`${lean.base}/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args) });
+      const rest5 = await fetch(`${lean.base}/validate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(args),
+      });
       expect(rest5.status).toBe(429);
       expect(Number(rest5.headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
@@ -368,10 +418,17 @@ describe("MCP calls count against the same limits as REST", () => {
       const email = `batch-${run}@example.com`;
       const args = { product_id: fx.productId, buyer_email: email, agent_id: "batch-agent" };
       const before = await getDb().order.count({ where: { buyerEmail: email } });
-      const tooBig = await mcp(Array.from({ length: 40 }, () => toolCall("agent_checkout", args)), client);
+      const tooBig = await mcp(
+        Array.from({ length: 40 }, () => toolCall("agent_checkout", args)),
+        client,
+      );
       expect(tooBig.status).toBe(400);
       expect(await getDb().order.count({ where: { buyerEmail: email } })).toBe(before);
-      for (let i = 0; i < 4; i++) await mcp(Array.from({ length: MCP_MAX_BATCH }, () => toolCall("agent_checkout", args)), client);
+      for (let i = 0; i < 4; i++)
+        await mcp(
+          Array.from({ length: MCP_MAX_BATCH }, () => toolCall("agent_checkout", args)),
+          client,
+        );
       expect(await getDb().order.count({ where: { buyerEmail: email } })).toBe(before + 5);
     } finally {
       setLimits({ RATE_LIMIT_CHECKOUT_PER_MIN: "1000000" });

@@ -54,7 +54,12 @@ describe("receipts", () => {
     const spaced = JSON.parse(JSON.stringify(receipt, null, 4));
     expect((await verifyBody(spaced, signature)).body.valid).toBe(true);
 
-    for (const [field, value] of Object.entries({ max_machines: 99, is_active: !receipt.is_active, buyer_email: "thief@example.com", expires_at: "2999-01-01T00:00:00.000Z" })) {
+    for (const [field, value] of Object.entries({
+      max_machines: 99,
+      is_active: !receipt.is_active,
+      buyer_email: "thief@example.com",
+      expires_at: "2999-01-01T00:00:00.000Z",
+    })) {
       const r = await verifyBody({ ...receipt, [field]: value }, signature);
       expect(r.body, field).toMatchObject({ valid: false, still_active: false });
     }
@@ -93,8 +98,20 @@ describe("receipts", () => {
     expectProblem(await call(verifyRoute, "/api/receipt", { method: "POST", json: { signature: "x" } }), 400, "invalid_body");
     expectProblem(await call(verifyRoute, "/api/receipt", { method: "POST", json: { receipt: "text", signature: "x" } }), 400, "invalid_body");
     expectProblem(await call(verifyRoute, "/api/receipt", { method: "POST", json: { receipt: {}, signature: 5 } }), 400, "invalid_body");
-    expectProblem(await call(verifyRoute, "/api/receipt", { method: "POST", body: "{", headers: { "content-type": "application/json" } }), 400, "invalid_json");
-    expectProblem(await call(verifyRoute, "/api/receipt", { method: "POST", body: "receipt=1", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
+    expectProblem(
+      await call(verifyRoute, "/api/receipt", { method: "POST", body: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
+    expectProblem(
+      await call(verifyRoute, "/api/receipt", {
+        method: "POST",
+        body: "receipt=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+      415,
+      "unsupported_media_type",
+    );
   });
 });
 
@@ -149,7 +166,11 @@ describe("POST /api/trials", () => {
     expect(r.body).toMatchObject({ trial: true, product_id: product.id, plugin_id: product.pluginId, trial_days: product.trialDays, created: true });
     expect(r.body.license_key).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
     expectProblem(await call(trials, "/api/trials", { method: "POST", json: { product_id: product.id, buyer_email: "nope" } }), 400, "invalid_body");
-    expectProblem(await call(trials, "/api/trials", { method: "POST", json: { product_id: "no-such", buyer_email: "a@example.com" } }), 404, "product_not_found");
+    expectProblem(
+      await call(trials, "/api/trials", { method: "POST", json: { product_id: "no-such", buyer_email: "a@example.com" } }),
+      404,
+      "product_not_found",
+    );
   });
 });
 

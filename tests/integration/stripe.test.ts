@@ -43,7 +43,11 @@ async function openStripeCheckout(email = `stripe-${Date.now()}-${Math.random()}
 }
 
 let eventSeq = 0;
-function sessionEvent(type: string, order: { id: string; providerSessionId: string | null; amountCents: number }, over: Record<string, unknown> = {}) {
+function sessionEvent(
+  type: string,
+  order: { id: string; providerSessionId: string | null; amountCents: number },
+  over: Record<string, unknown> = {},
+) {
   return {
     id: `evt_test_${Date.now()}_${++eventSeq}`,
     object: "event",
@@ -147,7 +151,11 @@ describe("Stripe webhooks", () => {
     const tampered = await deliver(event, { tamper: (p) => p.replace(`"amount_total":${order.amountCents}`, '"amount_total":1') });
     expectProblem(tampered, 400, "invalid_signature");
     expectProblem(await deliver(event, { header: null }), 400, "invalid_signature");
-    const stale = signer.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = signer.webhooks.generateTestHeaderString({
+      payload: JSON.stringify(event),
+      secret: SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expectProblem(await deliver(event, { header: stale }), 400, "invalid_signature");
     expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(0);
     expect((await getDb().order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("open");
@@ -182,7 +190,13 @@ describe("Stripe webhooks", () => {
     expect(r.body).toMatchObject({ fulfilled: false, reason: "amount_mismatch" });
     const other = await deliver(sessionEvent("checkout.session.completed", { ...order, providerSessionId: "cs_test_someone_else" }));
     expect(other.body).toMatchObject({ fulfilled: false, reason: "session_mismatch" });
-    const unknown = await deliver(sessionEvent("checkout.session.completed", { ...order, id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" }, { metadata: { order_id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" }, client_reference_id: null }));
+    const unknown = await deliver(
+      sessionEvent(
+        "checkout.session.completed",
+        { ...order, id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" },
+        { metadata: { order_id: "cs_AAAAAAAAAAAAAAAAAAAAAAAA" }, client_reference_id: null },
+      ),
+    );
     expect(unknown.status).toBe(200);
     expect(unknown.body.reason).toBe("unknown_order");
     const ignored = await deliver({ ...sessionEvent("customer.created", order), data: { object: { id: "cus_1", object: "customer" } } });

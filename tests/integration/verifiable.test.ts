@@ -39,7 +39,12 @@ async function didKeys(): Promise<Map<string, Uint8Array>> {
 }
 
 /** An independent verifier of the license-file format (tweetnacl, not node:crypto which signs). */
-function verifyLicenseFile(text: string, keys: Map<string, Uint8Array>, machine: string, now = Date.now()): { ok: boolean; reason?: string; payload?: any } {
+function verifyLicenseFile(
+  text: string,
+  keys: Map<string, Uint8Array>,
+  machine: string,
+  now = Date.now(),
+): { ok: boolean; reason?: string; payload?: any } {
   const lines = text.trim().split("\n");
   if (lines[0] !== "-----BEGIN LICENSE FILE-----" || lines.at(-1) !== "-----END LICENSE FILE-----") return { ok: false, reason: "armour" };
   const fields = Object.fromEntries(lines.slice(1, -1).map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]));
@@ -47,7 +52,8 @@ function verifyLicenseFile(text: string, keys: Map<string, Uint8Array>, machine:
   const key = keys.get(fields["key-id"]!);
   if (!key) return { ok: false, reason: "unknown key" };
   const message = new TextEncoder().encode(`ilm-license-file/1.${fields.payload}`);
-  if (!nacl.sign.detached.verify(message, Uint8Array.from(Buffer.from(fields.signature!, "base64url")), key)) return { ok: false, reason: "signature" };
+  if (!nacl.sign.detached.verify(message, Uint8Array.from(Buffer.from(fields.signature!, "base64url")), key))
+    return { ok: false, reason: "signature" };
   const payload = JSON.parse(Buffer.from(fields.payload!, "base64url").toString("utf8"));
   if (payload.machine.fingerprint !== machine) return { ok: false, reason: "machine" };
   if (Date.parse(payload.expires_at) <= now) return { ok: false, reason: "expired" };
@@ -95,7 +101,10 @@ describe("offline license files", () => {
     const sigLine = text.split("\n").find((l) => l.startsWith("signature: "))!;
     const sig = Buffer.from(sigLine.slice(11), "base64url");
     sig[10]! ^= 1;
-    expect(verifyLicenseFile(text.replace(sigLine, `signature: ${sig.toString("base64url")}`), keys, fp)).toMatchObject({ ok: false, reason: "signature" });
+    expect(verifyLicenseFile(text.replace(sigLine, `signature: ${sig.toString("base64url")}`), keys, fp)).toMatchObject({
+      ok: false,
+      reason: "signature",
+    });
     for (let i = 0; i < 20; i++) {
       const pos = text.indexOf("payload: ") + 9 + i * 7;
       const flipped = text.slice(0, pos) + (text[pos] === "A" ? "B" : "A") + text.slice(pos + 1);
@@ -133,13 +142,20 @@ describe("license credentials (VC 2.0, vc+jwt)", () => {
       type: ["VerifiableCredential", "SoftwareLicenseCredential"],
       issuer: "did:web:localhost%3A3000",
       credentialSubject: { licenseKey: license.key, product: { id: product.id, pluginId: product.pluginId } },
-      credentialStatus: { type: "BitstringStatusListEntry", statusPurpose: "revocation", statusListCredential: "http://localhost:3000/api/status/revocation" },
+      credentialStatus: {
+        type: "BitstringStatusListEntry",
+        statusPurpose: "revocation",
+        statusListCredential: "http://localhost:3000/api/status/revocation",
+      },
     });
     const v = await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: r.text } });
     expect(v.body).toMatchObject({ valid: true, still_active: true });
     const [h, p, s] = r.text.split(".");
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, credentialSubject: { ...(payload.credentialSubject as object), maxMachines: 99 } })).toString("base64url")}.${s}`;
-    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: tampered } })).body).toMatchObject({ valid: false, still_active: false });
+    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: tampered } })).body).toMatchObject({
+      valid: false,
+      still_active: false,
+    });
     await expect(jwtVerify(tampered, await jwkFor(header.kid!))).rejects.toThrow();
     expect(p).toBeDefined();
   });
@@ -162,7 +178,10 @@ describe("license credentials (VC 2.0, vc+jwt)", () => {
     expect(await bit()).toBe(0);
     await setLicenseStatus({ licenseId: license.id, active: false });
     expect(await bit()).toBe(1);
-    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: jwt } })).body).toMatchObject({ valid: true, still_active: false });
+    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: jwt } })).body).toMatchObject({
+      valid: true,
+      still_active: false,
+    });
     await setLicenseStatus({ licenseId: license.id, active: true });
     expect(await bit()).toBe(0);
   });

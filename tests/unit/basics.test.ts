@@ -9,7 +9,15 @@ import { getTerms } from "@/lib/terms/get-terms";
 
 describe("pricing", () => {
   // The interface specification's table "Pricing constants (from the discovery and terms documents)", copied by hand.
-  const SPEC = { model: "percentage", transaction_fee_percent: 5, monthly_fee: 0, setup_fee: 0, sdk: "free, MIT license", self_hosting: "free", currency: "usd" };
+  const SPEC = {
+    model: "percentage",
+    transaction_fee_percent: 5,
+    monthly_fee: 0,
+    setup_fee: 0,
+    sdk: "free, MIT license",
+    self_hosting: "free",
+    currency: "usd",
+  };
 
   it("publishes the specification's constants in the discovery, terms and text documents", () => {
     expect(PRICING).toEqual(SPEC);
@@ -60,8 +68,16 @@ describe("search", () => {
   });
   it("indexes names, tags and the developer", () => {
     const text = buildSearchText({
-      name: "Tape Warmth", tagline: "t", description: "d", developerName: "Tidewater Audio", category: "audio-plugins",
-      pluginId: "com.x.y", compatibility: ["VST3"], inputs: ["audio"], outputs: ["audio"], platforms: ["macos"],
+      name: "Tape Warmth",
+      tagline: "t",
+      description: "d",
+      developerName: "Tidewater Audio",
+      category: "audio-plugins",
+      pluginId: "com.x.y",
+      compatibility: ["VST3"],
+      inputs: ["audio"],
+      outputs: ["audio"],
+      platforms: ["macos"],
     });
     expect(text).toContain("tape warmth");
     expect(text).toContain("tidewater audio");

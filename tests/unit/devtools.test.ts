@@ -60,7 +60,7 @@ const HOSTILE_APP_IDS = [
 
 const HOSTILE_URLS = [
   'https://example.com/"; system("rm -rf /"); "',
-  "https://example.com/\"",
+  'https://example.com/"',
   "javascript:alert(1)",
   "ftp://example.com",
   "file:///etc/passwd",
@@ -97,7 +97,7 @@ describe("generateLicenseIntegration", () => {
         const code = blocks.map((b) => b.code).join("\n");
         expect(code).toContain("com.acme.tape-saturator");
         expect(code).toContain("https://licenses.acme.io");
-        expect(code).not.toContain("https://licenses.acme.io/\"");
+        expect(code).not.toContain('https://licenses.acme.io/"');
         expect(md).not.toMatch(/@@[A-Z_]+@@/);
         expect(md).not.toContain("com.example.app");
       });
@@ -107,7 +107,17 @@ describe("generateLicenseIntegration", () => {
         for (const needle of ["/activate", "/validate", "/deactivate", "machine_fingerprint", "plugin_id", "Retry-After"]) {
           expect(code).toContain(needle);
         }
-        for (const c of ["NOT_FOUND", "PRODUCT_MISMATCH", "REVOKED", "EXPIRED", "TRIAL_EXPIRED", "TOO_MANY_MACHINES", "NO_MACHINE", "FINGERPRINT_SCOPE_MISMATCH", "DEACTIVATED"]) {
+        for (const c of [
+          "NOT_FOUND",
+          "PRODUCT_MISMATCH",
+          "REVOKED",
+          "EXPIRED",
+          "TRIAL_EXPIRED",
+          "TOO_MANY_MACHINES",
+          "NO_MACHINE",
+          "FINGERPRINT_SCOPE_MISMATCH",
+          "DEACTIVATED",
+        ]) {
           expect(code).toContain(c);
         }
         expect(code).toMatch(/OFFLINE_GRACE_DAYS|OfflineGraceDays|offlineGraceDays|kOfflineGraceDays/);
@@ -116,8 +126,21 @@ describe("generateLicenseIntegration", () => {
       });
 
       it("verifies signed offline license files with embedded keys, and says how to embed them", () => {
-        const code = blocks.filter((b) => b.path).map((b) => b.code).join("\n");
-        for (const needle of ["LICENSE_PUBLIC_KEYS", LICENSE_FILE_FORMAT, LICENSE_FILE_ENDPOINT, "license.lic", "fingerprint", "expires_at", "issued_at", "key-id", "-----BEGIN LICENSE FILE-----"]) {
+        const code = blocks
+          .filter((b) => b.path)
+          .map((b) => b.code)
+          .join("\n");
+        for (const needle of [
+          "LICENSE_PUBLIC_KEYS",
+          LICENSE_FILE_FORMAT,
+          LICENSE_FILE_ENDPOINT,
+          "license.lic",
+          "fingerprint",
+          "expires_at",
+          "issued_at",
+          "key-id",
+          "-----BEGIN LICENSE FILE-----",
+        ]) {
           expect(code, needle).toContain(needle);
         }
         // The placeholder entry: the key-id the service most likely uses, and no key.
@@ -159,7 +182,7 @@ describe("generateLicenseIntegration", () => {
         const plain = generateLicenseIntegration({ language });
         expect(plain).toContain("com.example.app");
         expect(plain).toContain("http://localhost:3000"); // BASE_URL of the test environment
-        expect(plain).not.toContain("http://localhost:3000/\"");
+        expect(plain).not.toContain('http://localhost:3000/"');
       });
 
       it("rejects hostile app_id values", () => {
@@ -188,7 +211,19 @@ describe("generateLicenseIntegration", () => {
 });
 
 describe("explainLicensing", () => {
-  const endpoints = ["/activate", "/validate", "/deactivate", "/api/receipt", "/.well-known/did.json", "/api/terms", "/api/trials", "/health", "/api/checkout/create", "/api/catalog", "/api/mcp"];
+  const endpoints = [
+    "/activate",
+    "/validate",
+    "/deactivate",
+    "/api/receipt",
+    "/.well-known/did.json",
+    "/api/terms",
+    "/api/trials",
+    "/health",
+    "/api/checkout/create",
+    "/api/catalog",
+    "/api/mcp",
+  ];
   for (const topic of LICENSING_TOPICS) {
     it(`${topic}: non-trivial Markdown that names this service's endpoints`, () => {
       const md = explainLicensing(topic);
@@ -231,13 +266,24 @@ describe("explainLicensing", () => {
     expect(offline).toMatch(/machine\.fingerprint[\s\S]*plugin_id[\s\S]*expires_at[\s\S]*issued_at/);
     const antiTamper = explainLicensing("anti_tamper");
     expect(antiTamper).toMatch(/RECEIPT_SECRET[\s\S]*public[\s\S]*did\.json/);
-    for (const s of ["/api/license-file", "Ed25519", "LICENSE_PUBLIC_KEYS", "never fetch it at run time", "key-id", "issued_at", "expires_at", "/api/receipt/credential", "/api/status/revocation"]) {
+    for (const s of [
+      "/api/license-file",
+      "Ed25519",
+      "LICENSE_PUBLIC_KEYS",
+      "never fetch it at run time",
+      "key-id",
+      "issued_at",
+      "expires_at",
+      "/api/receipt/credential",
+      "/api/status/revocation",
+    ]) {
       expect(antiTamper, s).toContain(s);
     }
     expect(explainLicensing("machine_binding")).toMatch(/license file[\s\S]*machine\.fingerprint/);
     expect(explainLicensing("key_revocation")).toContain("license_revoked");
     const comparison = explainLicensing("comparison");
-    for (const s of ["Keygen", "Lemon Squeezy", "Gumroad", "5 % + 50¢", "10 % + 50¢", "at the time of writing", "no monthly fee"]) expect(comparison).toContain(s);
+    for (const s of ["Keygen", "Lemon Squeezy", "Gumroad", "5 % + 50¢", "10 % + 50¢", "at the time of writing", "no monthly fee"])
+      expect(comparison).toContain(s);
     expect(explainLicensing("pricing")).toMatch(/5 % per sale[\s\S]*\$2\.45/);
     expect(explainLicensing("machine_binding")).toContain("TOO_MANY_MACHINES");
     expect(explainLicensing("trial_keys")).toContain("TRIAL_EXPIRED");
@@ -295,7 +341,9 @@ describe("generateServerConfig", () => {
     const compose = file("docker", "docker-compose.yml");
     const render = file("render", "render.yaml");
     const fly = file("fly", "fly.toml");
-    expect(file("docker", "Dockerfile")).toMatch(/FROM node:20-bookworm-slim AS build[\s\S]*python3 make g\+\+[\s\S]*npm run build[\s\S]*FROM node:20-bookworm-slim[\s\S]*CMD \["npm", "start"\]/);
+    expect(file("docker", "Dockerfile")).toMatch(
+      /FROM node:20-bookworm-slim AS build[\s\S]*python3 make g\+\+[\s\S]*npm run build[\s\S]*FROM node:20-bookworm-slim[\s\S]*CMD \["npm", "start"\]/,
+    );
     expect(compose).toMatch(/image: postgres:16/);
     expect(render).toMatch(/property: connectionString/);
     expect(fly).toMatch(/internal_port = 3000/);
@@ -329,12 +377,28 @@ assert env["DATABASE_URL"]["fromDatabase"]["property"] == "connectionString", en
 assert env["DATABASE_URL"]["fromDatabase"]["name"] == render["databases"][0]["name"], render
 print("ok")
 `;
-    const out = execFileSync("python3", ["-c", script, join(dir, "docker-compose.yml"), join(dir, "render.yaml"), join(dir, "fly.toml")], { encoding: "utf8" });
+    const out = execFileSync("python3", ["-c", script, join(dir, "docker-compose.yml"), join(dir, "render.yaml"), join(dir, "fly.toml")], {
+      encoding: "utf8",
+    });
     expect(["ok", "no-yaml"]).toContain(out.trim());
   });
 
   it("rejects hostile domains", () => {
-    for (const domain of ["licenses.acme.io; rm -rf /", "https://licenses.acme.io", "licenses.acme.io:443", "licenses.acme.io/path", "*.acme.io", "localhost", "-bad.acme.io", "a b.io", "licenses.acme.io\n", "${HOME}.io", "1.2.3.4", "x".repeat(64) + ".io", "évil.io"]) {
+    for (const domain of [
+      "licenses.acme.io; rm -rf /",
+      "https://licenses.acme.io",
+      "licenses.acme.io:443",
+      "licenses.acme.io/path",
+      "*.acme.io",
+      "localhost",
+      "-bad.acme.io",
+      "a b.io",
+      "licenses.acme.io\n",
+      "${HOME}.io",
+      "1.2.3.4",
+      "x".repeat(64) + ".io",
+      "évil.io",
+    ]) {
       expect(() => generateServerConfig({ target: "docker", domain }), JSON.stringify(domain)).toThrow(/domain must be a hostname/);
     }
     expect(() => generateServerConfig({ target: "heroku" as never })).toThrow(/target must be one of/);

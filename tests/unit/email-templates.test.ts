@@ -30,9 +30,7 @@ function visibleText(html: string): string {
 
 describe("escapeHtml", () => {
   it("escapes the five HTML-significant characters and nothing else", () => {
-    expect(escapeHtml(`<script>alert("x" + 'y')</script> & ü`)).toBe(
-      "&lt;script&gt;alert(&quot;x&quot; + &#39;y&#39;)&lt;/script&gt; &amp; ü",
-    );
+    expect(escapeHtml(`<script>alert("x" + 'y')</script> & ü`)).toBe("&lt;script&gt;alert(&quot;x&quot; + &#39;y&#39;)&lt;/script&gt; &amp; ü");
     expect(escapeHtml("&amp;")).toBe("&amp;amp;");
     expect(escapeHtml(42)).toBe("42");
   });

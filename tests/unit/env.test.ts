@@ -18,7 +18,13 @@ describe("the environment", () => {
     const assignments = parseDotenv(read(".env.example"));
     expect(assignments.STRIPE_SECRET_KEY).toBe(""); // the case that used to fail: "STRIPE_SECRET_KEY: Too small"
     const e = parseEnv(assignments);
-    expect(e).toMatchObject({ STRIPE_SECRET_KEY: undefined, SIGNING_KEY: undefined, RECEIPT_SECRET: undefined, DEV_MAILBOX: "local", STRIPE_API_BASE: undefined });
+    expect(e).toMatchObject({
+      STRIPE_SECRET_KEY: undefined,
+      SIGNING_KEY: undefined,
+      RECEIPT_SECRET: undefined,
+      DEV_MAILBOX: "local",
+      STRIPE_API_BASE: undefined,
+    });
     expect(e.BASE_URL).toBe("http://localhost:3000");
     // What the file spells out is what the code assumes when the key is missing.
     expect(e).toEqual(parseEnv({ DATABASE_URL: e.DATABASE_URL, MAIL_FROM: e.MAIL_FROM }));
@@ -83,7 +89,8 @@ describe("the environment", () => {
             .split("\n")
             .forEach((line, i) => {
               // The generated Dockerfile's health check runs in the container's shell, not here.
-              if (/process\.env\b/.test(line) && !line.includes("HEALTHCHECK") && !/CMD \["node", "-e"/.test(line) && !line.trim().startsWith("*")) offenders.push(`${path}:${i + 1}`);
+              if (/process\.env\b/.test(line) && !line.includes("HEALTHCHECK") && !/CMD \["node", "-e"/.test(line) && !line.trim().startsWith("*"))
+                offenders.push(`${path}:${i + 1}`);
             });
         }
       }

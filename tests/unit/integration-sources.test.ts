@@ -55,7 +55,10 @@ describe("integration sources", () => {
 
   describe.skipIf(!tools.python)("Python" + needs("python3"), () => {
     it("compiles", () => {
-      for (const f of ["license_check.py", "main.py"]) mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp } });
+      for (const f of ["license_check.py", "main.py"])
+        mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], {
+          env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp },
+        });
     });
     it("its pure-Python Ed25519 verifier passes RFC 8032's test vectors 1 and 2, and refuses a changed message or signature", () => {
       const vectors = `
@@ -100,18 +103,43 @@ print("ok")
     }
   });
 
-  it.skipIf(!clippy)("Rust passes cargo clippy -D warnings" + needs("cargo with clippy, Debian's librust-*-dev crates"), () => {
-    // A copy: cargo writes Cargo.lock and target/ next to the manifest.
-    const dir = join(tmp, "rust");
-    cpSync(at("rust"), dir, { recursive: true });
-    mkdirSync(join(dir, ".cargo"), { recursive: true });
-    writeFileSync(join(dir, ".cargo/config.toml"), '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n\n[net]\noffline = true\n');
-    mustRun("cargo", ["clippy", "--offline", "--quiet", "--", "-D", "warnings"], { cwd: dir, env: { ...process.env, CARGO_TARGET_DIR: join(tmpdir(), "devtools-cargo-target") }, timeout: 600_000 });
-  }, 600_000);
+  it.skipIf(!clippy)(
+    "Rust passes cargo clippy -D warnings" + needs("cargo with clippy, Debian's librust-*-dev crates"),
+    () => {
+      // A copy: cargo writes Cargo.lock and target/ next to the manifest.
+      const dir = join(tmp, "rust");
+      cpSync(at("rust"), dir, { recursive: true });
+      mkdirSync(join(dir, ".cargo"), { recursive: true });
+      writeFileSync(
+        join(dir, ".cargo/config.toml"),
+        '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n\n[net]\noffline = true\n',
+      );
+      mustRun("cargo", ["clippy", "--offline", "--quiet", "--", "-D", "warnings"], {
+        cwd: dir,
+        env: { ...process.env, CARGO_TARGET_DIR: join(tmpdir(), "devtools-cargo-target") },
+        timeout: 600_000,
+      });
+    },
+    600_000,
+  );
 
-  it.skipIf(!tools.juce)("JUCE compiles against JUCE's module headers (-Wall -Wextra)" + needs("g++, juce-modules-source-data"), () => {
-    const check = join(tmp, "juce-check.cpp");
-    writeFileSync(check, `#include "${at("juce/Source/LicenseManager.cpp")}"\n#include "${at("juce/Source/LicenseGate.h")}"\n`);
-    mustRun("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I/usr/share/juce/modules", `-I${at("shared")}`, "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1", "-DJUCE_STANDALONE_APPLICATION=1", check]);
-  }, 120_000);
+  it.skipIf(!tools.juce)(
+    "JUCE compiles against JUCE's module headers (-Wall -Wextra)" + needs("g++, juce-modules-source-data"),
+    () => {
+      const check = join(tmp, "juce-check.cpp");
+      writeFileSync(check, `#include "${at("juce/Source/LicenseManager.cpp")}"\n#include "${at("juce/Source/LicenseGate.h")}"\n`);
+      mustRun("g++", [
+        "-std=c++17",
+        "-fsyntax-only",
+        "-Wall",
+        "-Wextra",
+        "-I/usr/share/juce/modules",
+        `-I${at("shared")}`,
+        "-DJUCE_GLOBAL_MODULE_SETTINGS_INCLUDED=1",
+        "-DJUCE_STANDALONE_APPLICATION=1",
+        check,
+      ]);
+    },
+    120_000,
+  );
 });

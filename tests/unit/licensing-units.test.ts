@@ -46,8 +46,20 @@ describe("identity encoding", () => {
 
 function state(over: Partial<LicenseState> = {}): LicenseState {
   return {
-    id: "l1", key: "AAAA-BBBB-CCCC-DDDD", productId: "p", productName: "P", pluginId: "com.x.p", buyerEmail: "b@x.com",
-    isActive: true, trial: false, maxMachines: 2, issuedAt: 0, expiresAt: null, machines: new Map(), loadedAt: 0, ...over,
+    id: "l1",
+    key: "AAAA-BBBB-CCCC-DDDD",
+    productId: "p",
+    productName: "P",
+    pluginId: "com.x.p",
+    buyerEmail: "b@x.com",
+    isActive: true,
+    trial: false,
+    maxMachines: 2,
+    issuedAt: 0,
+    expiresAt: null,
+    machines: new Map(),
+    loadedAt: 0,
+    ...over,
   };
 }
 

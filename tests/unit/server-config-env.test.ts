@@ -34,13 +34,16 @@ function codeAfter(md: string, marker: string): string {
 
 /** Docker Compose's interpolation: ${X}, ${X:-default}, ${X-default}, ${X:?error}, ${X?error}. */
 function interpolate(value: string, vars: Record<string, string | undefined>): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?:(:?)([-?])((?:[^}]|\}(?=[^}\s]*\}))*))?\}/g, (_, name: string, colon: string, op: string | undefined, arg: string | undefined) => {
-    const v = vars[name];
-    const missing = v === undefined || (colon === ":" && v === "");
-    if (op === "?" && missing) throw new Error(`compose would refuse to start: ${arg ?? name}`);
-    if (op === "-" && missing) return arg ?? "";
-    return v ?? "";
-  });
+  return value.replace(
+    /\$\{([A-Z0-9_]+)(?:(:?)([-?])((?:[^}]|\}(?=[^}\s]*\}))*))?\}/g,
+    (_, name: string, colon: string, op: string | undefined, arg: string | undefined) => {
+      const v = vars[name];
+      const missing = v === undefined || (colon === ":" && v === "");
+      if (op === "?" && missing) throw new Error(`compose would refuse to start: ${arg ?? name}`);
+      if (op === "-" && missing) return arg ?? "";
+      return v ?? "";
+    },
+  );
 }
 
 function composeEnvironment(): Record<string, string | undefined> {
@@ -82,7 +85,8 @@ function renderEnvironment(): Record<string, string | undefined> {
     const body = entry.split("\n\n")[0]!;
     if (/^\s+value: /m.test(body)) out[key] = /^\s+value: (.*)$/m.exec(body)![1]!.replace(/^"(.*)"$/, "$1");
     else if (/fromDatabase:/.test(body)) out[key] = PG_URL;
-    else if (/generateValue: true/.test(body)) out[key] = randomBytes(32).toString("base64"); // what Render generates: 256 bits
+    else if (/generateValue: true/.test(body))
+      out[key] = randomBytes(32).toString("base64"); // what Render generates: 256 bits
     else expect(body, key).toMatch(/sync: false/); // asked for at deploy time; may stay unset
   }
   return out;
@@ -113,10 +117,13 @@ function vpsEnvironmentAfterSetup(): Record<string, string | undefined> {
 }
 
 const environments: Record<ServerTarget, Array<[string, () => Record<string, string | undefined>]>> = {
-  docker: [
-    ["Dockerfile + docker-compose.yml with the .env the steps create", () => ({ ...dockerfileEnvironment(), ...composeEnvironment() })],
+  docker: [["Dockerfile + docker-compose.yml with the .env the steps create", () => ({ ...dockerfileEnvironment(), ...composeEnvironment() })]],
+  fly: [
+    [
+      "Dockerfile + fly.toml [env] + the secrets the steps set",
+      () => ({ ...dockerfileEnvironment(), ...flyEnvironment(), DATABASE_URL: PG_URL, RECEIPT_SECRET: randomBytes(32).toString("hex") }),
+    ],
   ],
-  fly: [["Dockerfile + fly.toml [env] + the secrets the steps set", () => ({ ...dockerfileEnvironment(), ...flyEnvironment(), DATABASE_URL: PG_URL, RECEIPT_SECRET: randomBytes(32).toString("hex") })]],
   railway: [["the variables the steps set", railwayEnvironment]],
   render: [["render.yaml envVars", renderEnvironment]],
   vps: [
@@ -134,7 +141,8 @@ describe("generated server configurations", () => {
     for (const [what, build] of environments[target]) {
       it(`${target}: ${what} passes the service's environment schema`, () => {
         const vars = build();
-        for (const name of Object.keys(vars)) expect(SETTING_NAMES.includes(name as never) || PLATFORM.has(name), `${target} sets ${name}, which nothing reads`).toBe(true);
+        for (const name of Object.keys(vars))
+          expect(SETTING_NAMES.includes(name as never) || PLATFORM.has(name), `${target} sets ${name}, which nothing reads`).toBe(true);
         const e = parseEnv(vars);
         expect(e.BASE_URL).toBe(`https://${DOMAIN}`);
         expect(e.DATABASE_URL).toMatch(/^postgresql:\/\//);

@@ -49,12 +49,17 @@ describe("scripts/test-summary.mjs", () => {
     expect(lines[1]).toBe("skipped tests (3):");
     expect(lines[2]).toMatch(/^ {2}- tests\/integration\/integrations\.test\.ts › Rust \(needs cargo\) > builds \[.*vitest\.xml\]: needs cargo$/);
     expect(lines[3]).toMatch(/runtime skip \[.*\]: no reason recorded$/);
-    expect(lines[4]).toMatch(/cluster\.spec\.ts › cluster › survives a database restart \[.*e2e\.xml\]: no initdb on this machine & no private PostgreSQL$/);
+    expect(lines[4]).toMatch(
+      /cluster\.spec\.ts › cluster › survives a database restart \[.*e2e\.xml\]: no initdb on this machine & no private PostgreSQL$/,
+    );
     expect(lines).toHaveLength(5);
   });
 
   it("lists nothing when nothing was skipped", () => {
-    writeFileSync(join(dir, "clean.xml"), `<testsuites><testsuite><testcase classname="a" name="b" time="0"></testcase><testcase classname="a" name="c" time="0"/></testsuite></testsuites>`);
+    writeFileSync(
+      join(dir, "clean.xml"),
+      `<testsuites><testsuite><testcase classname="a" name="b" time="0"></testcase><testcase classname="a" name="c" time="0"/></testsuite></testsuites>`,
+    );
     expect(summary(join(dir, "clean.xml"))).toBe("tests: 2 passed, 0 failed, 0 skipped\n");
   });
 });

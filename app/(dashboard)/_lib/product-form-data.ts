@@ -10,7 +10,10 @@ const NUMERIC = new Set(["max_machines", "trial_days", "price_cents"]);
 
 /** "19", "19.9", "$1,299.00" → cents; "" → undefined; anything else → NaN. */
 function parsePrice(text: string): number | undefined {
-  const t = text.trim().replace(/^\$\s*/, "").replace(/,/g, "");
+  const t = text
+    .trim()
+    .replace(/^\$\s*/, "")
+    .replace(/,/g, "");
   if (t === "") return undefined;
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(t)) return Number.NaN;
   return Math.round(Number(t) * 100);

@@ -46,9 +46,12 @@ export default function AgentsPage() {
       </header>
 
       <section aria-labelledby="mcp-heading" className={`${card} mt-10 p-6`}>
-        <h2 id="mcp-heading" className="text-lg font-semibold text-slate-900">MCP endpoint</h2>
+        <h2 id="mcp-heading" className="text-lg font-semibold text-slate-900">
+          MCP endpoint
+        </h2>
         <p className="mt-2 text-sm text-slate-600">
-          Streamable HTTP at <code className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{absoluteUrl(paths.mcp)}</code>, protocol {VERSIONS.mcpProtocol} and newer revisions. Add it to your client:
+          Streamable HTTP at <code className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{absoluteUrl(paths.mcp)}</code>, protocol{" "}
+          {VERSIONS.mcpProtocol} and newer revisions. Add it to your client:
         </p>
         <pre className="mt-4 overflow-x-auto rounded-xl bg-slate-900 p-4 text-sm text-slate-100">
           <code>{JSON.stringify(mcpConfigSnippet(), null, 2)}</code>
@@ -56,11 +59,15 @@ export default function AgentsPage() {
       </section>
 
       <section aria-labelledby="docs-heading" className="mt-10">
-        <h2 id="docs-heading" className="text-lg font-semibold text-slate-900">Discovery documents</h2>
+        <h2 id="docs-heading" className="text-lg font-semibold text-slate-900">
+          Discovery documents
+        </h2>
         <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {docs.map(([name, href, text]) => (
             <li key={href} className={`${card} p-4`}>
-              <a href={href} className={textLink}>{name}</a>
+              <a href={href} className={textLink}>
+                {name}
+              </a>
               <p className="mt-1 text-sm text-slate-600">{text}</p>
             </li>
           ))}
@@ -68,7 +75,9 @@ export default function AgentsPage() {
       </section>
 
       <section aria-labelledby="tools-heading" className="mt-12">
-        <h2 id="tools-heading" className="text-lg font-semibold text-slate-900">The {tools().length} tools</h2>
+        <h2 id="tools-heading" className="text-lg font-semibold text-slate-900">
+          The {tools().length} tools
+        </h2>
         {LAYERS.map((layer) => (
           <div key={layer.layer} className="mt-6">
             <h3 className="text-base font-semibold text-slate-900">
@@ -76,22 +85,24 @@ export default function AgentsPage() {
             </h3>
             <p className="text-sm text-slate-600">{layer.summary}</p>
             <ul className="mt-3 space-y-3">
-              {tools().filter((t) => t.layer === layer.layer).map((t) => (
-                <li key={t.name} className={`${card} p-4`}>
-                  <p className="font-mono text-sm font-semibold text-slate-900">{t.name}</p>
-                  <p className="mt-1 text-sm text-slate-700">{t.description}</p>
-                  {argumentsOf(toolParameters(t)).length > 0 && (
-                    <ul className="mt-2 flex flex-wrap gap-2 text-xs">
-                      {argumentsOf(toolParameters(t)).map((a) => (
-                        <li key={a.name} className="rounded-md bg-slate-100 px-2 py-1 text-slate-700">
-                          <span className="font-mono font-semibold text-slate-900">{a.name}</span>
-                          {a.required ? "*" : ""}: <span className="break-all">{a.detail}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </li>
-              ))}
+              {tools()
+                .filter((t) => t.layer === layer.layer)
+                .map((t) => (
+                  <li key={t.name} className={`${card} p-4`}>
+                    <p className="font-mono text-sm font-semibold text-slate-900">{t.name}</p>
+                    <p className="mt-1 text-sm text-slate-700">{t.description}</p>
+                    {argumentsOf(toolParameters(t)).length > 0 && (
+                      <ul className="mt-2 flex flex-wrap gap-2 text-xs">
+                        {argumentsOf(toolParameters(t)).map((a) => (
+                          <li key={a.name} className="rounded-md bg-slate-100 px-2 py-1 text-slate-700">
+                            <span className="font-mono font-semibold text-slate-900">{a.name}</span>
+                            {a.required ? "*" : ""}: <span className="break-all">{a.detail}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                ))}
             </ul>
           </div>
         ))}

@@ -14,7 +14,8 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
   title: "My licenses",
-  description: "Your license keys, downloads and receipts — and the machines each key is activated on, which you can release yourself after a reinstall.",
+  description:
+    "Your license keys, downloads and receipts — and the machines each key is activated on, which you can release yourself after a reinstall.",
   robots: { index: false },
 };
 
@@ -54,8 +55,8 @@ function SignedOut({ error }: { error: string | null }) {
         <ul className="mt-3 list-disc space-y-2 pl-5 marker:text-slate-400">
           <li>See every license key bought with your address, copy it, and download the app again.</li>
           <li>
-            <strong className="font-semibold text-slate-900">Release a machine yourself</strong> after a reinstall or a new computer — the seat is free at
-            once, no support e-mail needed.
+            <strong className="font-semibold text-slate-900">Release a machine yourself</strong> after a reinstall or a new computer — the seat is
+            free at once, no support e-mail needed.
           </li>
           <li>Open the signed receipt of each license.</li>
         </ul>
@@ -72,7 +73,10 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
     <>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="min-w-0 text-base text-slate-700">
-          Signed in as <span className="font-semibold wrap-anywhere text-slate-900" data-testid="buyer-email">{email}</span>
+          Signed in as{" "}
+          <span className="font-semibold wrap-anywhere text-slate-900" data-testid="buyer-email">
+            {email}
+          </span>
         </p>
         <form method="post" action="/auth/sign-out" className="shrink-0">
           <input type="hidden" name="kind" value="buyer" />
@@ -103,8 +107,8 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
             No licenses for this address yet
           </h2>
           <p className="mx-auto mt-2 max-w-md text-sm leading-6 text-pretty text-slate-600">
-            Licenses show up here when they were bought (or a trial was started) with <span className="font-medium wrap-anywhere">{email}</span>. Bought with
-            another address? Sign out and sign in with that one.
+            Licenses show up here when they were bought (or a trial was started) with <span className="font-medium wrap-anywhere">{email}</span>.
+            Bought with another address? Sign out and sign in with that one.
           </p>
           <Link href="/" className={`${buttonPrimary} mt-6`}>
             Browse the store

@@ -26,8 +26,16 @@ function parse(query: Query) {
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const { invalid } = parse(await searchParams);
   return invalid
-    ? { title: "Sign-in link expired", description: "This sign-in link has expired or was already used. Ask for a new one.", robots: { index: false } }
-    : { title: "Check your e-mail", description: `We sent you a sign-in link. It works once and expires in ${SIGN_IN_TTL_MINUTES} minutes.`, robots: { index: false } };
+    ? {
+        title: "Sign-in link expired",
+        description: "This sign-in link has expired or was already used. Ask for a new one.",
+        robots: { index: false },
+      }
+    : {
+        title: "Check your e-mail",
+        description: `We sent you a sign-in link. It works once and expires in ${SIGN_IN_TTL_MINUTES} minutes.`,
+        robots: { index: false },
+      };
 }
 
 /** Where the sign-in forms of "My licenses" and the dashboard land, and where a spent sign-in link ends up. */
@@ -53,7 +61,9 @@ export default async function CheckEmailPage({ searchParams }: Props) {
             </>
           }
         >
-          <p>Each sign-in link works once and expires {SIGN_IN_TTL_MINUTES} minutes after it was sent. Ask for a new one and use the newest e-mail.</p>
+          <p>
+            Each sign-in link works once and expires {SIGN_IN_TTL_MINUTES} minutes after it was sent. Ask for a new one and use the newest e-mail.
+          </p>
         </StatusPanel>
       </CheckoutFrame>
     );

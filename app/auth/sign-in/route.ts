@@ -18,7 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       try {
         await requestSignIn(parsed.data);
       } catch (error) {
-        if (error instanceof AppError && error.status === 429) return seeOther(`${page}?error=${encodeURIComponent("Too many sign-in links for this address; wait a few minutes.")}`);
+        if (error instanceof AppError && error.status === 429)
+          return seeOther(`${page}?error=${encodeURIComponent("Too many sign-in links for this address; wait a few minutes.")}`);
         throw error;
       }
       return seeOther(`/auth/check-email?purpose=${purpose}&email=${encodeURIComponent(parsed.data.email)}`);

@@ -13,7 +13,12 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
         const s = await consumeSignIn(token);
         return new Response(null, {
           status: 303,
-          headers: { Location: absoluteUrl(s.next), "Set-Cookie": sessionCookie(s.cookieName, s.cookieValue, s.maxAgeSeconds), "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+          headers: {
+            Location: absoluteUrl(s.next),
+            "Set-Cookie": sessionCookie(s.cookieName, s.cookieValue, s.maxAgeSeconds),
+            "Cache-Control": "no-store",
+            "Referrer-Policy": "no-referrer",
+          },
         });
       } catch (error) {
         if (error instanceof AppError && error.code === "sign_in_link_invalid") {

@@ -123,8 +123,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
           <p className="mt-6 flex gap-2 border-t border-slate-200 pt-4 text-xs leading-5 text-slate-600">
             <ClockIcon className="mt-0.5 size-4 shrink-0" />
             <span>
-              This checkout expires {timeUntil(view.expiresAt)}, at{" "}
-              <time dateTime={view.expiresAt.toISOString()}>{formatUtc(view.expiresAt)}</time>.
+              This checkout expires {timeUntil(view.expiresAt)}, at <time dateTime={view.expiresAt.toISOString()}>{formatUtc(view.expiresAt)}</time>.
             </span>
           </p>
         </section>

@@ -30,16 +30,15 @@ export default async function DevMailboxPage({ searchParams }: Props) {
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">Mailbox</h1>
       <div className="mt-3 max-w-3xl space-y-2 text-base text-pretty text-slate-600">
         <p>
-          This is the development mailbox. No mail provider is configured, so nothing leaves this machine: every e-mail the
-          service sends — license keys, sign-in links — is delivered here instead.
+          This is the development mailbox. No mail provider is configured, so nothing leaves this machine: every e-mail the service sends — license
+          keys, sign-in links — is delivered here instead.
         </p>
         <p className="text-sm">
-          To send real e-mail, set <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">RESEND_API_KEY</code>{" "}
-          and <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">MAIL_FROM</code> (an address
-          on a domain verified with Resend) and restart; this page then disappears. It is shown only to this machine, or to
-          everyone with <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">DEV_MAILBOX=public</code>.
-          The same messages as JSON:{" "}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON endpoint, not a page to navigate to */}
+          To send real e-mail, set <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">RESEND_API_KEY</code> and{" "}
+          <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">MAIL_FROM</code> (an address on a domain verified
+          with Resend) and restart; this page then disappears. It is shown only to this machine, or to everyone with{" "}
+          <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">DEV_MAILBOX=public</code>. The same messages as
+          JSON: {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON endpoint, not a page to navigate to */}
           <a href="/api/dev/mailbox" className={textLink}>
             /api/dev/mailbox
           </a>
@@ -50,7 +49,11 @@ export default async function DevMailboxPage({ searchParams }: Props) {
       <section aria-labelledby="messages-heading" className="mt-8">
         <div className="flex flex-wrap items-baseline justify-between gap-3">
           <h2 id="messages-heading" className="text-lg font-semibold text-slate-900">
-            {to ? `${plural(messages.length, "message")} to ${to}` : messages.length >= SHOWN ? `Newest ${SHOWN} messages` : plural(messages.length, "message")}
+            {to
+              ? `${plural(messages.length, "message")} to ${to}`
+              : messages.length >= SHOWN
+                ? `Newest ${SHOWN} messages`
+                : plural(messages.length, "message")}
           </h2>
           {to ? (
             <Link href="/dev/mailbox" className={`${textLink} text-sm`}>
@@ -69,12 +72,24 @@ export default async function DevMailboxPage({ searchParams }: Props) {
             <table className="w-full min-w-[44rem] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Received</th>
-                  <th scope="col" className="px-4 py-3">To</th>
-                  <th scope="col" className="px-4 py-3">Subject</th>
-                  <th scope="col" className="px-4 py-3">Kind</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3 text-right">Attempts</th>
+                  <th scope="col" className="px-4 py-3">
+                    Received
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    To
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Subject
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Kind
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Attempts
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

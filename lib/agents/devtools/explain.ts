@@ -30,7 +30,11 @@ ${table(
   [
     ["Linux", "`model name` in `/proc/cpuinfo`", "`/etc/machine-id` (fallback `/var/lib/dbus/machine-id`)"],
     ["macOS", "`sysctl -n machdep.cpu.brand_string`", "`IOPlatformUUID` from `ioreg -rd1 -c IOPlatformExpertDevice`"],
-    ["Windows", "`ProcessorNameString` under `HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0`", "`MachineGuid` under `HKLM\\SOFTWARE\\Microsoft\\Cryptography` (64-bit view)"],
+    [
+      "Windows",
+      "`ProcessorNameString` under `HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0`",
+      "`MachineGuid` under `HKLM\\SOFTWARE\\Microsoft\\Cryptography` (64-bit view)",
+    ],
   ],
 )}
 
@@ -213,7 +217,10 @@ ${table(
   ["Variable", "What to set"],
   [
     ["`BASE_URL`", "`https://licenses.example.com`: every absolute URL, the did:web identity and receipt `verify_url` derive from it"],
-    ["`DATABASE_URL`", "`postgresql://user:pass@host:5432/db` in production; `file:./data/marketplace.db` (SQLite) for a single instance on a persistent volume"],
+    [
+      "`DATABASE_URL`",
+      "`postgresql://user:pass@host:5432/db` in production; `file:./data/marketplace.db` (SQLite) for a single instance on a persistent volume",
+    ],
     ["`DATABASE_POOL_SIZE`", "connections per instance (10); keep instances × pool below PostgreSQL's `max_connections`"],
     ["`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`", "real payments; unset = built-in test-mode checkout"],
     ["`RESEND_API_KEY`, `MAIL_FROM`", "e-mail delivery of keys; unset = dev mailbox"],
@@ -264,11 +271,35 @@ Vendor facts are from their public pricing and documentation at the time of writ
 ${table(
   ["", "This service", "Keygen", "Lemon Squeezy", "Gumroad"],
   [
-    ["What it is", "marketplace + licensing API, self-hostable", "licensing API (no storefront or payments)", "merchant of record with license keys", "creator storefront with license keys"],
-    ["Fees", `${fee} % per sale, no monthly fee, free to self-host`, "monthly subscription tiers (Keygen Cloud); a self-hosted Community Edition", "5 % + 50¢ per transaction, extra for some methods and international sales", "10 % + 50¢ per direct sale, more through Discover"],
-    ["Machine binding", "SHA-256 fingerprints, `max_machines`, idempotent re-activation", "yes: machines, fingerprints, per-policy limits", "activation limit per key (instances by name)", "no: a use counter per key"],
+    [
+      "What it is",
+      "marketplace + licensing API, self-hostable",
+      "licensing API (no storefront or payments)",
+      "merchant of record with license keys",
+      "creator storefront with license keys",
+    ],
+    [
+      "Fees",
+      `${fee} % per sale, no monthly fee, free to self-host`,
+      "monthly subscription tiers (Keygen Cloud); a self-hosted Community Edition",
+      "5 % + 50¢ per transaction, extra for some methods and international sales",
+      "10 % + 50¢ per direct sale, more through Discover",
+    ],
+    [
+      "Machine binding",
+      "SHA-256 fingerprints, `max_machines`, idempotent re-activation",
+      "yes: machines, fingerprints, per-policy limits",
+      "activation limit per key (instances by name)",
+      "no: a use counter per key",
+    ],
     ["Buyer releases a machine", "yes; apps call `POST /deactivate`", "through the API", "seller or app deactivates an instance", "no"],
-    ["Offline", `Ed25519-signed machine license files (\`${LICENSE_FILE_ENDPOINT}\`, ${LICENSE_FILE_DEFAULT_DAYS} days by default) verified in the app; EdDSA verifiable credentials with a status list`, "Ed25519-signed license files", "no signed offline artefact", "no"],
+    [
+      "Offline",
+      `Ed25519-signed machine license files (\`${LICENSE_FILE_ENDPOINT}\`, ${LICENSE_FILE_DEFAULT_DAYS} days by default) verified in the app; EdDSA verifiable credentials with a status list`,
+      "Ed25519-signed license files",
+      "no signed offline artefact",
+      "no",
+    ],
     ["Agents / MCP", "REST, MCP (`/api/mcp`), tool manifest", "REST", "REST", "REST"],
     ["Marketplace", "yes (`/api/catalog`)", "no", "per-seller storefronts", "yes (Discover)"],
   ],

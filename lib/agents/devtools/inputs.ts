@@ -102,7 +102,9 @@ function rawEd25519Key(value: string): Buffer | null {
  */
 export function checkPublicKeys(keys: unknown): Array<{ keyId: string; key: string }> {
   const fail = (why: string): never => {
-    throw new Error(`public_keys must map key-ids (did:web:host#key-id) to raw Ed25519 public keys in base64url, hex or publicKeyMultibase form (${why})`);
+    throw new Error(
+      `public_keys must map key-ids (did:web:host#key-id) to raw Ed25519 public keys in base64url, hex or publicKeyMultibase form (${why})`,
+    );
   };
   if (typeof keys !== "object" || keys === null || Array.isArray(keys)) return fail("not an object");
   const entries = Object.entries(keys as Record<string, unknown>);

@@ -378,7 +378,11 @@ curl -fsS https://@@DOMAIN@@/health
 
 function appName(domain: string): string {
   // Fly and Render names: lowercase letters, digits and dashes.
-  return domain.replace(/\./g, "-").replace(/[^a-z0-9-]/g, "").slice(0, 50).replace(/-+$/, "");
+  return domain
+    .replace(/\./g, "-")
+    .replace(/[^a-z0-9-]/g, "")
+    .slice(0, 50)
+    .replace(/-+$/, "");
 }
 
 const ENV_NOTE =

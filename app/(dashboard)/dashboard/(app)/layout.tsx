@@ -13,7 +13,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <div className={`${container} pt-6`}>
           <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
             <div className="flex min-w-0 items-center gap-3">
-              <span aria-hidden="true" className="flex size-11 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-base font-semibold text-indigo-800">
+              <span
+                aria-hidden="true"
+                className="flex size-11 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-base font-semibold text-indigo-800"
+              >
                 {developer.name.trim().charAt(0).toUpperCase()}
               </span>
               <div className="min-w-0">
@@ -23,7 +26,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-              <Link href={paths.developer(developer.id)} prefetch={false} className={`rounded-sm text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline ${focusRing}`}>
+              <Link
+                href={paths.developer(developer.id)}
+                prefetch={false}
+                className={`rounded-sm text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline ${focusRing}`}
+              >
                 Your store page
               </Link>
               <form method="post" action="/auth/sign-out">

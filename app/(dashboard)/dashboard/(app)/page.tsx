@@ -25,7 +25,11 @@ export default async function OverviewPage({ searchParams }: Props) {
   const links = [
     { href: "/dashboard/products/new", title: "Add a product", text: "Icon, price, seats, trial — listed at once for people and agents." },
     { href: "/dashboard/licenses", title: "Find a license", text: "Search by key or buyer e-mail, release machines, revoke." },
-    { href: "/dashboard/licenses#complimentary", title: "Give a free license", text: "For reviewers, giveaways and support, e-mailed like a purchase." },
+    {
+      href: "/dashboard/licenses#complimentary",
+      title: "Give a free license",
+      text: "For reviewers, giveaways and support, e-mailed like a purchase.",
+    },
     { href: "/agents", title: "How agents buy", text: "Your products are in the MCP tools and the catalog API automatically." },
   ];
 
@@ -74,7 +78,10 @@ export default async function OverviewPage({ searchParams }: Props) {
           <ul className="mt-5 space-y-2">
             {links.map((l) => (
               <li key={l.href}>
-                <Link href={l.href} className={`group block rounded-xl border border-slate-200 p-3 hover:border-indigo-300 hover:bg-indigo-50/50 ${focusRing}`}>
+                <Link
+                  href={l.href}
+                  className={`group block rounded-xl border border-slate-200 p-3 hover:border-indigo-300 hover:bg-indigo-50/50 ${focusRing}`}
+                >
                   <span className="text-sm font-semibold text-slate-900 group-hover:text-indigo-700">
                     {l.title} <span aria-hidden="true">→</span>
                   </span>
@@ -98,11 +105,7 @@ export default async function OverviewPage({ searchParams }: Props) {
           ) : undefined
         }
       >
-        {recent.length > 0 ? (
-          <OrdersTable orders={recent} label="Recent orders" />
-        ) : (
-          <EmptyOrders hasProducts={products.length > 0} />
-        )}
+        {recent.length > 0 ? <OrdersTable orders={recent} label="Recent orders" /> : <EmptyOrders hasProducts={products.length > 0} />}
       </Section>
     </>
   );

@@ -20,8 +20,12 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 /** The Buy form's refusal, sent back by /checkout/start as ?buy_error=…&email=…: plain text, length-capped. */
 function buyFormState(query: Record<string, string | string[] | undefined>): { error: string | null; email: string } {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const clean = (v: string, max: number) => v.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, max);
+  const clean = (v: string, max: number) =>
+    v
+      // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+      .replace(/[\u0000-\u001f\u007f]/g, " ")
+      .trim()
+      .slice(0, max);
   return { error: clean(first(query.buy_error), 300) || null, email: clean(first(query.email), 254) };
 }
 

@@ -101,7 +101,9 @@ export default async function DevMailboxMessagePage({ params }: Props) {
         <h2 id="text-heading" className="text-lg font-semibold text-slate-900">
           Plain text
         </h2>
-        <pre className={`${card} mt-4 overflow-x-auto p-5 font-mono text-sm leading-6 whitespace-pre-wrap break-words text-slate-800`}>{message.text}</pre>
+        <pre className={`${card} mt-4 overflow-x-auto p-5 font-mono text-sm leading-6 whitespace-pre-wrap break-words text-slate-800`}>
+          {message.text}
+        </pre>
       </section>
     </div>
   );

@@ -1,4 +1,10 @@
-import { LICENSE_FILE_CLOCK_SKEW_SECONDS, LICENSE_FILE_DEFAULT_DAYS, LICENSE_FILE_ENDPOINT, LICENSE_FILE_FORMAT, OFFLINE_GRACE_DAYS } from "../options.ts";
+import {
+  LICENSE_FILE_CLOCK_SKEW_SECONDS,
+  LICENSE_FILE_DEFAULT_DAYS,
+  LICENSE_FILE_ENDPOINT,
+  LICENSE_FILE_FORMAT,
+  OFFLINE_GRACE_DAYS,
+} from "../options.ts";
 
 /** One embedded Ed25519 public key: the verification method id from the DID document and the raw key. */
 interface EmbeddedPublicKey {

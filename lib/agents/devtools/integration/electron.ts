@@ -13,10 +13,7 @@ export function electronIntegration(ctx: IntegrationContext): IntegrationDoc {
       publicKeySetupStep(ctx, "near the top of `license.js`"),
       "Merge `main.js` into your own main script (it asks for the key in a small sandboxed window, opens `index.html` when licensed, and adds License → Release this machine).",
     ],
-    files: [
-      sourceFile("license.js", "javascript", "electron/license.js", ctx, KEYS),
-      sourceFile("main.js", "javascript", "electron/main.js", ctx),
-    ],
+    files: [sourceFile("license.js", "javascript", "electron/license.js", ctx, KEYS), sourceFile("main.js", "javascript", "electron/main.js", ctx)],
     notes: commonNotes(ctx),
   };
 }

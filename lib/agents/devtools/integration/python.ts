@@ -13,10 +13,7 @@ export function pythonIntegration(ctx: IntegrationContext): IntegrationDoc {
       "Save `license_check.py` next to your entry point and call `check_license()` before the app starts. `python3 license_check.py` runs the check on its own; `python3 license_check.py --deactivate` releases this machine.",
       "The key is asked for on the terminal (or taken from the `LICENSE_KEY` environment variable on first run); pass your own `ask_key(reason)` callback to show a dialog instead.",
     ],
-    files: [
-      sourceFile("license_check.py", "python", "python/license_check.py", ctx, KEYS),
-      sourceFile("main.py", "python", "python/main.py", ctx),
-    ],
+    files: [sourceFile("license_check.py", "python", "python/license_check.py", ctx, KEYS), sourceFile("main.py", "python", "python/main.py", ctx)],
     notes: commonNotes(ctx),
   };
 }

@@ -18,11 +18,14 @@ export async function issueComplimentaryAction(_prev: FormState, fd: FormData): 
   const { developer } = await requireSeller();
   const values = formValues(fd, ["product_id", "buyer_email", "max_machines"]);
   const seats = String(values.max_machines).trim();
-  const parsed = complimentaryInputSchema.safeParse({
-    product_id: values.product_id,
-    buyer_email: String(values.buyer_email).trim(),
-    max_machines: seats === "" ? undefined : /^\d{1,4}$/.test(seats) ? Number(seats) : Number.NaN,
-  }, { reportInput: true });
+  const parsed = complimentaryInputSchema.safeParse(
+    {
+      product_id: values.product_id,
+      buyer_email: String(values.buyer_email).trim(),
+      max_machines: seats === "" ? undefined : /^\d{1,4}$/.test(seats) ? Number(seats) : Number.NaN,
+    },
+    { reportInput: true },
+  );
   if (!parsed.success) {
     const errors = zodFieldErrors(parsed.error, { numeric: new Set(["max_machines"]) });
     if (errors.product_id) errors.product_id = ["Choose one of your products."];

@@ -23,8 +23,11 @@ const LIMIT = 50;
 export default async function LicensesPage({ searchParams }: Props) {
   const { developer } = await pageSeller();
   const query = await searchParams;
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const q = param(query.q).replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 254);
+  const q = param(query.q)
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 254);
   const [licenses, products] = await Promise.all([searchSellerLicenses(developer.id, q, LIMIT), listSellerProducts(developer.id)]);
   const summary = q
     ? `${licenses.length === LIMIT ? `The first ${LIMIT}` : licenses.length} ${licenses.length === 1 ? "license matches" : "licenses match"} “${q}”.`
@@ -79,7 +82,9 @@ export default async function LicensesPage({ searchParams }: Props) {
           <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
             <p className="text-base font-medium text-slate-900">{q ? "No license matches." : "No licenses yet."}</p>
             <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
-              {q ? "Search with the whole key (XXXX-XXXX-XXXX-XXXX) or part of the buyer's e-mail address." : "Keys appear here as soon as an order is paid, a trial starts or you issue one."}
+              {q
+                ? "Search with the whole key (XXXX-XXXX-XXXX-XXXX) or part of the buyer's e-mail address."
+                : "Keys appear here as soon as an order is paid, a trial starts or you issue one."}
             </p>
           </div>
         ) : (
@@ -112,12 +117,24 @@ export default async function LicensesPage({ searchParams }: Props) {
                 <caption className="sr-only">Licenses with key, product, buyer, status and seats used</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Key</th>
-                    <th scope="col" className={th}>Product</th>
-                    <th scope="col" className={th}>Buyer</th>
-                    <th scope="col" className={th}>Status</th>
-                    <th scope="col" className={thNum}>Seats</th>
-                    <th scope="col" className={th}>Issued</th>
+                    <th scope="col" className={th}>
+                      Key
+                    </th>
+                    <th scope="col" className={th}>
+                      Product
+                    </th>
+                    <th scope="col" className={th}>
+                      Buyer
+                    </th>
+                    <th scope="col" className={th}>
+                      Status
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Seats
+                    </th>
+                    <th scope="col" className={th}>
+                      Issued
+                    </th>
                     <th scope="col" className={th}>
                       <span className="sr-only">Details</span>
                     </th>
@@ -133,7 +150,12 @@ export default async function LicensesPage({ searchParams }: Props) {
                             <code id={`key-${l.id}`} className="font-mono text-[0.8125rem] font-semibold text-slate-900">
                               {l.key}
                             </code>
-                            <CopyButton text={l.key} label={`license key ${l.key}`} selectTargetId={`key-${l.id}`} className="min-w-0 px-2 py-1 text-xs" />
+                            <CopyButton
+                              text={l.key}
+                              label={`license key ${l.key}`}
+                              selectTargetId={`key-${l.id}`}
+                              className="min-w-0 px-2 py-1 text-xs"
+                            />
                           </div>
                         </td>
                         <td className={td}>{l.product.name}</td>
@@ -150,7 +172,10 @@ export default async function LicensesPage({ searchParams }: Props) {
                           <time dateTime={l.issuedAt.toISOString()}>{formatDay(l.issuedAt)}</time>
                         </td>
                         <td className={`${td} text-right`}>
-                          <Link href={href} className={`inline-flex rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap text-indigo-700 hover:bg-indigo-50 ${focusRing}`}>
+                          <Link
+                            href={href}
+                            className={`inline-flex rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
+                          >
                             Manage<span className="sr-only"> license {l.key}</span>
                           </Link>
                         </td>

@@ -38,7 +38,9 @@ export default async function ProductsPage({ searchParams }: Props) {
         {products.length === 0 ? (
           <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
             <p className="text-base font-medium text-slate-900">No products yet.</p>
-            <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">Add one in a couple of minutes: a name, a price, an icon and a download link.</p>
+            <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+              Add one in a couple of minutes: a name, a price, an icon and a download link.
+            </p>
             <Link href="/dashboard/products/new" className={`${buttonPrimary} mt-6`}>
               Add your first product
             </Link>
@@ -100,11 +102,21 @@ export default async function ProductsPage({ searchParams }: Props) {
                 <caption className="sr-only">Your products with status, price, sales and licenses</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Product</th>
-                    <th scope="col" className={th}>Status</th>
-                    <th scope="col" className={thNum}>Price</th>
-                    <th scope="col" className={thNum}>Sales</th>
-                    <th scope="col" className={thNum}>Licenses</th>
+                    <th scope="col" className={th}>
+                      Product
+                    </th>
+                    <th scope="col" className={th}>
+                      Status
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Price
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Sales
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Licenses
+                    </th>
                     <th scope="col" className={th}>
                       <span className="sr-only">Actions</span>
                     </th>
@@ -121,10 +133,15 @@ export default async function ProductsPage({ searchParams }: Props) {
                             {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static icon */}
                             <img src={p.iconUrl} alt="" width={40} height={40} className="size-10 shrink-0 rounded-lg bg-slate-100" />
                             <div className="min-w-0">
-                              <Link href={edit} className={`rounded-sm font-semibold text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}>
+                              <Link
+                                href={edit}
+                                className={`rounded-sm font-semibold text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}
+                              >
                                 {p.name}
                               </Link>
-                              <p className="truncate text-xs text-slate-600">{(CATEGORY_LABELS as Partial<Record<string, string>>)[p.category] ?? p.category}</p>
+                              <p className="truncate text-xs text-slate-600">
+                                {(CATEGORY_LABELS as Partial<Record<string, string>>)[p.category] ?? p.category}
+                              </p>
                             </div>
                           </div>
                         </td>
@@ -140,7 +157,10 @@ export default async function ProductsPage({ searchParams }: Props) {
                               Edit<span className="sr-only"> {p.name}</span>
                             </Link>
                             {listed ? (
-                              <a href={`/products/${encodeURIComponent(p.id)}`} className={`${smallButton} text-slate-700 hover:bg-slate-100 ${focusRing}`}>
+                              <a
+                                href={`/products/${encodeURIComponent(p.id)}`}
+                                className={`${smallButton} text-slate-700 hover:bg-slate-100 ${focusRing}`}
+                              >
                                 View<span className="sr-only"> {p.name} in the store</span>
                               </a>
                             ) : null}

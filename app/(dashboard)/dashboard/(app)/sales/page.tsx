@@ -38,14 +38,20 @@ export default async function SalesPage() {
         id="orders-heading"
         title="Orders"
         className="mt-10"
-        description={sales.orders.length < sales.totals.orders ? `The latest ${sales.orders.length} of ${sales.totals.orders} orders, newest first.` : "Newest first. Times in UTC."}
+        description={
+          sales.orders.length < sales.totals.orders
+            ? `The latest ${sales.orders.length} of ${sales.totals.orders} orders, newest first.`
+            : "Newest first. Times in UTC."
+        }
       >
         {sales.orders.length > 0 ? (
           <OrdersTable orders={sales.orders} />
         ) : (
           <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
             <p className="text-base font-medium text-slate-900">No orders yet.</p>
-            <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">Paid orders appear here at once, whether a person bought in the store or an agent bought over the API.</p>
+            <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+              Paid orders appear here at once, whether a person bought in the store or an agent bought over the API.
+            </p>
           </div>
         )}
       </Section>

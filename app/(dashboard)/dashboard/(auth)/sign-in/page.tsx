@@ -33,9 +33,15 @@ function nextPath(text: string): string | null {
 
 const POINTS = [
   ["Keep 95% of every sale", `A ${PRICING.transaction_fee_percent}% fee and nothing else: no monthly plan, no fixed fee per order.`],
-  ["License keys done properly", "Keys bound to machines, seat limits that hold under load, trials, revocation and signed receipts your app can check offline."],
+  [
+    "License keys done properly",
+    "Keys bound to machines, seat limits that hold under load, trials, revocation and signed receipts your app can check offline.",
+  ],
   ["Buyers fix their own seats", "A new laptop never means a support ticket: buyers release old machines themselves, and you can too."],
-  ["Sold to people and their agents", "Every product is in the store, the catalog API and the MCP tools, so AI agents can find and buy it for their users."],
+  [
+    "Sold to people and their agents",
+    "Every product is in the store, the catalog API and the MCP tools, so AI agents can find and buy it for their users.",
+  ],
 ] as const;
 
 export default async function SellerSignInPage({ searchParams }: Props) {
@@ -50,15 +56,21 @@ export default async function SellerSignInPage({ searchParams }: Props) {
     <div className={`${container} grid gap-8 py-10 sm:py-16 lg:grid-cols-[minmax(0,1fr)_26rem] lg:grid-rows-[auto_1fr] lg:gap-x-16 lg:gap-y-8`}>
       <div className="max-w-xl">
         <p className="text-sm font-semibold text-indigo-700">For developers</p>
-        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">Sell your software. Keep the licensing simple.</h1>
-        <p className="mt-4 text-lg text-pretty text-slate-600">Plugins, desktop apps, game assets and tools, licensed per machine — with a dashboard that tells you what sold and who bought it.</p>
+        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">
+          Sell your software. Keep the licensing simple.
+        </h1>
+        <p className="mt-4 text-lg text-pretty text-slate-600">
+          Plugins, desktop apps, game assets and tools, licensed per machine — with a dashboard that tells you what sold and who bought it.
+        </p>
       </div>
 
       <section aria-labelledby="sign-in-heading" className={`${card} p-6 sm:p-8 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:self-start`}>
         <h2 id="sign-in-heading" className="text-xl font-semibold text-slate-900">
           Sign in or start selling
         </h2>
-        <p className="mt-2 text-sm text-slate-600">No password. We e-mail you a link that signs you in; it works once, for 15 minutes. New here? The same link sets up your seller account.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          No password. We e-mail you a link that signs you in; it works once, for 15 minutes. New here? The same link sets up your seller account.
+        </p>
         {error ? (
           <p id="sign-in-error" role="alert" className="mt-5 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm font-medium text-red-900">
             {error}
@@ -95,7 +107,11 @@ export default async function SellerSignInPage({ searchParams }: Props) {
         {POINTS.map(([title, text]) => (
           <li key={title} className="flex gap-3">
             <svg viewBox="0 0 20 20" aria-hidden="true" className="mt-0.5 size-5 shrink-0 fill-indigo-600">
-              <path fillRule="evenodd" d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.86-9.86a.75.75 0 0 0-1.22-.88l-3.48 4.83-1.88-1.88a.75.75 0 1 0-1.06 1.06l2.5 2.5a.75.75 0 0 0 1.14-.09l4-5.54Z" clipRule="evenodd" />
+              <path
+                fillRule="evenodd"
+                d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.86-9.86a.75.75 0 0 0-1.22-.88l-3.48 4.83-1.88-1.88a.75.75 0 1 0-1.06 1.06l2.5 2.5a.75.75 0 0 0 1.14-.09l4-5.54Z"
+                clipRule="evenodd"
+              />
             </svg>
             <div>
               <p className="font-semibold text-slate-900">{title}</p>

@@ -19,7 +19,11 @@ export async function createProfileAction(_prev: FormState, fd: FormData): Promi
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     if (error.code === "profile_exists") redirect("/dashboard");
-    return refused({ name: formText(fd, "name"), website: formText(fd, "website"), bio: formText(fd, "bio") }, error.code === "profile_id_taken" ? { name: [error.detail] } : {}, appErrorMessage(error));
+    return refused(
+      { name: formText(fd, "name"), website: formText(fd, "website"), bio: formText(fd, "bio") },
+      error.code === "profile_id_taken" ? { name: [error.detail] } : {},
+      appErrorMessage(error),
+    );
   }
   revalidatePath("/dashboard", "layout");
   redirect("/dashboard?notice=welcome");

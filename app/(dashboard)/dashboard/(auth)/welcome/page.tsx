@@ -19,7 +19,8 @@ export default async function WelcomePage() {
         <p className="text-sm font-semibold text-indigo-700">Step 1 of 2 · Your profile</p>
         <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900">Welcome! Who is selling?</h1>
         <p className="mt-3 text-base text-slate-600">
-          You are signed in as <span className="font-medium wrap-anywhere text-slate-900">{seller.email}</span>. Tell buyers who makes the software; next, you add your first product.
+          You are signed in as <span className="font-medium wrap-anywhere text-slate-900">{seller.email}</span>. Tell buyers who makes the software;
+          next, you add your first product.
         </p>
         <div className={`${card} mt-8 p-6 sm:p-8`}>
           <h2 className="sr-only">Developer profile</h2>

@@ -65,7 +65,8 @@ export default async function LicensePage({ params, searchParams }: Props) {
           <span className="flex flex-wrap items-center gap-2 text-sm">
             <LicenseStatusBadge status={status} />
             <span>
-              {license.activeMachines} of {license.maxMachines} {license.maxMachines === 1 ? "machine" : "machines"} in use · {SOURCE_LABELS[license.source] ?? license.source}
+              {license.activeMachines} of {license.maxMachines} {license.maxMachines === 1 ? "machine" : "machines"} in use ·{" "}
+              {SOURCE_LABELS[license.source] ?? license.source}
             </span>
           </span>
         }
@@ -100,7 +101,9 @@ export default async function LicensePage({ params, searchParams }: Props) {
               <Detail term="Issued">
                 <time dateTime={license.issuedAt.toISOString()}>{formatMoment(license.issuedAt)}</time>
               </Detail>
-              <Detail term="Expires">{license.expiresAt ? <time dateTime={license.expiresAt.toISOString()}>{formatMoment(license.expiresAt)}</time> : "Never (perpetual)"}</Detail>
+              <Detail term="Expires">
+                {license.expiresAt ? <time dateTime={license.expiresAt.toISOString()}>{formatMoment(license.expiresAt)}</time> : "Never (perpetual)"}
+              </Detail>
               <Detail term="Seats">
                 {license.activeMachines} used, {seatsFree} free, {license.maxMachines} in all
               </Detail>
@@ -129,15 +132,23 @@ export default async function LicensePage({ params, searchParams }: Props) {
             description="Releasing a machine frees its seat at once; the app on it asks for the key again at its next check."
           >
             {license.activations.length === 0 ? (
-              <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-600">No machine has activated this key yet.</div>
+              <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-600">
+                No machine has activated this key yet.
+              </div>
             ) : (
               <ScrollTable label="Machines" minWidth="min-w-[36rem]">
                 <caption className="sr-only">Machines using this license</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Fingerprint</th>
-                    <th scope="col" className={th}>Activated</th>
-                    <th scope="col" className={th}>Last validated</th>
+                    <th scope="col" className={th}>
+                      Fingerprint
+                    </th>
+                    <th scope="col" className={th}>
+                      Activated
+                    </th>
+                    <th scope="col" className={th}>
+                      Last validated
+                    </th>
                     <th scope="col" className={th}>
                       <span className="sr-only">Release</span>
                     </th>
@@ -156,7 +167,11 @@ export default async function LicensePage({ params, searchParams }: Props) {
                         <time dateTime={a.activatedAt.toISOString()}>{formatMoment(a.activatedAt)}</time>
                       </td>
                       <td className={`${td} whitespace-nowrap`}>
-                        {a.lastValidatedAt ? <time dateTime={a.lastValidatedAt.toISOString()}>{formatMoment(a.lastValidatedAt)}</time> : <None label="never" />}
+                        {a.lastValidatedAt ? (
+                          <time dateTime={a.lastValidatedAt.toISOString()}>{formatMoment(a.lastValidatedAt)}</time>
+                        ) : (
+                          <None label="never" />
+                        )}
                       </td>
                       <td className={`${td} text-right`}>
                         <form action={releaseMachineAction.bind(null, license.id, a.id)}>
@@ -180,12 +195,21 @@ export default async function LicensePage({ params, searchParams }: Props) {
             </h2>
             {license.isActive ? (
               <form action={setLicenseStatusAction.bind(null, license.id, false)} className="mt-3 space-y-4">
-                <p className="text-sm text-slate-600">Refunds, chargebacks, leaked keys: a revoked key fails every validation and activation. You can reinstate it later.</p>
+                <p className="text-sm text-slate-600">
+                  Refunds, chargebacks, leaked keys: a revoked key fails every validation and activation. You can reinstate it later.
+                </p>
                 <div>
                   <label htmlFor="revoke-reason" className="block text-sm font-medium text-slate-900">
                     Reason <span className="font-normal text-slate-600">(optional)</span>
                   </label>
-                  <input id="revoke-reason" name="reason" type="text" maxLength={200} aria-describedby="revoke-reason-hint" className={`${inputBase} mt-1.5`} />
+                  <input
+                    id="revoke-reason"
+                    name="reason"
+                    type="text"
+                    maxLength={200}
+                    aria-describedby="revoke-reason-hint"
+                    className={`${inputBase} mt-1.5`}
+                  />
                   <p id="revoke-reason-hint" className="mt-1.5 text-sm text-slate-600">
                     Kept with the license for your records.
                   </p>

@@ -80,7 +80,9 @@ export default async function EditProductPage({ params, searchParams }: Props) {
           <span className="flex flex-wrap items-center gap-2 text-sm">
             <ProductStatusBadge status={product.status} />
             <span>
-              {listed ? "Listed in the store, the catalog API and the MCP tools." : "Unlisted: hidden from the store, the API and checkout. Existing licenses keep working."}
+              {listed
+                ? "Listed in the store, the catalog API and the MCP tools."
+                : "Unlisted: hidden from the store, the API and checkout. Existing licenses keep working."}
             </span>
           </span>
         }
@@ -118,7 +120,8 @@ export default async function EditProductPage({ params, searchParams }: Props) {
             <dl className="mt-2 divide-y divide-slate-100 text-sm">
               <Row term="Price">{formatPrice(product.priceCents, product.currency)}</Row>
               <Row term="You receive">
-                {formatPrice(net, product.currency)} <span className="font-normal text-slate-600">after the {PRICING.transaction_fee_percent}% fee</span>
+                {formatPrice(net, product.currency)}{" "}
+                <span className="font-normal text-slate-600">after the {PRICING.transaction_fee_percent}% fee</span>
               </Row>
               <Row term="License">
                 {seatModelLabel(product.seatModel)}, {plural(product.maxMachines, "machine")}
@@ -140,7 +143,11 @@ export default async function EditProductPage({ params, searchParams }: Props) {
                 {input.images.map((src, i) => (
                   <li key={src}>
                     {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static screenshot */}
-                    <img src={src} alt={`Screenshot ${i + 1} of ${input.images.length}`} className="aspect-[16/10] w-full rounded-lg border border-slate-200 bg-slate-100 object-cover" />
+                    <img
+                      src={src}
+                      alt={`Screenshot ${i + 1} of ${input.images.length}`}
+                      className="aspect-[16/10] w-full rounded-lg border border-slate-200 bg-slate-100 object-cover"
+                    />
                   </li>
                 ))}
               </ul>

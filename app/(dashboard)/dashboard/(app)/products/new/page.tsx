@@ -32,8 +32,8 @@ export default async function NewProductPage() {
             <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm leading-6 text-slate-700">
               <li>A buyer pays; a key is issued and e-mailed at once.</li>
               <li>
-                Your app calls <code className="rounded bg-slate-100 px-1 text-[0.8125rem]">/activate</code> with the key, a machine fingerprint and your plugin
-                ID, then <code className="rounded bg-slate-100 px-1 text-[0.8125rem]">/validate</code> at launch.
+                Your app calls <code className="rounded bg-slate-100 px-1 text-[0.8125rem]">/activate</code> with the key, a machine fingerprint and
+                your plugin ID, then <code className="rounded bg-slate-100 px-1 text-[0.8125rem]">/validate</code> at launch.
               </li>
               <li>Buyers release old machines themselves; you can too, from Licenses.</li>
             </ol>
