@@ -23,7 +23,8 @@ function reasonOf(name, body) {
     .map((m) => attrs(m[1]))
     .find((p) => ["skip", "fixme", "skipped"].includes(p.name) && p.value);
   if (annotation) return annotation.value;
-  const needs = /\((needs [^)]*)\)/.exec(name);
+  // The "(needs …)" group may itself hold parentheses: take everything up to the name's last ")".
+  const needs = /\((needs .*)\)/.exec(name);
   if (needs) return needs[1];
   return "no reason recorded";
 }
