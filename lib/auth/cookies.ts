@@ -20,7 +20,12 @@ export function readCookie(header: string | null, name: string): string | undefi
 
 /** Mutating form posts must come from our own pages (defence in depth next to SameSite cookies). */
 export function sameOrigin(request: Request): boolean {
-  const origin = request.headers.get("origin");
+  return originAllowed(request.headers, new URL(request.url).origin);
+}
+
+/** The same check on a request's headers and the origin it addressed. */
+export function originAllowed(headers: Headers, requestOrigin: string): boolean {
+  const origin = headers.get("origin");
   if (!origin) return true; // non-browser clients and older browsers send none; SameSite still applies
-  return origin === new URL(env().BASE_URL).origin || origin === new URL(request.url).origin;
+  return origin === new URL(env().BASE_URL).origin || origin === requestOrigin;
 }

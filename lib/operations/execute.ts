@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { readCookie } from "../auth/cookies.ts";
+import { originAllowed, readCookie } from "../auth/cookies.ts";
 import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
-import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { invalid } from "../http/input.ts";
 import { enforce } from "../http/rate-limit.ts";
@@ -12,27 +11,34 @@ import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts
 async function sellerFor(ctx: CallContext, write: boolean): Promise<Seller> {
   const session = await sessionFromToken(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE.seller), "seller");
   if (!session) throw new AppError("unauthorized", 401, "Sign in to the seller dashboard first.");
-  if (write) {
-    const origin = ctx.headers.get("origin");
-    // Browsers send Origin on cross-site writes; clients that send none are not browsers, and SameSite still applies.
-    if (origin && origin !== new URL(env().BASE_URL).origin && origin !== ctx.origin) {
-      throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
-    }
-  }
+  if (write && !originAllowed(ctx.headers, ctx.origin)) throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
   const developer = await getDb().developer.findUnique({ where: { email: session.email }, select: { id: true, name: true, email: true } });
   if (!developer) throw new AppError("no_developer_profile", 403, "Create your developer profile in the dashboard first.");
   return { email: session.email, developer };
 }
 
 /**
- * Runs one call of an operation whatever the transport: rate limits first (they need no database), then who is
- * calling, then the handler. Input has been parsed by the transport with the operation's schemas.
+ * Who is calling, for operations that are not public. Transports that can, call it before reading a body, so an
+ * anonymous caller learns first that it must sign in.
  */
-export async function execute(op: Operation, input: Record<string, unknown>, ctx: CallContext, rawBody?: string): Promise<unknown> {
+export async function authorize(op: Operation, ctx: CallContext): Promise<Pick<HandlerContext, "seller">> {
+  return op.auth === "seller" ? { seller: await sellerFor(ctx, op.http?.method !== "GET") } : {};
+}
+
+/**
+ * Runs one call of an operation whatever the transport: rate limits first (they need no database), then who is
+ * calling (unless the transport already established it), then the handler. Input has been parsed by the transport
+ * with the operation's schemas.
+ */
+export async function execute(
+  op: Operation,
+  input: Record<string, unknown>,
+  ctx: CallContext,
+  extra: { rawBody?: string; caller?: Pick<HandlerContext, "seller"> } = {},
+): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
-  const handlerCtx: HandlerContext = { ...ctx, ...(rawBody !== undefined ? { rawBody } : {}) };
-  if (op.auth === "seller") handlerCtx.seller = await sellerFor(ctx, op.http?.method !== "GET");
-  return op.handler(input, handlerCtx);
+  const caller = extra.caller ?? (await authorize(op, ctx));
+  return op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
 }
 
 /** Parses each part of an HTTP request with its schema and merges them into the operation's input. */

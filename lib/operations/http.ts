@@ -5,7 +5,7 @@ import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http
 import { methods } from "../http/route.ts";
 import type { HttpOperation, Method, Operation } from "./define.ts";
 import { hasHttp } from "./define.ts";
-import { execute, parseParts } from "./execute.ts";
+import { authorize, execute, parseParts } from "./execute.ts";
 import { operationsAt } from "./index.ts";
 
 /** Status, headers and body of a successful call, as every HTTP adapter sends it. */
@@ -31,6 +31,14 @@ function nextHandler(op: HttpOperation) {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
     try {
+      const ctx = {
+        transport: "rest" as const,
+        client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
+        requestId,
+        headers: request.headers,
+        origin: url.origin,
+      };
+      const caller = await authorize(op, ctx);
       let body: unknown;
       let raw: string | undefined;
       if (op.input?.body) {
@@ -39,14 +47,7 @@ function nextHandler(op: HttpOperation) {
         if (!http.rawBody) body = parseJsonText(raw);
       }
       const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
-      const ctx = {
-        transport: "rest" as const,
-        client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
-        requestId,
-        headers: request.headers,
-        origin: url.origin,
-      };
-      const out = success(op, await execute(op, input, ctx, http.rawBody ? raw : undefined), requestId);
+      const out = success(op, await execute(op, input, ctx, { caller, rawBody: http.rawBody ? raw : undefined }), requestId);
       return new Response(out.body, { status: out.status, headers: out.headers });
     } catch (error) {
       return problemResponse(toAppError(error, requestId), requestId, url.pathname);

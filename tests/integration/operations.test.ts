@@ -345,6 +345,15 @@ const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
   get_terms: () => ({}),
 };
 
+describe("seller operations", () => {
+  it("tell an anonymous caller to sign in before judging the body", async () => {
+    const op = operations().find((o) => o.id === "updateSellerProduct")!;
+    const r = await rest(op, { params: { id: fx.sellerProduct }, body: { name: "x" } });
+    expect(r.status, r.text).toBe(401);
+    expect(JSON.parse(r.text)).toMatchObject({ code: "unauthorized" });
+  });
+});
+
 describe("MCP calls count against the same limits as REST", () => {
   it("validate_license: a batch stops at the per-address limit, and REST from that address is refused too", async () => {
     rateLimiter().reset();
