@@ -12,6 +12,8 @@ import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "./respo
 export const MCP_MAX_BATCH = 10;
 
 function batchSize(body: string): number {
+  // Only a batch starts with "[": single messages, the common case, are not parsed twice.
+  if (!body.trimStart().startsWith("[")) return 1;
   try {
     const parsed: unknown = JSON.parse(body);
     return Array.isArray(parsed) ? parsed.length : 1;
