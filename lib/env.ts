@@ -11,14 +11,23 @@ const millis = (fallback: number, min: number) => z.coerce.number().int().min(mi
 const fields = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().default("0.0.0.0"),
+  /** Interface to listen on; 127.0.0.1 when TRUST_PROXY is set (the proxy is then the only way in), else 0.0.0.0. */
+  HOST: z.string().min(1).optional(),
   /** Public origin of this deployment; every absolute URL in every document derives from it. */
   BASE_URL: z.url().optional(),
+  /** Further host names (comma-separated) this deployment answers to besides BASE_URL's; any other Host is refused. */
+  ALLOWED_HOSTS: z.string().optional(),
   DATABASE_URL: z.string().min(1).default("file:./data/marketplace.db"),
   /** Connections per instance in the PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   /** Skip seeding the demo catalogue into an empty database. */
   SEED_DEMO: z.enum(["on", "off"]).default("on"),
+  /**
+   * Who takes payments: stripe, or the built-in test mode (a Pay button, no money). Unset: Stripe when
+   * STRIPE_SECRET_KEY is set, else test mode outside production; in production test mode needs this explicit opt-in,
+   * otherwise paid checkout is refused.
+   */
+  PAYMENTS: z.enum(["stripe", "test"]).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Another Stripe API host (a proxy, or a local stand-in in tests). */
@@ -37,8 +46,12 @@ const fields = z.object({
   RATE_LIMIT_RECEIPT_PER_MIN: perMinute(120),
   RATE_LIMIT_CHECKOUT_PER_MIN: perMinute(30),
   RATE_LIMIT_PER_KEY_PER_MIN: perMinute(120),
+  /** Trials started per client address per hour. */
+  RATE_LIMIT_TRIAL_PER_HOUR: z.coerce.number().int().min(1).max(100_000_000).default(10),
   /** Reverse proxies in front of the service; the client address is then read from X-Forwarded-For. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
+  /** Addresses or CIDR ranges (comma-separated) of those proxies; X-Forwarded-For is read only from these peers. */
+  TRUST_PROXY_FROM: z.string().min(1).default("127.0.0.1,::1"),
   /** How long an instance serves a cached license answer after another instance changed that license (0: no cache). */
   LICENSE_CACHE_TTL_MS: millis(10_000, 0),
   /** Licenses kept in that cache per instance. */
@@ -49,6 +62,11 @@ const fields = z.object({
   VALIDATION_FLUSH_MS: millis(5_000, 10),
   /** Where uploaded product images are stored. */
   UPLOAD_DIR: z.string().min(1).default("./data/uploads"),
+  /** Uploaded image storage per seller, in megabytes. */
+  UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Complimentary licenses a seller may send per day, and while the seller is new (first 7 days, no paid sale). */
+  COMPLIMENTARY_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(50),
+  COMPLIMENTARY_NEW_SELLER_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(5),
 });
 
 /** Blank and whitespace-only values are unset, whatever the key. */
@@ -60,7 +78,7 @@ const schema = z.preprocess(
 );
 
 export type Settings = z.infer<typeof fields>;
-export type Env = Settings & { BASE_URL: string };
+export type Env = Settings & { BASE_URL: string; HOST: string };
 export type SettingName = keyof Settings;
 
 /** The names of every setting, for documentation checks. */
@@ -75,7 +93,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid environment: ${describe(parsed.error)}`);
   const e = parsed.data;
-  return { ...e, BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "") };
+  return {
+    ...e,
+    BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    HOST: e.HOST ?? (e.TRUST_PROXY > 0 ? "127.0.0.1" : "0.0.0.0"),
+  };
 }
 
 let cached: Env | undefined;
