@@ -1,3 +1,4 @@
+import { blankControlCharacters } from "@/lib/http/input";
 import type { Category } from "@/lib/marketplace/constants";
 import { ALL_SORTS, categorySchema, MAX_PAGE, SEARCH_MAX_LENGTH, type ProductSort } from "@/lib/marketplace/schemas";
 
@@ -26,7 +27,10 @@ function isSort(value: string | undefined): value is ProductSort {
 }
 
 export function parseBrowseQuery(params: RawSearchParams): BrowseQuery {
-  const q = (first(params.q) ?? "").trim().slice(0, SEARCH_MAX_LENGTH).trim();
+  const q = blankControlCharacters(first(params.q) ?? "")
+    .trim()
+    .slice(0, SEARCH_MAX_LENGTH)
+    .trim();
   const category = categorySchema.safeParse(first(params.category));
   const sort = first(params.sort);
   const pageNumber = Number.parseInt(first(params.page) ?? "", 10);

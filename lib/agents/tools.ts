@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CallContext, Operation, ToolSpec } from "../operations/define.ts";
+import { refuseControlCharacters } from "../http/input.ts";
 import { execute, mergedInputSchema } from "../operations/execute.ts";
 import { operations } from "../operations/index.ts";
 
@@ -72,6 +73,7 @@ export function toolByName(name: string): Tool | undefined {
 
 /** Runs a tool on arguments already parsed with its input schema, through the operation's limits, auth and handler. */
 export async function callTool(t: Tool, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
+  refuseControlCharacters("body", args);
   const input = t.spec.toInput ? t.spec.toInput(args) : args;
   const output = await execute(t.operation, input, ctx);
   return { text: t.spec.text(output), ...(t.output ? { data: output as Record<string, unknown> } : {}) };

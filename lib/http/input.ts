@@ -29,7 +29,59 @@ export function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
+/**
+ * Control characters: C0 (U+0000–U+001F), DEL and C1 (U+0080–U+009F). No field of this API means to hold one, and
+ * some break things further down (PostgreSQL refuses NUL in text). Bodies may hold tab, line feed and carriage return
+ * (multi-line descriptions); query and path parameters may not.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_IN_PARAMETER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** True when a string holds a control character (see above) or half a surrogate pair (not text at all). */
+export function hasControlCharacter(text: string, multiLine = true): boolean {
+  return (multiLine ? CONTROL_IN_BODY : CONTROL_IN_PARAMETER).test(text) || !text.isWellFormed();
+}
+
+/** For lenient readers (storefront URLs): every control character becomes a space, half surrogate pairs U+FFFD. */
+export function blankControlCharacters(text: string): string {
+  // eslint-disable-next-line no-control-regex -- replacing control characters is the point
+  return text.toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+}
+
+/** The dotted path of the first string (or object key) in a value that holds a control character; null when none does. */
+export function controlCharacterPath(value: unknown, multiLine = true): string | null {
+  // Iterative, like depthExceeds: the value may be hostile.
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, path] = item;
+    if (typeof v === "string") {
+      if (hasControlCharacter(v, multiLine)) return path || "(root)";
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+    for (const [k, child] of entries) {
+      const at = path ? `${path}.${k}` : k;
+      if (!Array.isArray(v) && hasControlCharacter(k, multiLine)) return at;
+      stack.push([child, at]);
+    }
+  }
+  return null;
+}
+
+/** Refuses input holding a control character, with the same problem shape as a schema refusal. */
+export function refuseControlCharacters(where: "query" | "body" | "path", value: unknown): void {
+  const name = controlCharacterPath(value, where === "body");
+  if (name === null) return;
+  const message = where === "body" ? "must not contain control characters (tab and line breaks aside)" : "must not contain control characters";
+  const label = where === "query" ? "query parameter" : where === "path" ? "path parameter" : "field";
+  throw new AppError(`invalid_${where}`, 400, `Invalid ${label} "${name}": ${message}`, { errors: [{ in: where, name, message }] });
+}
+
 export function parseWith<T>(schema: z.ZodType<T>, where: "query" | "body" | "path", value: unknown): T {
+  refuseControlCharacters(where, value);
   const result = schema.safeParse(value);
   if (!result.success) throw invalid(where, result.error);
   return result.data;

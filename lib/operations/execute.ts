@@ -3,7 +3,7 @@ import { originAllowed, readCookie } from "../auth/cookies.ts";
 import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
-import { invalid } from "../http/input.ts";
+import { invalid, refuseControlCharacters } from "../http/input.ts";
 import { enforce } from "../http/rate-limit.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
 
@@ -49,6 +49,7 @@ export function parseParts(
   const out: Record<string, unknown> = {};
   const part = (schema: z.ZodType | undefined, where: "query" | "path" | "body", value: unknown) => {
     if (!schema) return;
+    refuseControlCharacters(where, value);
     const result = schema.safeParse(value);
     if (!result.success) throw invalid(where, result.error);
     Object.assign(out, result.data);

@@ -452,3 +452,68 @@ describe("MCP calls count against the same limits as REST", () => {
     expect(toolByName("get_terms")).toBeDefined();
   });
 });
+
+/** Every string leaf of a value, as [path, set(newValue)] pairs. */
+function stringLeaves(value: unknown, path: string[] = []): Array<{ path: string; set: (v: string) => unknown }> {
+  if (typeof value === "string") return [{ path: path.join("."), set: (v) => v }];
+  if (value === null || typeof value !== "object") return [];
+  const out: Array<{ path: string; set: (v: string) => unknown }> = [];
+  const entries = Array.isArray(value) ? value.map((x, i) => [i, x] as const) : Object.entries(value);
+  for (const [k, child] of entries) {
+    for (const leaf of stringLeaves(child, [...path, String(k)])) {
+      out.push({
+        path: leaf.path,
+        set: (v) => {
+          const copy: any = Array.isArray(value) ? [...value] : { ...value };
+          copy[k] = leaf.set(v);
+          return copy;
+        },
+      });
+    }
+  }
+  return out;
+}
+
+describe("control characters are refused in every string, on every transport", () => {
+  // PostgreSQL cannot store NUL in text: before this check, `?search=%00` answered 500 there.
+  for (const op of operations().filter((o) => o.http && !o.http.rawBody && o.input)) {
+    it(`${op.http!.method} ${op.http!.path} (${op.id})`, async () => {
+      const c = EXAMPLES[op.id]!.ok();
+      const cases: Array<{ where: string; call: Call }> = [];
+      for (const part of ["query", "params", "body"] as const) {
+        for (const leaf of stringLeaves(c[part])) {
+          for (const bad of part === "body" ? ["\u0000", "\u001b", "\ud800"] : ["\u0000", "\n", "\u0085"]) {
+            const original = leaf.path.split(".").reduce<any>((v, k) => v[k], c[part]) as string;
+            cases.push({ where: `${part}.${leaf.path}`, call: { ...c, [part]: leaf.set(`${original}${bad}`) } });
+          }
+        }
+      }
+      // Operations whose input has no string (a page number only, say) have nothing to refuse here.
+      expect(cases.length + (stringLeaves(c).length === 0 ? 1 : 0)).toBeGreaterThan(0);
+      for (const { where, call: bad } of cases) {
+        const r = await rest(op, bad);
+        expect(r.status, `${where}: ${r.text}`).toBe(400);
+        expect(JSON.parse(r.text), where).toMatchObject({ status: 400, detail: expect.stringContaining("control characters") });
+      }
+    });
+  }
+
+  for (const t of tools()) {
+    it(`MCP tool ${t.name}`, async () => {
+      const c = EXAMPLES[t.operation.id]!.ok();
+      const args = MCP_ARGS[t.name]?.() ?? { ...c.query, ...c.params, ...(c.body as object) };
+      for (const leaf of stringLeaves(args)) {
+        const reply = await mcp(toolCall(t.name, leaf.set("bad\u0000value")));
+        expect(reply.status).toBe(200);
+        const result = reply.json.result ?? {};
+        expect(result.isError ?? Boolean(reply.json.error), `${t.name}.${leaf.path}`).toBe(true);
+        if (result.content) expect(JSON.stringify(result.content), `${t.name}.${leaf.path}`).toMatch(/control characters|Invalid/);
+      }
+    });
+  }
+
+  it("the storefront's search box turns them into spaces rather than failing", async () => {
+    const { parseBrowseQuery } = await import("@/components/store/browse-query");
+    expect(parseBrowseQuery({ q: "tape\u0000warmth\ud800" }).q).toBe("tape warmth\ufffd");
+  });
+});
