@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { formatPrice } from "../pricing.ts";
+import { testPaymentsEnabled } from "../payments/provider.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import type { CheckoutStatus, OrderStatus } from "./schemas.ts";
 
@@ -42,10 +43,12 @@ async function emailStatus(orderId: string): Promise<"queued" | "sent"> {
 export async function getCheckoutStatus(sessionId: string, now = Date.now()): Promise<CheckoutStatus> {
   const order = await loadOrder(sessionId);
   const status = effectiveStatus(order, now);
+  // A test-mode session cannot be paid once test mode is off: there is nowhere to pay it.
+  const payable = status === "open" && (order.provider !== "test" || testPaymentsEnabled());
   return {
     session_id: order.id,
     status,
-    url: status === "open" ? order.checkoutUrl : null,
+    url: payable ? order.checkoutUrl : null,
     provider: order.provider as "test" | "stripe",
     product_id: order.product.id,
     product_name: order.product.name,

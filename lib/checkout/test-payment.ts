@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { applyPaymentEvent } from "../payments/apply-payment-event.ts";
+import { testPaymentsEnabled } from "../payments/provider.ts";
 import { effectiveStatus } from "./get-checkout.ts";
 
 async function testOrder(sessionId: string) {
@@ -10,12 +11,24 @@ async function testOrder(sessionId: string) {
   return order;
 }
 
+/** Refused when test mode is no longer this deployment's provider (Stripe was set up since, or nothing is). */
+export function testModeOff(): AppError {
+  return new AppError(
+    "test_mode_off",
+    409,
+    "Test-mode payments are turned off on this deployment, so this test checkout cannot be paid. Start a new checkout from the product page.",
+  );
+}
+
 /**
  * The test-mode Pay button: reports a successful payment as a payment event, through the same path a Stripe
- * webhook takes. Pressing it twice pays once.
+ * webhook takes. Pressing it twice pays once. It works only while test mode is the current provider: a test-mode
+ * order left open from before Stripe was configured (or from a deployment that has since stopped offering test
+ * mode) is not a free license.
  */
 export async function payTestCheckout(sessionId: string, now = new Date()) {
   const order = await testOrder(sessionId);
+  if (!testPaymentsEnabled()) throw testModeOff();
   const status = effectiveStatus(order, now.getTime());
   if (status === "expired" || status === "cancelled" || status === "failed") {
     throw new AppError(`checkout_${status}`, 409, `This checkout session is ${status}; start a new one from the product page.`);
@@ -29,6 +42,7 @@ export async function payTestCheckout(sessionId: string, now = new Date()) {
       orderId: order.id,
       amountCents: order.amountCents,
       currency: order.currency,
+      paymentStatus: "paid",
     },
     now,
   );

@@ -20,14 +20,15 @@ export const CHECKOUT = [
   operation({
     id: "createCheckout",
     summary: "Create a checkout session",
-    description: "Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome.",
+    description:
+      "Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome. A deployment with no payment provider set up answers 503 `checkout_not_configured`.",
     tag: "Checkout",
     auth: "public",
     http: { method: "POST", path: "/api/checkout/create" },
     input: { body: createCheckoutRequestSchema },
     output: startedCheckoutSchema,
     limits: (_b, c) => [[RULES.checkout, c.client]],
-    errors: [404, 429, 502],
+    errors: [404, 429, 502, 503],
     handler: async (b) => {
       const session = await createCheckout(b);
       const status = await getCheckoutStatus(session.session_id);

@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
+import { testPaymentsEnabled } from "./provider.ts";
 
 /** A payment outcome, whichever provider reported it. */
 export interface PaymentEvent {
@@ -12,8 +13,11 @@ export interface PaymentEvent {
   kind: "paid" | "failed" | "expired" | "pending" | "ignored";
   orderId: string | null;
   providerSessionId?: string | null;
+  /** What the provider says was charged. A paid event must carry both, and both must match the order. */
   amountCents?: number | null;
   currency?: string | null;
+  /** The provider's own payment state; a paid event fulfils only when this is "paid". */
+  paymentStatus?: string | null;
 }
 
 export interface AppliedEvent {
@@ -21,6 +25,32 @@ export interface AppliedEvent {
   applied: boolean;
   fulfilled: boolean;
   reason?: string;
+}
+
+/**
+ * Why a "paid" event must not fulfil its order, or null when it may: the provider must say the payment is
+ * complete, and say what it charged, and that must be the order's amount in the order's currency. A missing
+ * amount or currency is a refusal, never a pass.
+ */
+function paidRefusal(
+  event: PaymentEvent,
+  order: { amountCents: number; currency: string },
+): { reason: "not_paid" | "amount_mismatch"; log: string } | null {
+  if (event.paymentStatus !== "paid") return { reason: "not_paid", log: `payment status is ${String(event.paymentStatus)}, not paid` };
+  const amount = event.amountCents;
+  const currency = event.currency;
+  if (
+    typeof amount !== "number" ||
+    typeof currency !== "string" ||
+    amount !== order.amountCents ||
+    currency.toLowerCase() !== order.currency.toLowerCase()
+  ) {
+    return {
+      reason: "amount_mismatch",
+      log: `paid ${String(amount)} ${String(currency)}, expected ${order.amountCents} ${order.currency}`,
+    };
+  }
+  return null;
 }
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
@@ -31,6 +61,12 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code 
  * both end here, and fulfilment is the same for both.
  */
 export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): Promise<AppliedEvent> {
+  // A test-mode payment counts only while test mode is this deployment's provider. Refused before anything is
+  // recorded, so nothing about the order changes.
+  if (event.provider === "test" && event.kind === "paid" && !testPaymentsEnabled()) {
+    console.error(`order ${event.orderId ?? "?"}: a test-mode payment while test mode is off; not fulfilled`);
+    return { duplicate: false, applied: false, fulfilled: false, reason: "test_mode_off" };
+  }
   const db = getDb();
   try {
     const result = await db.$transaction(
@@ -47,11 +83,10 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
         }
         switch (event.kind) {
           case "paid": {
-            if (event.amountCents != null && (event.amountCents !== order.amountCents || (event.currency ?? order.currency) !== order.currency)) {
-              console.error(
-                `order ${order.id}: paid ${event.amountCents} ${event.currency}, expected ${order.amountCents} ${order.currency}; not fulfilled`,
-              );
-              return { duplicate: false, applied: false, fulfilled: false, reason: "amount_mismatch" };
+            const refused = paidRefusal(event, order);
+            if (refused) {
+              console.error(`order ${order.id}: ${event.provider} event ${event.id} (${event.type}) not fulfilled: ${refused.log}`);
+              return { duplicate: false, applied: false, fulfilled: false, reason: refused.reason };
             }
             const f = await fulfilOrder(tx, order.id, now);
             return { duplicate: false, applied: true, fulfilled: f.fulfilled };

@@ -10,10 +10,18 @@ function fromStripeEvent(event: Stripe.Event): PaymentEvent {
   if (!event.type.startsWith("checkout.session.")) return { ...base, kind: "ignored", orderId: null };
   const session = event.data.object as Stripe.Checkout.Session;
   const orderId = session.metadata?.order_id ?? session.client_reference_id ?? null;
-  const common = { ...base, orderId, providerSessionId: session.id, amountCents: session.amount_total, currency: session.currency };
+  const common = {
+    ...base,
+    orderId,
+    providerSessionId: session.id,
+    amountCents: session.amount_total,
+    currency: session.currency,
+    paymentStatus: session.payment_status,
+  };
   switch (event.type) {
     case "checkout.session.completed":
-      // Delayed methods (bank debits) complete unpaid and report later through async_payment_succeeded.
+      // Delayed methods (bank debits) complete unpaid and report later through async_payment_succeeded. Any
+      // other status (no_payment_required, or none) goes on as "paid" and is refused there: only "paid" fulfils.
       return { ...common, kind: session.payment_status === "unpaid" ? "pending" : "paid" };
     case "checkout.session.async_payment_succeeded":
       return { ...common, kind: "paid" };
@@ -28,7 +36,10 @@ function fromStripeEvent(event: Stripe.Event): PaymentEvent {
 
 /**
  * Verifies a webhook delivery on its raw body and applies it. A bad or missing signature is refused with 400 and
- * changes nothing; the answer is 2xx only once the event's effect has committed.
+ * changes nothing; the answer is 2xx only once the event's effect has committed. A genuine event that must not
+ * fulfil its order (not paid, no amount, an amount or currency other than the order's, another session) is logged,
+ * recorded and answered 200 with fulfilled: false and the reason: the signed event will never change, so Stripe
+ * retrying it for days would achieve nothing.
  */
 export async function handleStripeWebhook(rawBody: string, signature: string | null): Promise<AppliedEvent & { received: true }> {
   const secret = env().STRIPE_WEBHOOK_SECRET;

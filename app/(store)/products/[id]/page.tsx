@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
+import { buyErrorMessage } from "@/lib/checkout/buy-errors";
 import { AppError } from "@/lib/http/errors";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { getProduct } from "@/lib/marketplace/get-product";
 import { productIdSchema, type ProductDetails } from "@/lib/marketplace/schemas";
+import { checkoutConfigured } from "@/lib/payments/provider";
 import { browseHref } from "@/components/store/browse-query";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
 import { PlatformBadges } from "@/components/store/platform-badges";
@@ -17,7 +19,11 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The Buy form's refusal, sent back by /checkout/start as ?buy_error=…&email=…: plain text, length-capped. */
+/**
+ * The Buy form's refusal, sent back by /checkout/start as ?buy_error=<code>&email=…: only known codes show a
+ * message (lib/checkout/buy-errors.ts), so a crafted link cannot put words on the page. The e-mail is plain
+ * text, length-capped, and only refills the input.
+ */
 function buyFormState(query: Record<string, string | string[] | undefined>): { error: string | null; email: string } {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
   const clean = (v: string, max: number) =>
@@ -26,7 +32,7 @@ function buyFormState(query: Record<string, string | string[] | undefined>): { e
       .replace(/[\u0000-\u001f\u007f]/g, " ")
       .trim()
       .slice(0, max);
-  return { error: clean(first(query.buy_error), 300) || null, email: clean(first(query.email), 254) };
+  return { error: buyErrorMessage(first(query.buy_error)), email: clean(first(query.email), 254) };
 }
 
 function isNotFound(error: unknown): boolean {
@@ -91,6 +97,8 @@ function Spec({ term, children }: { term: string; children: ReactNode }) {
 export default async function ProductPage({ params, searchParams }: Props) {
   const product = await loadProduct((await params).id);
   const buy = buyFormState(await searchParams);
+  // No payment provider (production without Stripe or PAYMENTS=test): say so instead of offering a Buy button.
+  const canBuy = checkoutConfigured();
   const dev = product.developer_info;
   const trial = product.pricing.trial_available && product.pricing.trial_days > 0;
   const seats = `${seatModelLabel(product.seat_model)} · up to ${plural(product.max_machines, "machine")}`;
@@ -152,9 +160,11 @@ export default async function ProductPage({ params, searchParams }: Props) {
                 <span className="sr-only">Price: </span>
                 {product.price_display}
               </p>
-              <a href="#buy" className={buttonPrimary}>
-                Buy a license
-              </a>
+              {canBuy ? (
+                <a href="#buy" className={buttonPrimary}>
+                  Buy a license
+                </a>
+              ) : null}
             </div>
           </div>
         </div>
@@ -262,41 +272,51 @@ export default async function ProductPage({ params, searchParams }: Props) {
               <span className="ml-1.5 text-sm font-normal text-slate-600">one-time</span>
             </p>
             <p className="mt-3 text-sm leading-6 text-slate-700">{product.pricing.license}</p>
-            <form method="post" action={`/checkout/start`} className="mt-5 space-y-4">
-              <input type="hidden" name="product_id" value={product.id} />
-              {buy.error ? (
-                <div
-                  id="buy_error"
-                  role="alert"
-                  className="rounded-lg border border-red-200 bg-red-50 px-3.5 py-3 text-sm leading-6 break-words text-red-800"
-                >
-                  {buy.error}
+            {canBuy ? (
+              <form method="post" action={`/checkout/start`} className="mt-5 space-y-4">
+                <input type="hidden" name="product_id" value={product.id} />
+                {buy.error ? (
+                  <div
+                    id="buy_error"
+                    role="alert"
+                    className="rounded-lg border border-red-200 bg-red-50 px-3.5 py-3 text-sm leading-6 break-words text-red-800"
+                  >
+                    {buy.error}
+                  </div>
+                ) : null}
+                <div>
+                  <label htmlFor="buyer_email" className="block text-sm font-medium text-slate-800">
+                    E-mail address
+                  </label>
+                  <input
+                    id="buyer_email"
+                    type="email"
+                    name="buyer_email"
+                    required
+                    autoComplete="email"
+                    inputMode="email"
+                    placeholder="you@example.com"
+                    defaultValue={buy.email || undefined}
+                    aria-describedby={buy.error ? "buy_error buyer_email_hint" : "buyer_email_hint"}
+                    className={`${inputBase} mt-1.5`}
+                  />
+                  <p id="buyer_email_hint" className="mt-1.5 text-xs text-slate-600">
+                    Your license key is sent to this address.
+                  </p>
                 </div>
-              ) : null}
-              <div>
-                <label htmlFor="buyer_email" className="block text-sm font-medium text-slate-800">
-                  E-mail address
-                </label>
-                <input
-                  id="buyer_email"
-                  type="email"
-                  name="buyer_email"
-                  required
-                  autoComplete="email"
-                  inputMode="email"
-                  placeholder="you@example.com"
-                  defaultValue={buy.email || undefined}
-                  aria-describedby={buy.error ? "buy_error buyer_email_hint" : "buyer_email_hint"}
-                  className={`${inputBase} mt-1.5`}
-                />
-                <p id="buyer_email_hint" className="mt-1.5 text-xs text-slate-600">
-                  Your license key is sent to this address.
-                </p>
+                <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
+                  Buy
+                </button>
+              </form>
+            ) : (
+              <div
+                id="checkout-not-configured"
+                role="status"
+                className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm leading-6 text-amber-900"
+              >
+                Checkout is not configured on this deployment, so licenses cannot be bought here yet.
               </div>
-              <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
-                Buy
-              </button>
-            </form>
+            )}
             {trial ? (
               <a href={product.download_url} className={`${buttonSecondary} mt-3 w-full`}>
                 Download free trial ({product.pricing.trial_days} days)
