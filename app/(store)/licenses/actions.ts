@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { currentBuyer } from "@/lib/auth/next-session";
 import { buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { AppError } from "@/lib/http/errors";
+import type { ErrorCode, NoticeCode } from "./messages";
 
 const ID_MAX = 64;
 
@@ -19,11 +20,11 @@ function field(formData: FormData, name: string): string {
  */
 export async function releaseMachine(formData: FormData): Promise<void> {
   const buyer = await currentBuyer();
-  if (!buyer) redirect(`/licenses?error=${encodeURIComponent("Your session has ended. Sign in again to release a machine.")}`);
+  if (!buyer) redirect(`/licenses?error=${"session_ended" satisfies ErrorCode}`);
 
   const licenseId = field(formData, "license_id");
   const activationId = field(formData, "activation_id");
-  let notice = "released";
+  let notice: NoticeCode = "released";
   if (!licenseId || !activationId) {
     notice = "release_not_found";
   } else {

@@ -9,6 +9,7 @@ import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
 import { releaseMachine } from "./actions";
+import { errorFor, noticeFor, type Notice } from "./messages";
 
 export const dynamic = "force-dynamic";
 
@@ -21,17 +22,12 @@ export const metadata: Metadata = {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const NOTICES = {
-  released: { tone: "success", text: "Machine released. Its seat is free; activate the app on your new computer." },
-  release_not_found: { tone: "error", text: "That machine is not on any of your licenses any more — it may have been released already." },
-} as const;
-
 export default async function MyLicensesPage({ searchParams }: Props) {
   const query = await searchParams;
   const buyer = await currentBuyer();
-  const error = queryText(query.error, 300) || null;
-  const noticeKey = queryText(query.notice, 40);
-  const notice = noticeKey in NOTICES ? NOTICES[noticeKey as keyof typeof NOTICES] : null;
+  // Codes only, in our words (./messages.ts): a crafted link cannot put text on this page.
+  const error = errorFor(queryText(query.error, 100));
+  const notice = noticeFor(queryText(query.notice, 40));
 
   return (
     <div className={`${container} py-10 sm:py-14`}>
@@ -65,7 +61,7 @@ function SignedOut({ error }: { error: string | null }) {
   );
 }
 
-async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: (typeof NOTICES)[keyof typeof NOTICES] | null }) {
+async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: Notice | null }) {
   const licenses = await buyerLicenses(email);
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();

@@ -1,0 +1,42 @@
+/**
+ * What "My licenses" says after a redirect (?notice=<code>, ?error=<code>). The URL carries only a code and the
+ * words are ours: a crafted link cannot make this page say anything we did not write.
+ */
+export const NOTICES = {
+  released: { tone: "success", text: "Machine released. Its seat is free; activate the app on your new computer." },
+  release_not_found: { tone: "error", text: "That machine is not on any of your licenses any more — it may have been released already." },
+} as const;
+export type NoticeCode = keyof typeof NOTICES;
+export type Notice = (typeof NOTICES)[NoticeCode];
+
+export const ERRORS = {
+  /** Set by the release action (./actions.ts). */
+  session_ended: "Your session has ended. Sign in again to release a machine.",
+  /** Set by the buyer sign-in form's route (/auth/sign-in). */
+  invalid_email: "Please enter a valid e-mail address.",
+  rate_limited: "Too many sign-in links for this address; wait a few minutes.",
+} as const;
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Anything else in ?error=: something went wrong, in our words. */
+const GENERIC_ERROR = "That did not work. Please try again.";
+
+/** The sign-in route sent these exact sentences before it sent codes; they stand for their codes. */
+const LEGACY_ERROR_TEXT: Partial<Record<string, ErrorCode>> = {
+  "Please enter a valid e-mail address.": "invalid_email",
+  "Too many sign-in links for this address; wait a few minutes.": "rate_limited",
+};
+
+const own = <T extends object>(table: T, key: string): key is Extract<keyof T, string> => Object.hasOwn(table, key);
+
+/** ?notice=: a known code's message, else nothing. */
+export function noticeFor(code: string): Notice | null {
+  return own(NOTICES, code) ? NOTICES[code] : null;
+}
+
+/** ?error=: a known code's message (kebab-case accepted), nothing when absent, the generic message otherwise. */
+export function errorFor(code: string): string | null {
+  if (!code) return null;
+  const key = (Object.hasOwn(LEGACY_ERROR_TEXT, code) ? LEGACY_ERROR_TEXT[code] : undefined) ?? code.replace(/-/g, "_");
+  return own(ERRORS, key) ? ERRORS[key] : GENERIC_ERROR;
+}
