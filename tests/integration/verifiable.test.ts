@@ -9,6 +9,9 @@ import { GET as statusRoute } from "@/app/api/status/revocation/route";
 import { GET as didRoute } from "@/app/.well-known/did.json/route";
 import { disconnectDb } from "@/lib/db";
 import { rotateSigningKey } from "@/lib/identity/service-keys";
+import { decodeBase64urlStrict } from "@/lib/verifiable/base64url";
+import { signJws } from "@/lib/verifiable/jws";
+import { credentialDigest } from "@/lib/verifiable/license-credential";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { setLicenseStatus } from "@/lib/licensing/set-license-status";
 import { call, expectProblem } from "../helpers/http";
@@ -141,7 +144,7 @@ describe("license credentials (VC 2.0, vc+jwt)", () => {
       "@context": ["https://www.w3.org/ns/credentials/v2"],
       type: ["VerifiableCredential", "SoftwareLicenseCredential"],
       issuer: "did:web:localhost%3A3000",
-      credentialSubject: { licenseKey: license.key, product: { id: product.id, pluginId: product.pluginId } },
+      credentialSubject: { licenseId: license.id, product: { id: product.id, pluginId: product.pluginId } },
       credentialStatus: {
         type: "BitstringStatusListEntry",
         statusPurpose: "revocation",
@@ -184,6 +187,101 @@ describe("license credentials (VC 2.0, vc+jwt)", () => {
     });
     await setLicenseStatus({ licenseId: license.id, active: true });
     expect(await bit()).toBe(0);
+  });
+});
+
+describe("credentials are shareable: neither the license key nor the buyer's address is in them", () => {
+  it("name the license by id and key and address only by salted digests; verification still works", async () => {
+    const { license } = await activated();
+    const r = await call(credentialRoute, `/api/receipt/credential?key=${license.key}`);
+    expect(r.status, r.text).toBe(200);
+    const [, body] = r.text.split(".");
+    const decoded = Buffer.from(body!, "base64url").toString("utf8");
+    for (const secret of [license.key, license.key.replace(/-/g, ""), license.buyerEmail, license.buyerEmail.split("@")[0]!]) {
+      expect(r.text).not.toContain(secret);
+      expect(decoded).not.toContain(secret);
+    }
+    const subject = JSON.parse(decoded).credentialSubject;
+    expect(subject).not.toHaveProperty("licenseKey");
+    expect(subject.holder).not.toHaveProperty("email");
+    expect(subject.licenseId).toBe(license.id);
+    // Someone who is told the key or the address can check it against the credential.
+    expect(subject.licenseKeyDigest).toBe(credentialDigest(subject.digestSalt, license.key));
+    expect(subject.holder.emailDigest).toBe(credentialDigest(subject.digestSalt, license.buyerEmail.toLowerCase()));
+    expect(subject.licenseKeyDigest).not.toBe(credentialDigest(subject.digestSalt, "ZZZZ-ZZZZ-ZZZZ-ZZZZ"));
+    // Each credential has its own salt, so two of them cannot be linked by their digests.
+    const other = JSON.parse(
+      Buffer.from((await call(credentialRoute, `/api/receipt/credential?key=${license.key}`)).text.split(".")[1]!, "base64url").toString(),
+    );
+    expect(other.credentialSubject.licenseKeyDigest).not.toBe(subject.licenseKeyDigest);
+    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: r.text } })).body).toMatchObject({
+      valid: true,
+      still_active: true,
+    });
+    await setLicenseStatus({ licenseId: license.id, active: false });
+    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: r.text } })).body).toMatchObject({
+      valid: true,
+      still_active: false,
+    });
+  });
+
+  it("credentials issued before (carrying the key) still verify", async () => {
+    const { license } = await activated();
+    const legacy = await signJws(
+      {
+        type: ["VerifiableCredential", "SoftwareLicenseCredential"],
+        issuer: "did:web:localhost%3A3000",
+        credentialSubject: { type: "SoftwareLicense", licenseKey: license.key },
+        iat: Math.floor(Date.now() / 1000),
+      },
+      "vc+jwt",
+    );
+    expect((await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential: legacy } })).body).toMatchObject({
+      valid: true,
+      still_active: true,
+    });
+  });
+});
+
+describe("JWS decoding is strict base64url", () => {
+  it("refuses padding, whitespace and the base64 alphabet in any part; the original verifies", async () => {
+    const { license } = await activated();
+    const jwt = (await call(credentialRoute, `/api/receipt/credential?key=${license.key}`)).text;
+    const verify = async (credential: string) => (await call(verifyRoute, "/api/receipt", { method: "POST", json: { credential } })).body;
+    expect(await verify(jwt)).toMatchObject({ valid: true, still_active: true });
+    const [h, p, s] = jwt.split(".") as [string, string, string];
+    const variants: string[] = [];
+    for (const [i, part] of [h, p, s].entries()) {
+      const mid = Math.floor(part.length / 2);
+      const alter = (changed: string) => [h, p, s].map((x, j) => (j === i ? changed : x)).join(".");
+      variants.push(
+        alter(`${part}=`),
+        alter(`${part}==`),
+        alter(`${part.slice(0, mid)} ${part.slice(mid)}`),
+        alter(`${part.slice(0, mid)}\n${part.slice(mid)}`),
+        alter(`${part.slice(0, mid)}\t${part.slice(mid)}`),
+        alter(` ${part}`),
+        alter(part.replace(/-/g, "+").replace(/_/g, "/")),
+        alter(`${part.slice(0, mid)}+/${part.slice(mid)}`),
+      );
+    }
+    for (const v of variants.filter((x) => x !== jwt))
+      expect(await verify(v), JSON.stringify(v)).toMatchObject({ valid: false, still_active: false });
+    // A signature whose last character carries non-zero unused bits decodes to the same bytes: also refused.
+    const last = s.at(-1)!;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const sibling = alphabet[alphabet.indexOf(last) + 1]!;
+    const noncanonical = `${h}.${p}.${s.slice(0, -1)}${sibling}`;
+    expect(Buffer.from(noncanonical.split(".")[2]!, "base64url").equals(Buffer.from(s, "base64url"))).toBe(true);
+    expect(await verify(noncanonical)).toMatchObject({ valid: false });
+  });
+
+  it("decodeBase64urlStrict takes exactly the unpadded base64url spelling", () => {
+    expect(decodeBase64urlStrict("aGVsbG8")?.toString()).toBe("hello");
+    expect(decodeBase64urlStrict("")?.length).toBe(0);
+    for (const bad of ["aGVsbG8=", "aGVs bG8", "aGVs\nbG8", "aGVsbG8+", "aGVs/G8", "aGVsbG9", "a", "aGVsbG8\u0000"]) {
+      expect(decodeBase64urlStrict(bad), JSON.stringify(bad)).toBeNull();
+    }
   });
 });
 
