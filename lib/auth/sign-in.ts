@@ -7,6 +7,7 @@ import { AppError } from "../http/errors.ts";
 import { rateLimiter, rateLimitsEnabled } from "../http/rate-limit.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { absoluteUrl } from "../urls.ts";
+import { linkDigest } from "./link-binding.ts";
 import { hashToken, newToken } from "./tokens.ts";
 
 const SESSION_KINDS = ["seller", "buyer"] as const;
@@ -32,9 +33,10 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
 
 /**
  * E-mails a single-use sign-in link valid for 15 minutes. Says nothing about whether the address is known: a seller
- * profile is created after the first sign-in, and a buyer without licenses simply sees none.
+ * profile is created after the first sign-in, and a buyer without licenses simply sees none. Returns the link's digest
+ * for the browser-binding cookie (lib/auth/link-binding.ts).
  */
-export async function requestSignIn(input: SignInRequest, now = new Date()): Promise<void> {
+export async function requestSignIn(input: SignInRequest, now = new Date()): Promise<{ digest: string }> {
   if (rateLimitsEnabled()) rateLimiter().hit({ name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 }, input.email);
   const { token, hash } = newToken();
   const url = absoluteUrl(`/auth/verify?token=${token}`);
@@ -57,6 +59,18 @@ export async function requestSignIn(input: SignInRequest, now = new Date()): Pro
     await enqueueEmail(tx, { to: input.email, ...mail, kind: "sign-in" });
   });
   kickOutbox();
+  return { digest: linkDigest(token) };
+}
+
+/**
+ * What a sign-in link would do, without using it up: GET /auth/verify only shows this and asks for a click, because
+ * mail scanners and link previews fetch every link in a message. Null for an expired, used or unknown token.
+ */
+export async function peekSignIn(token: string, now = new Date()): Promise<{ email: string; kind: SessionKind } | null> {
+  if (!token || token.length > 100) return null;
+  const found = await getDb().signInToken.findUnique({ where: { tokenHash: hashToken(token) } });
+  if (!found || found.usedAt || found.expiresAt <= now) return null;
+  return { email: found.email, kind: found.purpose as SessionKind };
 }
 
 export interface NewSession {
@@ -68,11 +82,15 @@ export interface NewSession {
   next: string;
 }
 
-/** Exchanges a sign-in link's token for a session, once. An expired, used or unknown token is refused. */
+/**
+ * Exchanges a sign-in link's token for a session, once (the confirm page's POST). An expired, used or unknown token
+ * is refused.
+ */
 export async function consumeSignIn(token: string, now = new Date()): Promise<NewSession> {
   const db = getDb();
-  const found = await db.signInToken.findUnique({ where: { tokenHash: hashToken(token) } });
   const invalid = new AppError("sign_in_link_invalid", 400, "This sign-in link has expired or was already used. Ask for a new one.");
+  if (!token || token.length > 100) throw invalid;
+  const found = await db.signInToken.findUnique({ where: { tokenHash: hashToken(token) } });
   if (!found || found.usedAt || found.expiresAt <= now) throw invalid;
   const claimed = await db.signInToken.updateMany({ where: { id: found.id, usedAt: null }, data: { usedAt: now } });
   if (claimed.count !== 1) throw invalid;

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { GET as verify } from "@/app/auth/verify/route";
+import { POST as confirmSignIn } from "@/app/auth/verify/confirm/route";
 import { POST as signInForm } from "@/app/auth/sign-in/route";
 import { POST as createApi } from "@/app/api/dashboard/products/route";
 import { PUT as updateApi } from "@/app/api/dashboard/products/[id]/route";
 import { disconnectDb, getDb } from "@/lib/db";
-import { consumeSignIn, requestSignIn, sessionFromToken } from "@/lib/auth/sign-in";
+import { linkBoundHere, maskEmail, readBinding, SIGN_IN_BROWSER_COOKIE } from "@/lib/auth/link-binding";
+import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken } from "@/lib/auth/sign-in";
 import { hashToken } from "@/lib/auth/tokens";
 import { buyerLicenses, buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
@@ -48,6 +49,32 @@ function productInput(over: Partial<ProductInput> = {}): ProductInput {
   });
 }
 
+/** The token of the newest sign-in link mailed to an address. */
+async function latestToken(email: string): Promise<string> {
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  return /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+}
+
+async function mailedToken(email: string, purpose: "seller" | "buyer"): Promise<string> {
+  await requestSignIn({ email, purpose });
+  return latestToken(email);
+}
+
+/** The confirm page's form post (same-origin unless headers say otherwise). */
+const confirm = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  call(confirmSignIn, "/auth/verify/confirm", {
+    method: "POST",
+    body: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  });
+
+const postSignInForm = (fields: Record<string, string>, cookie?: string, origin?: string) =>
+  call(signInForm, "/auth/sign-in", {
+    method: "POST",
+    body: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) },
+  });
+
 describe("sign-in links and sessions", () => {
   it("e-mail a single-use link whose token is stored only as a hash, and open a session", async () => {
     const email = `seller-${unique()}@example.com`;
@@ -60,40 +87,103 @@ describe("sign-in links and sessions", () => {
     await expect(consumeSignIn(token)).rejects.toMatchObject({ code: "sign_in_link_invalid" });
   });
 
-  it("refuse expired and unknown links; the verify route sets an HTTP-only cookie once", async () => {
+  it("refuse expired and unknown links; the confirm POST sets an HTTP-only cookie once", async () => {
     const email = `buyer-${unique()}@example.com`;
     await requestSignIn({ email, purpose: "buyer" }, new Date(Date.now() - 20 * 60_000));
-    const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email }, orderBy: { createdAt: "desc" } });
-    const expired = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const expired = await latestToken(email);
     await expect(consumeSignIn(expired)).rejects.toMatchObject({ code: "sign_in_link_invalid" });
+    expect(await peekSignIn(expired)).toBeNull();
+    expect(await peekSignIn("no-such-token")).toBeNull();
+    await expect(consumeSignIn("")).rejects.toMatchObject({ code: "sign_in_link_invalid" });
 
-    await requestSignIn({ email, purpose: "buyer" });
-    const fresh = /token=([A-Za-z0-9_-]+)/.exec(
-      (await getDb().emailMessage.findFirstOrThrow({ where: { to: email }, orderBy: { createdAt: "desc" } })).text,
-    )![1]!;
-    const ok = await call(verify, `/auth/verify?token=${fresh}`);
+    const fresh = await mailedToken(email, "buyer");
+    const ok = await confirm({ token: fresh });
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("http://localhost:3000/licenses");
     expect(ok.headers.get("set-cookie")).toMatch(/^ilm_buyer=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/);
-    const again = await call(verify, `/auth/verify?token=${fresh}`);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    expect(ok.headers.get("referrer-policy")).toBe("no-referrer");
+    const again = await confirm({ token: fresh });
     expect(again.headers.get("location")).toContain("/auth/check-email?invalid=1");
     expect(again.headers.get("set-cookie")).toBeNull();
   });
 
-  it("the sign-in form refuses bad addresses, foreign origins and off-site next paths", async () => {
-    const post = (fields: Record<string, string>, origin?: string) =>
-      call(signInForm, "/auth/sign-in", {
-        method: "POST",
-        body: new URLSearchParams(fields).toString(),
-        headers: { "content-type": "application/x-www-form-urlencoded", ...(origin ? { origin } : {}) },
-      });
-    expect((await post({ email: "nope", purpose: "buyer" })).headers.get("location")).toContain("/licenses?error=");
-    expect((await post({ email: "a@example.com", purpose: "seller", next: "//evil.example" })).headers.get("location")).toContain(
-      "/dashboard/sign-in?error=",
+  it("opening a link (what a mail scanner does) uses nothing up: only the confirm POST does, once", async () => {
+    const email = `scanned-${unique()}@example.com`;
+    const token = await mailedToken(email, "seller");
+    // The scanner, the link preview and the person each open the link: it still works, and names its account.
+    for (let i = 0; i < 3; i++) expect(await peekSignIn(token)).toEqual({ email, kind: "seller" });
+    expect((await getDb().signInToken.findUniqueOrThrow({ where: { tokenHash: hashToken(token) } })).usedAt).toBeNull();
+    const first = await confirm({ token });
+    expect(first.headers.get("set-cookie")).toMatch(/^ilm_seller=/);
+    expect(await peekSignIn(token)).toBeNull();
+    const second = await confirm({ token });
+    expect(second.headers.get("location")).toContain("/auth/check-email?invalid=1");
+    expect(second.headers.get("set-cookie")).toBeNull();
+    expect(await getDb().session.count({ where: { email } })).toBe(1);
+  });
+
+  it("login CSRF: another site cannot post an attacker's link, and the link stays unused", async () => {
+    const attacker = `attacker-${unique()}@example.com`;
+    const token = await mailedToken(attacker, "seller");
+    // The attacker's page auto-submits a form to our confirm endpoint in the victim's browser.
+    const crossOrigin = await confirm({ token }, { origin: "https://evil.example" });
+    expectProblem(crossOrigin, 403, "cross_site_form");
+    expect(crossOrigin.headers.get("set-cookie")).toBeNull();
+    expectProblem(await confirm({ token }, { "sec-fetch-site": "cross-site" }), 403, "cross_site_form");
+    expectProblem(await confirm({ token }, { "sec-fetch-site": "same-site" }), 403, "cross_site_form");
+    expect(await peekSignIn(token)).toEqual({ email: attacker, kind: "seller" });
+    expect(await getDb().session.count({ where: { email: attacker } })).toBe(0);
+    // Our own page's post goes through.
+    const own = await confirm({ token }, { origin: "http://localhost:3000", "sec-fetch-site": "same-origin" });
+    expect(own.headers.get("set-cookie")).toMatch(/^ilm_seller=/);
+  });
+
+  it("a link is bound to the browser that asked for it; the attacker's link in the victim's browser is not", async () => {
+    const victim = `victim-${unique()}@example.com`;
+    const asked = await postSignInForm({ email: victim, purpose: "buyer" });
+    expect(asked.headers.get("location")).toBe("http://localhost:3000/auth/check-email?purpose=buyer");
+    const setCookie = asked.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(new RegExp(`^${SIGN_IN_BROWSER_COOKIE}=[A-Za-z0-9_.-]+; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=900$`));
+    const victimCookie = setCookie.split(";")[0]!;
+    expect(readBinding(victimCookie).email).toBe(victim);
+    const victimToken = await latestToken(victim);
+    expect(linkBoundHere(victimCookie, victimToken)).toBe(true);
+
+    // The attacker asks for a link to their own account (in their browser) and sends it to the victim.
+    const attacker = `attacker-${unique()}@example.com`;
+    const attackerAsked = await postSignInForm({ email: attacker, purpose: "buyer" });
+    const attackerToken = await latestToken(attacker);
+    expect(linkBoundHere(attackerAsked.headers.get("set-cookie")!.split(";")[0]!, attackerToken)).toBe(true);
+    // In the victim's browser the confirm page sees a link asked for elsewhere and warns (app/auth/verify/page.tsx).
+    expect(linkBoundHere(victimCookie, attackerToken)).toBe(false);
+    expect(linkBoundHere(null, attackerToken)).toBe(false);
+    expect(linkBoundHere(`${SIGN_IN_BROWSER_COOKIE}=forged.${"A".repeat(22)}`, attackerToken)).toBe(false);
+
+    // A second request from the same browser keeps the first link bound.
+    const again = await postSignInForm({ email: victim, purpose: "seller" }, victimCookie);
+    const both = again.headers.get("set-cookie")!.split(";")[0]!;
+    expect(linkBoundHere(both, victimToken)).toBe(true);
+    expect(linkBoundHere(both, await latestToken(victim))).toBe(true);
+  });
+
+  it("the confirm page shows a masked address", () => {
+    expect(maskEmail("jonathan@example.com")).toBe("jo•••@example.com");
+    expect(maskEmail("ab@example.com")).toBe("a•••@example.com");
+    expect(maskEmail("a@example.com")).toBe("a•••@example.com");
+  });
+
+  it("the sign-in form refuses bad addresses, foreign origins and off-site next paths, by code", async () => {
+    expect((await postSignInForm({ email: "nope", purpose: "buyer" })).headers.get("location")).toBe(
+      "http://localhost:3000/licenses?error=invalid-email",
     );
-    expectProblem(await post({ email: "a@example.com", purpose: "buyer" }, "https://evil.example"), 403, "cross_site_form");
-    const ok = await post({ email: `form-${unique()}@example.com`, purpose: "seller" });
-    expect(ok.headers.get("location")).toContain("/auth/check-email?purpose=seller");
+    expect((await postSignInForm({ email: "a@example.com", purpose: "seller", next: "//evil.example" })).headers.get("location")).toBe(
+      "http://localhost:3000/dashboard/sign-in?error=invalid-email",
+    );
+    expectProblem(await postSignInForm({ email: "a@example.com", purpose: "buyer" }, undefined, "https://evil.example"), 403, "cross_site_form");
+    const ok = await postSignInForm({ email: `form-${unique()}@example.com`, purpose: "seller" });
+    // The address is not in the URL: the check-email page reads it from this browser's cookie.
+    expect(ok.headers.get("location")).toBe("http://localhost:3000/auth/check-email?purpose=seller");
   });
 });
 
@@ -210,9 +300,9 @@ describe("uploads", () => {
       "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a9b20000000049454e44ae426082",
       "hex",
     );
-    expect(await saveUpload(png)).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    await expect(saveUpload(Buffer.from("<svg onload=alert(1)></svg>"))).rejects.toMatchObject({ status: 415 });
-    await expect(saveUpload(Buffer.alloc(0))).rejects.toMatchObject({ status: 400 });
-    await expect(saveUpload(Buffer.concat([png, Buffer.alloc(600 * 1024)]))).rejects.toMatchObject({ status: 413 });
+    expect(await saveUpload(png, "uploads-dev")).toMatch(/^\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
+    await expect(saveUpload(Buffer.from("<svg onload=alert(1)></svg>"), "uploads-dev")).rejects.toMatchObject({ status: 415 });
+    await expect(saveUpload(Buffer.alloc(0), "uploads-dev")).rejects.toMatchObject({ status: 400 });
+    await expect(saveUpload(Buffer.concat([png, Buffer.alloc(600 * 1024)]), "uploads-dev")).rejects.toMatchObject({ status: 413 });
   });
 });

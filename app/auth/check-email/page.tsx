@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
+import { readBinding } from "@/lib/auth/link-binding";
 import { SIGN_IN_TTL_MINUTES } from "@/lib/auth/sign-in";
 import { devMailboxEnabled } from "@/lib/email/dev-mailbox";
-import { emailSchema } from "@/lib/licensing/trial-schemas";
 import { CheckoutFrame } from "@/components/checkout/checkout-frame";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { queryText } from "@/components/licenses/format";
@@ -15,12 +16,11 @@ type Props = { searchParams: Promise<Query> };
 
 const SIGN_IN_PAGE = { buyer: "/licenses", seller: "/dashboard/sign-in" } as const;
 
-/** What the query asks for: the "link sent" page for a purpose and (valid) address, or the "link invalid" page. */
+/** What the query asks for: the "link sent" page for a purpose, or the "link invalid" page. Nothing else is read from it. */
 function parse(query: Query) {
   const invalid = queryText(query.invalid, 5) === "1";
   const purpose: keyof typeof SIGN_IN_PAGE = queryText(query.purpose, 10) === "seller" ? "seller" : "buyer";
-  const email = emailSchema.safeParse(queryText(query.email, 254));
-  return { invalid, purpose, email: email.success ? email.data : null };
+  return { invalid, purpose };
 }
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
@@ -40,7 +40,10 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 /** Where the sign-in forms of "My licenses" and the dashboard land, and where a spent sign-in link ends up. */
 export default async function CheckEmailPage({ searchParams }: Props) {
-  const { invalid, purpose, email } = parse(await searchParams);
+  const { invalid, purpose } = parse(await searchParams);
+  // The address comes from the cookie the sign-in form's answer set in this browser, never from the URL: a crafted
+  // link cannot make this page claim we mailed an address of its choosing.
+  const { email } = readBinding((await headers()).get("cookie"));
   const devMailbox = devMailboxEnabled();
 
   if (invalid) {

@@ -15,16 +15,14 @@ export const metadata: Metadata = {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * The sign-in route's refusal (?error=…). Its own messages are shown as they are; any other text gets a generic
- * message, so a crafted link cannot make this page say what we never said.
+ * The sign-in route's refusal (?error=<code>, see app/auth/sign-in/route.ts). Only known codes show a message, and
+ * it is ours: a crafted link cannot make this page say anything else (compare components/dashboard/notice.tsx).
  */
-const KNOWN_ERRORS = ["Please enter a valid e-mail address.", "Too many sign-in links for this address; wait a few minutes."];
-function errorMessage(text: string): string | null {
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const t = text.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
-  if (!t) return null;
-  return KNOWN_ERRORS.includes(t) ? t : "We could not send a sign-in link. Check the address and try again.";
-}
+const ERRORS: Record<string, string> = {
+  "invalid-email": "Please enter a valid e-mail address.",
+  "rate-limited": "Too many sign-in links for this address; wait a few minutes.",
+};
+const errorMessage = (code: string): string | null => (Object.hasOwn(ERRORS, code) ? (ERRORS[code] ?? null) : null);
 
 /** Where to go after signing in: only dashboard paths. */
 function nextPath(text: string): string | null {
