@@ -247,3 +247,116 @@ export function signInEmail(d: SignInEmailData): RenderedEmail {
   ].join("\n");
   return { subject, html: layout({ title: subject, preheader: `Your sign-in link expires in ${minutes}.`, body, footer }), text };
 }
+
+export interface TrialEmailData {
+  buyerEmail: string;
+  productName: string;
+  developerName: string;
+  licenseKey: string;
+  maxMachines: number;
+  pluginId: string;
+  /** This site's license-gated download link (`downloadPath()` in lib/marketplace/get-download.ts), never a seller's URL. */
+  downloadUrl: string;
+  productPageUrl: string;
+  /** When the trial ends. */
+  expiresAt: Date;
+}
+
+/** The trial key, sent only to the address the trial is for (the API never shows it to the caller). */
+export function trialEmail(d: TrialEmailData): RenderedEmail {
+  const subject = oneLine(`Your trial key for ${d.productName}`);
+  const seats = machines(d.maxMachines);
+  const ends = d.expiresAt.toISOString().slice(0, 10);
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Your ${escapeHtml(d.productName)} trial</h1>`,
+    p(
+      `Here is your trial key for ${escapeHtml(d.productName)} by ${escapeHtml(d.developerName)}. It works until ${escapeHtml(ends)}.`,
+      `color:${MUTED};`,
+    ),
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px 0;">
+<tr><td align="center" style="background-color:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:18px 12px;">
+<div style="font-family:${MONO};font-size:20px;line-height:30px;font-weight:700;letter-spacing:1px;color:${INK};">${escapeHtml(d.licenseKey)}</div>
+</td></tr>
+</table>`,
+    detailRows([
+      ["Product", `${d.productName} by ${d.developerName}`],
+      ["Trial ends", ends],
+      ["Machines", `Up to ${seats} at a time`],
+      ["Trial for", d.buyerEmail],
+    ]),
+    h2("Download"),
+    button(d.downloadUrl, `Download ${oneLine(d.productName)}`),
+    rawLink(d.downloadUrl),
+    h2("How to activate"),
+    p(`Install ${escapeHtml(d.productName)}, open it and paste the key above when it asks for one.`),
+    p(`Buy a license before the trial ends to keep using it: ${a(d.productPageUrl, d.productPageUrl)}`),
+    p(
+      "If you did not ask for this trial, ignore this e-mail: nobody else received the key.",
+      `margin:0;font-size:13px;line-height:20px;color:${FAINT};`,
+    ),
+  ].join("\n");
+  const footer = `Product ID ${escapeHtml(d.pluginId)}. You received this e-mail because someone asked for a trial of ${escapeHtml(d.productName)} for ${escapeHtml(d.buyerEmail)} on ${escapeHtml(SITE_NAME)}.`;
+  const text = [
+    `Your ${d.productName} trial`,
+    "",
+    `Here is your trial key for ${d.productName} by ${d.developerName}. It works until ${ends}.`,
+    "",
+    `    ${d.licenseKey}`,
+    "",
+    `Product:     ${d.productName} by ${d.developerName}`,
+    `Trial ends:  ${ends}`,
+    `Machines:    up to ${seats} at a time`,
+    `Trial for:   ${d.buyerEmail}`,
+    "",
+    "DOWNLOAD",
+    href(d.downloadUrl),
+    "",
+    "HOW TO ACTIVATE",
+    `Install ${d.productName}, open it and paste the key above when it asks for one.`,
+    "",
+    `Buy a license before the trial ends to keep using it: ${href(d.productPageUrl)}`,
+    "",
+    "If you did not ask for this trial, ignore this e-mail: nobody else received the key.",
+    "",
+    "-- ",
+    `Product ID ${d.pluginId}. You received this e-mail because someone asked for a trial of ${d.productName} for ${d.buyerEmail} on ${SITE_NAME}.`,
+    "",
+  ].join("\n");
+  return { subject, html: layout({ title: subject, preheader: `Your trial key for ${d.productName}, valid until ${ends}.`, body, footer }), text };
+}
+
+export interface TrialNotNeededEmailData {
+  buyerEmail: string;
+  productName: string;
+}
+
+/** The answer to a trial request from an address that already owns the product: no key, a pointer to its licenses. */
+export function trialNotNeededEmail(d: TrialNotNeededEmailData): RenderedEmail {
+  const subject = oneLine(`You already own ${d.productName}`);
+  const licensesUrl = absoluteUrl("/licenses");
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">You already own ${escapeHtml(d.productName)}</h1>`,
+    p(
+      `A trial was asked for ${escapeHtml(d.buyerEmail)}, which already has a license for ${escapeHtml(d.productName)}, so no trial key was made.`,
+      `color:${MUTED};`,
+    ),
+    p(`Your license key is in your purchase e-mail and under ${a(licensesUrl, "My licenses")}.`),
+    p("If you did not ask for a trial, ignore this e-mail.", `margin:0;font-size:13px;line-height:20px;color:${FAINT};`),
+  ].join("\n");
+  const footer = `You received this e-mail because someone asked for a trial of ${escapeHtml(d.productName)} for ${escapeHtml(d.buyerEmail)} on ${escapeHtml(SITE_NAME)}.`;
+  const text = [
+    `You already own ${d.productName}`,
+    "",
+    `A trial was asked for ${d.buyerEmail}, which already has a license for ${d.productName}, so no trial key was made.`,
+    "",
+    "Your license key is in your purchase e-mail and under My licenses:",
+    licensesUrl,
+    "",
+    "If you did not ask for a trial, ignore this e-mail.",
+    "",
+    "-- ",
+    `You received this e-mail because someone asked for a trial of ${d.productName} for ${d.buyerEmail} on ${SITE_NAME}.`,
+    "",
+  ].join("\n");
+  return { subject, html: layout({ title: subject, preheader: `No trial needed: you have a license for ${d.productName}.`, body, footer }), text };
+}

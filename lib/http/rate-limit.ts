@@ -16,7 +16,7 @@ export interface RateRule {
 }
 
 // Read through lib/env.ts on each use; the fallback shown at each rule is the schema's default there.
-const num = (name: Extract<SettingName, `RATE_LIMIT_${string}_PER_MIN`>, _fallback: number): number => liveSetting(name);
+const num = (name: Extract<SettingName, `RATE_LIMIT_${string}_PER_${"MIN" | "HOUR"}`>, _fallback: number): number => liveSetting(name);
 
 /** The limits, read from the environment on each use so operators and tests can change them without a restart of this module. */
 export const RULES = {
@@ -35,6 +35,10 @@ export const RULES = {
   /** Checkout sessions and trials started per client address. */
   get checkout(): RateRule {
     return { name: "checkout", limit: num("RATE_LIMIT_CHECKOUT_PER_MIN", 30), windowMs: 60_000 };
+  },
+  /** Trials started per client address per hour (on top of `checkout`): each one mails a key to some address. */
+  get trial(): RateRule {
+    return { name: "trial", limit: num("RATE_LIMIT_TRIAL_PER_HOUR", 10), windowMs: 3_600_000 };
   },
   /** Licensing calls per license key, whatever the address. */
   get key(): RateRule {

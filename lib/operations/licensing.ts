@@ -125,26 +125,29 @@ export const LICENSING = [
   }),
   operation({
     id: "startTrial",
-    summary: "Start a trial",
-    description: "A time-limited trial key for a product that offers one; one trial per e-mail address and product.",
+    summary: "Start a trial (the key is e-mailed)",
+    description:
+      "E-mails a time-limited trial key for a product that offers one to `buyer_email`; one trial per mailbox and product (the address is compared lower-cased, with Gmail dots and provider +tags removed). The key is never in the answer, which is the same 202 whether the address is new, already has a trial (its key is re-sent, at most once per 10 minutes) or already bought the product. Addresses under reserved domains (.test, .example, .invalid, .localhost, .local) are refused. Limited per client address per hour (RATE_LIMIT_TRIAL_PER_HOUR).",
     tag: "Licensing",
     auth: "public",
-    http: { method: "POST", path: "/api/trials" },
+    http: { method: "POST", path: "/api/trials", status: 202 },
     input: { body: startTrialRequestSchema },
     output: trialResultSchema,
-    limits: (_b, c) => [[RULES.checkout, c.client]],
+    limits: (_b, c) => [
+      [RULES.checkout, c.client],
+      [RULES.trial, c.client],
+    ],
     errors: [404, 409, 429],
+    // The answer depends on the product only, never on what the address has: no key, no "already licensed".
     handler: async (b) => {
-      const { license, product, created } = await startTrial({ productId: b.product_id, buyerEmail: b.buyer_email });
-      if (!license.expiresAt) throw new Error(`trial license ${license.id} has no expiry`);
+      const { product } = await startTrial({ productId: b.product_id, buyerEmail: b.buyer_email });
       return {
-        license_key: license.key,
+        accepted: true as const,
         product_id: product.id,
         plugin_id: product.pluginId,
         trial: true as const,
         trial_days: product.trialDays,
-        expires_at: license.expiresAt.toISOString(),
-        created,
+        message: `If this address can start a trial of ${product.name}, its trial key is on its way to it by e-mail. There is one trial per address and product; asking again re-sends the same key.`,
       };
     },
   }),

@@ -140,12 +140,13 @@ describe("trials", () => {
   it("give trial licenses that count down and stop at the end", async () => {
     const product = await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: true, trialDays: { gt: 0 } } });
     const email = `trial-${Date.now()}@example.com`;
-    const { license, created } = await startTrial({ productId: product.id, buyerEmail: email });
-    expect(created).toBe(true);
+    const first = await startTrial({ productId: product.id, buyerEmail: email });
+    expect(first.outcome).toBe("created");
+    const license = first.license!;
     expect(license.trial).toBe(true);
     const again = await startTrial({ productId: product.id, buyerEmail: email.toUpperCase() });
-    expect(again.created).toBe(false);
-    expect(again.license.key).toBe(license.key);
+    expect(again.outcome).toBe("existing");
+    expect(again.license?.key).toBe(license.key);
 
     const fp = fingerprint();
     const req = { license_key: license.key, machine_fingerprint: fp, plugin_id: product.pluginId };
@@ -169,8 +170,11 @@ describe("trials", () => {
     const product = await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: true }, orderBy: { id: "desc" } });
     const email = `race-${Date.now()}@example.com`;
     const results = await Promise.all(Array.from({ length: 8 }, () => startTrial({ productId: product.id, buyerEmail: email })));
-    expect(new Set(results.map((r) => r.license.key)).size).toBe(1);
+    expect(new Set(results.map((r) => r.license?.key)).size).toBe(1);
+    expect(results.filter((r) => r.outcome === "created")).toHaveLength(1);
     expect(await getDb().license.count({ where: { trialOf: `${product.id}:${email}` } })).toBe(1);
+    // The key went out once, by e-mail.
+    expect(await getDb().emailMessage.count({ where: { to: email, kind: "trial" } })).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, licenseEmail, signInEmail, type LicenseEmailData } from "@/lib/email/templates";
+import { escapeHtml, licenseEmail, signInEmail, trialEmail, trialNotNeededEmail, type LicenseEmailData } from "@/lib/email/templates";
 
 const base: LicenseEmailData = {
   buyerEmail: "buyer@example.com",
@@ -8,7 +8,7 @@ const base: LicenseEmailData = {
   licenseKey: "ABCD-EFGH-JKLM-NPQR",
   maxMachines: 3,
   pluginId: "com.ferrite.tapesat",
-  downloadUrl: "https://downloads.ferrite.example/tapesat-2.1.dmg",
+  downloadUrl: "http://localhost:3000/downloads/tape-saturator-pro?t=lic1.abc",
   receiptUrl: "http://localhost:3000/api/receipt?key=ABCD-EFGH-JKLM-NPQR",
   productPageUrl: "http://localhost:3000/products/tape-saturator-pro",
   orderId: "cs_test_123",
@@ -46,7 +46,7 @@ describe("license e-mail", () => {
   it("puts the key, links, price, machines and order in both parts", () => {
     for (const part of [mail.html, mail.text]) {
       expect(part).toContain("ABCD-EFGH-JKLM-NPQR");
-      expect(part).toContain("https://downloads.ferrite.example/tapesat-2.1.dmg");
+      expect(part).toContain("http://localhost:3000/downloads/tape-saturator-pro?t=lic1.abc");
       expect(part).toContain("http://localhost:3000/licenses");
       expect(part).toContain("http://localhost:3000/products/tape-saturator-pro");
       expect(part).toContain("cs_test_123");
@@ -82,13 +82,13 @@ describe("license e-mail", () => {
       ...base,
       productName: `<script>alert("pwned")</script> 'Quoted' & Co`,
       developerName: `"><img src=x onerror=alert(1)>`,
-      downloadUrl: `https://dl.example/file?a=1&b="2"`,
+      downloadUrl: `http://localhost:3000/downloads/file?a=1&b="2"`,
     });
     expect(evil.html).not.toContain("<script>");
     expect(evil.html).not.toContain("<img");
     expect(evil.html).not.toMatch(/="[^"]*"2"/); // the quote cannot end the href attribute
     expect(evil.html).toContain("&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; &#39;Quoted&#39; &amp; Co");
-    expect(evil.html).toContain('href="https://dl.example/file?a=1&amp;b=&quot;2&quot;"');
+    expect(evil.html).toContain('href="http://localhost:3000/downloads/file?a=1&amp;b=&quot;2&quot;"');
     expect(visibleText(evil.html)).toContain(`Thanks for buying <script>alert("pwned")</script> 'Quoted' & Co`);
     // The text part is plain text: shown as written.
     expect(evil.text).toContain(`<script>alert("pwned")</script> 'Quoted' & Co`);
@@ -100,6 +100,25 @@ describe("license e-mail", () => {
     expect(odd.subject).toBe("Your license key for Two Lines Bcc: x@evil.example");
     expect(odd.html).not.toMatch(/href="javascript:/i);
     expect(odd.html).toContain('href="http://localhost:3000/javascript:alert(1)"');
+  });
+
+  it("never links a seller's own URL: a download link off this site becomes the licenses page", () => {
+    const raw = licenseEmail({ ...base, downloadUrl: "https://evil.example/login" });
+    for (const part of [raw.html, raw.text]) {
+      expect(part).not.toContain("evil.example");
+      expect(part).toContain("http://localhost:3000/licenses");
+    }
+  });
+
+  it("says a complimentary license is sent on the seller's behalf, in the platform's voice", () => {
+    const gift = licenseEmail({ ...base, source: "complimentary", developerName: "PayPal Security", productName: "Verify your account" });
+    expect(gift.subject).toBe(`License key for "Verify your account", sent on behalf of PayPal Security via Indie License Market`);
+    for (const part of [visibleText(gift.html), gift.text]) {
+      expect(part).toContain("Indie License Market sends this e-mail on behalf of PayPal Security, a seller on Indie License Market");
+      expect(part).toContain(`The product name "Verify your account" and the seller name "PayPal Security" are written by the seller`);
+      expect(part).toContain("never asks for passwords or payment details by e-mail");
+      expect(part).not.toMatch(/Thanks for buying|Price paid/);
+    }
   });
 });
 
@@ -117,5 +136,48 @@ describe("sign-in e-mail", () => {
     expect(dashboard.text).not.toContain("1 minutes");
     expect(visibleText(licenses.html)).toContain("buyer@example.com");
     expect(signInEmail({ email: `<b>"x"</b>@example.com`, url, purpose: "licenses", expiresMinutes: 5 }).html).not.toContain("<b>");
+  });
+});
+
+describe("trial e-mails", () => {
+  const trial = {
+    buyerEmail: "tester@example.com",
+    productName: "Tape Saturator Pro",
+    developerName: "Ferrite Audio",
+    licenseKey: "WXYZ-2345-6789-ABCD",
+    maxMachines: 1,
+    pluginId: "com.ferrite.tapesat",
+    downloadUrl: "http://localhost:3000/downloads/tape-saturator-pro?t=abc.def",
+    productPageUrl: "http://localhost:3000/products/tape-saturator-pro",
+    expiresAt: new Date("2026-12-07T10:00:00.000Z"),
+  };
+
+  it("carry the trial key, its end date and the download link in both parts", () => {
+    const mail = trialEmail(trial);
+    expect(mail.subject).toBe("Your trial key for Tape Saturator Pro");
+    for (const part of [mail.html, mail.text]) {
+      expect(part).toContain("WXYZ-2345-6789-ABCD");
+      expect(part).toContain("2026-12-07");
+      expect(part).toContain("http://localhost:3000/products/tape-saturator-pro");
+      expect(part).toContain("tester@example.com");
+      expect(part).toContain("1 machine");
+    }
+    expect(mail.text).toContain(trial.downloadUrl);
+    expect(mail.html).toContain(`href="${trial.downloadUrl}"`);
+    expect(mail.html).not.toMatch(/<style|<link|<script|<img|@import|url\(/i);
+  });
+
+  it("escape seller-controlled names and keep the subject on one line", () => {
+    const evil = trialEmail({ ...trial, productName: `<script>x</script>\r\nBcc: a@evil.example`, developerName: `"><img src=x>` });
+    expect(evil.html).not.toContain("<script>");
+    expect(evil.html).not.toContain("<img");
+    expect(evil.subject).toBe("Your trial key for <script>x</script> Bcc: a@evil.example");
+  });
+
+  it("tell an owner no trial was made, without any key", () => {
+    const note = trialNotNeededEmail({ buyerEmail: "owner@example.com", productName: "Tape Saturator Pro" });
+    expect(note.subject).toBe("You already own Tape Saturator Pro");
+    expect(note.text).toContain("http://localhost:3000/licenses");
+    expect(note.text).not.toMatch(/[0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
   });
 });

@@ -130,14 +130,16 @@ An app whose \`LICENSE_PUBLIC_KEYS\` holds no key yet (the placeholder) fetches 
 
 A trial is an ordinary license with an end date. Products that offer trials hand one out per e-mail address and product:
 
-- \`POST /api/trials\` \`{product_id, buyer_email}\` → \`{license_key, product_id, plugin_id, trial: true, trial_days, expires_at, created}\`. Asking again with the same address returns the same trial (\`created: false\`), so a user cannot restart the clock by asking twice.
+- \`POST /api/trials\` \`{product_id, buyer_email}\` → \`202 {accepted: true, product_id, plugin_id, trial: true, trial_days, message}\`. The key is never in the answer: it is e-mailed to \`buyer_email\`, so only the owner of the address gets it. The answer is the same whether the address is new, already has a trial or already bought the product. Asking again re-sends the same key (at most once per 10 minutes), so a user cannot restart the clock by asking twice.
+- One trial per mailbox and product: addresses are compared lower-cased, with Gmail's dots and the \`+tag\` of Gmail, Outlook/Hotmail/Live, iCloud, Fastmail and Proton (Yahoo's \`-tag\`) removed. Addresses under reserved domains (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`, \`.local\`) are refused with 400.
+- In the app: ask for the e-mail address, call \`POST /api/trials\`, then tell the user to check their inbox and paste the key from the e-mail.
 - The app activates and validates a trial key exactly like a paid one. \`POST /validate\` answers \`VALID\` with \`trial: true\` and \`trial_days_remaining\` (whole days, rounded up): show "12 days left" in the title bar or about box.
 - When the end date passes, validation answers \`TRIAL_EXPIRED\` (a paid license that ends answers \`EXPIRED\`). The app should offer to buy: link to the product page or \`POST /api/checkout/create\`, and the paid key arrives by e-mail.
 - The paid key is a different key. The generated integrations forget the trial key on \`TRIAL_EXPIRED\` and ask for a key at the next start.
 
 ## Tips
 
-- Rate limits on trials: 30 trial and checkout starts per minute per client address.
+- Rate limits on trials: by default 10 trials per hour per client address (\`RATE_LIMIT_TRIAL_PER_HOUR\`), and 30 trial and checkout starts per minute.
 - Don't give trials more seats than the paid license; a trial activated on one machine takes a seat of the trial, not of a later purchase.
 - Offline running applies to trials too, but never past the trial's own \`expires_at\`: a trial's signed license file ends with the trial.
 
