@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { serverActionOrigins } from "./lib/http/host.ts";
 
 const nextConfig: NextConfig = {
   // Native and database packages stay outside the server bundle and load from node_modules at run time.
@@ -8,8 +9,16 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // generate_license_integration reads its code from integrations/ at run time (lib/agents/devtools/integration/sources.ts).
   outputFileTracingIncludes: { "/*": ["./integrations/**/*"] },
-  // The product form uploads an icon and up to six screenshots (512 KiB each) in one server action.
-  experimental: { serverActions: { bodySizeLimit: "4mb" } },
+  experimental: {
+    serverActions: {
+      // The product form uploads an icon and up to six screenshots (512 KiB each) in one server action.
+      bodySizeLimit: "4mb",
+      // Next refuses an action whose Origin is not the request's host. Behind a proxy that rewrites Host, the pages'
+      // origin is still BASE_URL's (or an ALLOWED_HOSTS name): the same list server.ts admits (lib/http/host.ts),
+      // read when the server starts.
+      allowedOrigins: serverActionOrigins(),
+    },
+  },
 };
 
 export default nextConfig;

@@ -3,9 +3,10 @@ import next from "next";
 import { dbEngine, disconnectDb } from "./lib/db.ts";
 import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
-import { handleLean } from "./lib/http/lean.ts";
+import { frontDoor } from "./lib/http/front.ts";
+import { hostPolicy } from "./lib/http/host.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
-import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/http/rate-limit.ts";
+import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
@@ -20,15 +21,17 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 async function main(): Promise<void> {
   const e = env();
   const dev = e.NODE_ENV === "development";
+  // Settings the schema takes as plain strings, checked before anything starts: a bad entry is a clear error here.
+  hostPolicy(e);
+  trustedProxies();
   await prepareDatabase();
 
   const app = next({ dev, dir: process.cwd(), hostname: "localhost", port: e.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  // The client address is stamped on the request by frontDoor (lib/http/front.ts) before it gets here.
   const toNext = async (req: IncomingMessage, res: ServerResponse) => {
-    // Route handlers see the client address only through this header; a client's own copy is overwritten.
-    req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
     if (req.method === "GET" || req.method === "HEAD") {
       const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
       if (rewrite) req.url = rewrite;
@@ -36,18 +39,9 @@ async function main(): Promise<void> {
     return handle(req, res);
   };
 
+  // Hosts we do not serve are refused first (DNS rebinding); then the lean paths, then Next.
   // Check for stalled connections every 2 s, so the header and request time limits below act promptly.
-  const server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
-    handleLean(req, res)
-      .then((handled) => (handled ? undefined : toNext(req, res)))
-      .catch((error: unknown) => {
-        console.error("request failed:", error);
-        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/problem+json" });
-        res.end(
-          JSON.stringify({ type: "about:blank", title: "Internal Server Error", status: 500, code: "internal_error", detail: "Unexpected error." }),
-        );
-      });
-  });
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, frontDoor(toNext));
   // Bounded time for slow or stalled clients (slowloris), generous for real ones.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;

@@ -1,45 +1,43 @@
-import { isIP } from "node:net";
 import { getDb } from "../db.ts";
 import { env, liveSetting } from "../env.ts";
 import { AppError } from "../http/errors.ts";
+import { isLoopbackHost } from "../http/host.ts";
+import { CLIENT_VIA_PROXY_HEADER, isLoopbackAddress } from "../http/proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import type { MailboxMessage, MailboxQuery } from "./schemas.ts";
 
 /**
  * The development mailbox: without RESEND_API_KEY nothing is sent, and the operator reads the outbox here instead.
- * It shows license keys and sign-in links, so only to clients on this machine (or to anyone with
- * DEV_MAILBOX=public, for a shared test deployment), and never once a real mail provider is configured.
+ * It shows license keys and sign-in links, so only to clients on this machine that address it as localhost,
+ * 127.0.0.1 or [::1] (or to anyone with DEV_MAILBOX=public, for a shared test deployment), and never once a real
+ * mail provider is configured.
  */
 interface HeaderReader {
   get(name: string): string | null;
-}
-
-/** 127.0.0.0/8, ::1 and IPv4-mapped 127.x (how a dual-stack socket reports an IPv4 loopback peer), in any spelling. */
-function isLoopbackAddress(address: string | null | undefined): boolean {
-  const a = (address ?? "").trim().toLowerCase();
-  if (isIP(a) === 4) return a.startsWith("127.");
-  if (isIP(a) !== 6 || a.includes("%")) return false; // a zone id ("fe80::1%eth0") is never loopback
-  // The URL parser writes every IPv6 spelling in one canonical form ("::ffff:127.0.0.1" becomes "::ffff:7f00:1").
-  const v6 = new URL(`http://[${a}]/`).hostname.slice(1, -1);
-  if (v6 === "::1") return true;
-  const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(v6);
-  const high = mapped?.[1];
-  return high !== undefined && parseInt(high, 16) >> 8 === 127;
 }
 
 export function devMailboxEnabled(): boolean {
   return !env().RESEND_API_KEY;
 }
 
-/** Whether the request (its headers, as server.ts stamped them) may read the dev mailbox. */
+/**
+ * Whether the request (its headers, as server.ts stamped them) may read the dev mailbox: a loopback client address
+ * (server.ts derives it from the socket, and from X-Forwarded-For only through trusted proxies) and a loopback Host,
+ * so that a page on some other name pointed at 127.0.0.1 (DNS rebinding) never gets in, even where the host check
+ * in front (lib/http/host.ts) lets that name through (ALLOWED_HOSTS).
+ */
 export function canReadDevMailbox(headers: HeaderReader): boolean {
   if (!devMailboxEnabled()) return false;
   if (liveSetting("DEV_MAILBOX") === "public") return true;
   if (!isLoopbackAddress(headers.get(CLIENT_ADDRESS_HEADER))) return false;
-  // A reverse proxy on this machine that we were not told about (TRUST_PROXY unset) makes every visitor look local;
-  // the addresses it forwards give it away. (Next itself sets X-Forwarded-For to the socket address when it is
-  // missing, so the header's presence alone proves nothing.)
-  if (liveSetting("TRUST_PROXY") > 0) return true;
+  // Next sets X-Forwarded-Host to the Host when a request has none; server.ts drops it from anyone but a trusted proxy.
+  const forwardedHost = headers.get("x-forwarded-host");
+  if (!isLoopbackHost(headers.get("host")) || (forwardedHost !== null && !isLoopbackHost(forwardedHost.split(",")[0]?.trim()))) return false;
+  // Read from X-Forwarded-For by way of proxies we trust: that address is the client.
+  if (headers.get(CLIENT_VIA_PROXY_HEADER) === "1") return true;
+  // Otherwise a reverse proxy on this machine that we were not told about (or do not trust) makes every visitor look
+  // local; the addresses it forwards give it away. (Next itself sets X-Forwarded-For to the socket address when it
+  // is missing, so the header's presence alone proves nothing.)
   return forwardedAddresses(headers).every(isLoopbackAddress);
 }
 

@@ -411,8 +411,9 @@ describe("ResendTransport", () => {
 });
 
 describe("dev mailbox", () => {
+  // Next hands route handlers the Host the client sent; the mailbox wants a loopback one.
   const get = (query: string, headers: Record<string, string> = { "x-ilm-client-address": "127.0.0.1" }) =>
-    call(mailboxRoute, `/api/dev/mailbox${query}`, { headers });
+    call(mailboxRoute, `/api/dev/mailbox${query}`, { headers: { host: "localhost:3000", ...headers } });
 
   afterEach(() => {
     delete process.env.DEV_MAILBOX;
@@ -473,8 +474,15 @@ describe("dev mailbox", () => {
     expect((await get("", { "x-ilm-client-address": "127.0.0.1", "x-forwarded-for": "127.0.0.1" })).status).toBe(200);
     expect((await get("", { "x-ilm-client-address": "::ffff:127.0.0.1", forwarded: 'for="[::1]:5000", for=127.0.0.1' })).status).toBe(200);
 
+    // A page on another name pointed at 127.0.0.1 (DNS rebinding), however local its client looks.
+    expectProblem(await get("", { "x-ilm-client-address": "127.0.0.1", host: "rebind.attacker.example:3000" }), 404, "not_found");
+    expectProblem(await get("", { "x-ilm-client-address": "127.0.0.1", "x-forwarded-host": "rebind.attacker.example" }), 404, "not_found");
+    expectProblem(await get("", { "x-ilm-client-address": "127.0.0.1", host: "" }), 404, "not_found");
+    expect((await get("", { "x-ilm-client-address": "127.0.0.1", host: "[::1]:3000", "x-forwarded-host": "127.0.0.1:3000" })).status).toBe(200);
+
     process.env.DEV_MAILBOX = "public";
     expect((await get("", { "x-ilm-client-address": "203.0.113.9" })).status).toBe(200);
+    expect((await get("", { "x-ilm-client-address": "203.0.113.9", host: "shared-test.example" })).status).toBe(200);
 
     process.env.RESEND_API_KEY = "re_live_configured";
     resetEnv();
@@ -486,7 +494,7 @@ describe("dev mailbox", () => {
     const id = await enqueueEmail(db(), { to, ...licenseEmailFor(`<script>alert("x")</script> Synth`), kind: "license" });
     const notFound = /NEXT_HTTP_ERROR_FALLBACK;404/;
 
-    pageHeaders = new Headers({ "x-ilm-client-address": "127.0.0.1" });
+    pageHeaders = new Headers({ "x-ilm-client-address": "127.0.0.1", host: "localhost:3000" });
     const list = renderToStaticMarkup(await DevMailboxPage({ searchParams: Promise.resolve({ to }) }));
     expect(list).toContain("This is the development mailbox");
     expect(list).toContain("RESEND_API_KEY");
@@ -502,9 +510,14 @@ describe("dev mailbox", () => {
     expect(detail).not.toContain("<script>");
     await expect(DevMailboxMessagePage({ params: Promise.resolve({ id: "no-such-message" }) })).rejects.toThrow(notFound);
 
-    pageHeaders = new Headers({ "x-ilm-client-address": "192.0.2.1" });
-    await expect(DevMailboxPage({ searchParams: Promise.resolve({}) })).rejects.toThrow(notFound);
-    await expect(DevMailboxMessagePage({ params: Promise.resolve({ id }) })).rejects.toThrow(notFound);
+    for (const headers of [
+      { "x-ilm-client-address": "192.0.2.1", host: "localhost:3000" },
+      { "x-ilm-client-address": "127.0.0.1", host: "rebind.attacker.example:3000" },
+    ]) {
+      pageHeaders = new Headers(headers);
+      await expect(DevMailboxPage({ searchParams: Promise.resolve({}) })).rejects.toThrow(notFound);
+      await expect(DevMailboxMessagePage({ params: Promise.resolve({ id }) })).rejects.toThrow(notFound);
+    }
   });
 });
 

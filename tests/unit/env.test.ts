@@ -77,6 +77,17 @@ describe("the environment", () => {
     expect(() => liveSetting("TRUST_PROXY")).toThrow(/TRUST_PROXY/);
   });
 
+  it("listens on loopback only when a reverse proxy is in front, unless HOST says otherwise", () => {
+    // With TRUST_PROXY set the proxy must be the only way in: a direct client could otherwise reach the port itself.
+    expect(parseEnv({}).HOST).toBe("0.0.0.0");
+    expect(parseEnv({ TRUST_PROXY: "0" }).HOST).toBe("0.0.0.0");
+    expect(parseEnv({ TRUST_PROXY: "1" }).HOST).toBe("127.0.0.1");
+    expect(parseEnv({ TRUST_PROXY: "2", HOST: " " }).HOST).toBe("127.0.0.1");
+    expect(parseEnv({ TRUST_PROXY: "1", HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
+    expect(parseEnv({ HOST: "::" }).HOST).toBe("::");
+    expect(parseEnv({}).TRUST_PROXY_FROM).toBe("127.0.0.1,::1");
+  });
+
   it("is read through lib/env.ts only", () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
