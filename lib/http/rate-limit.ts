@@ -1,5 +1,6 @@
 import { liveSetting, type SettingName } from "../env.ts";
 import { AppError } from "./errors.ts";
+import { resolveClient } from "./proxy.ts";
 
 /**
  * Fixed-window rate limits. Each process decides locally (no database round trip on the hot path) and, on
@@ -147,18 +148,9 @@ export function enforce(pairs: Array<[RateRule, string]>): void {
 export const CLIENT_ADDRESS_HEADER = "x-ilm-client-address";
 
 /**
- * The client's address: the socket peer, or with TRUST_PROXY=<n> the address n hops back in X-Forwarded-For,
- * as appended by that many trusted proxies in front of us.
+ * The client's address: the socket peer, or with TRUST_PROXY=<n> and the peer a trusted proxy (TRUST_PROXY_FROM) the
+ * address X-Forwarded-For names behind at most n trusted proxies (lib/http/proxy.ts).
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
-  const hops = liveSetting("TRUST_PROXY");
-  if (hops > 0 && forwardedFor) {
-    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const candidate = list[list.length - hops];
-    if (candidate) return candidate;
-  }
-  return socketAddress ?? "unknown";
+  return resolveClient(socketAddress, forwardedFor).address;
 }
