@@ -175,7 +175,10 @@ describe("the Buy form", () => {
     expect(ok.headers.get("location")).toMatch(/^http:\/\/localhost:3000\/checkout\/cs_[A-Za-z0-9]{24}$/);
     const bad = await form({ product_id: p.id, buyer_email: "nope" });
     expect(bad.status).toBe(303);
-    expect(bad.headers.get("location")).toContain(`/products/${p.id}?buy_error=`);
+    // A code, not words: the product page says it in its own words (and shows nothing for codes it does not know).
+    expect(bad.headers.get("location")).toBe(`http://localhost:3000/products/${p.id}?buy_error=invalid_email&email=nope#buy`);
+    const gone = await form({ product_id: "no-such-product", buyer_email: "form@example.com" });
+    expect(gone.headers.get("location")).toBe("http://localhost:3000/products/no-such-product?buy_error=not_buyable&email=form%40example.com#buy");
     const json = await call(startForm, "/checkout/start", { method: "POST", json: { product_id: p.id } });
     expectProblem(json, 415, "unsupported_media_type");
   });

@@ -203,4 +203,33 @@ describe("Stripe webhooks", () => {
     expect(ignored.status).toBe(200);
     expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(0);
   });
+
+  it("never fulfil a signed completion without an amount, in another currency, or not paid (answered 200: a retry would not change it)", async () => {
+    const { order } = await openStripeCheckout();
+    const refused = [
+      [{ amount_total: null }, "amount_mismatch"],
+      [{ currency: null }, "amount_mismatch"],
+      [{ currency: "eur" }, "amount_mismatch"],
+      [{ amount_total: order.amountCents + 1 }, "amount_mismatch"],
+      [{ payment_status: "no_payment_required" }, "not_paid"],
+      [{ payment_status: null }, "not_paid"],
+    ] as const;
+    for (const [over, reason] of refused) {
+      const r = await deliver(sessionEvent("checkout.session.completed", order, over));
+      expect(r.status, `${JSON.stringify(over)}: ${r.text}`).toBe(200);
+      expect(r.body, JSON.stringify(over)).toMatchObject({ received: true, applied: false, fulfilled: false, reason });
+    }
+    // A delayed payment reported as succeeded while the session still says unpaid is not a payment either.
+    const asyncUnpaid = await deliver(sessionEvent("checkout.session.async_payment_succeeded", order, { payment_status: "unpaid" }));
+    expect(asyncUnpaid.body).toMatchObject({ fulfilled: false, reason: "not_paid" });
+
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(0);
+    expect(await getDb().emailMessage.count({ where: { dedupeKey: `license:${order.id}` } })).toBe(0);
+    expect(await getDb().order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: "open", paidAt: null });
+
+    // The order itself was never the problem: the genuine payment (amount, currency and status all right) fulfils it.
+    const genuine = await deliver(sessionEvent("checkout.session.completed", order, { currency: "USD" }));
+    expect(genuine.body).toMatchObject({ applied: true, fulfilled: true });
+    expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(1);
+  });
 });
