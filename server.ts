@@ -10,6 +10,7 @@ import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
+import { paymentModeSummary } from "./lib/payments/provider.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
 
   server.listen(e.PORT, e.HOST, () => {
     console.log(`ready: ${e.BASE_URL} (${dev ? "development" : "production"}, listening on ${e.HOST}:${e.PORT})`);
+    console.log(paymentModeSummary());
   });
 
   const stop = (signal: string) => {
