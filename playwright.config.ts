@@ -52,6 +52,8 @@ export default defineConfig({
           PORT: String(port),
           BASE_URL: baseURL,
           DATABASE_URL: `file:${join(tmpdir(), `ilm-e2e-${Date.now().toString(36)}.db`)}`,
+          // A production server without Stripe refuses checkout; the suite buys through test mode, so it opts in.
+          PAYMENTS: "test",
           // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
           RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
           RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
