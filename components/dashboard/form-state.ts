@@ -97,7 +97,8 @@ export function isNotFound(error: unknown): boolean {
 
 /** The words to show for an AppError; anything else is not ours to explain and is rethrown by the caller. */
 export function appErrorMessage(error: AppError): string {
-  if (error.status === 429) return "Too many attempts in a short time. Wait a minute and try again.";
+  // A quota says what the limit is; a rate limit only that there were too many attempts.
+  if (error.status === 429 && error.code !== "complimentary_quota_exceeded") return "Too many attempts in a short time. Wait a minute and try again.";
   return error.detail;
 }
 

@@ -2,6 +2,7 @@ import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
+import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice } from "../pricing.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
@@ -34,7 +35,8 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date): Promis
     licenseKey: license.key,
     maxMachines: license.maxMachines,
     pluginId: order.product.pluginId,
-    downloadUrl: absoluteUrl(order.product.downloadUrl),
+    // This site's license-gated link: the seller's own URL is only reached through it.
+    downloadUrl: absoluteUrl(downloadPath(order.productId, license)),
     receiptUrl: absoluteUrl(`/api/receipt?key=${license.key}`),
     productPageUrl: absoluteUrl(paths.product(order.productId)),
     orderId: order.id,

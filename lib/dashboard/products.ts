@@ -5,6 +5,7 @@ import type { ProductInput } from "../marketplace/schemas.ts";
 import { buildSearchText } from "../marketplace/search-text.ts";
 import { stringList } from "../marketplace/serialize.ts";
 import { slugify } from "./developer-profile.ts";
+import { assertDownloadUrl } from "./download-url.ts";
 
 /**
  * A seller's products. Every operation is scoped to the seller's developer id on the server: another seller's
@@ -97,6 +98,8 @@ async function pluginIdFree(pluginId: string, exceptProductId?: string) {
 export async function createProduct(developerId: string, input: ProductInput) {
   const db = getDb();
   const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
+  // A new product has no demo read-me of its own: only a seller's absolute URL.
+  assertDownloadUrl(input.download_url, null);
   await pluginIdFree(input.plugin_id);
   const base = slugify(input.name);
   for (let n = 1; n <= 50; n++) {
@@ -115,6 +118,8 @@ export async function createProduct(developerId: string, input: ProductInput) {
 export async function updateProduct(developerId: string, productId: string, input: ProductInput) {
   const product = await getSellerProduct(developerId, productId);
   const developer = await getDb().developer.findUniqueOrThrow({ where: { id: developerId } });
+  // A demo product keeps its own read-me path; any other relative path would send buyers elsewhere on this site.
+  assertDownloadUrl(input.download_url, product.id);
   await pluginIdFree(input.plugin_id, product.id);
   try {
     return await getDb().product.update({ where: { id: product.id }, data: columns(input, developer.name) });

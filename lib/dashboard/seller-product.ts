@@ -2,7 +2,24 @@ import { z } from "zod";
 import { getDb } from "../db.ts";
 import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productInputSchema } from "../marketplace/schemas.ts";
+import { DOWNLOAD_URL_MAX, downloadUrlProblem } from "./download-url.ts";
 import { productToInput } from "./products.ts";
+
+/**
+ * A product as a seller writes it, in the dashboard form and over the API: the marketplace's product schema with the
+ * download URL held to the rule the download route applies again before it redirects (https, no credentials).
+ */
+export const sellerProductInputSchema = productInputSchema.safeExtend({
+  download_url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(DOWNLOAD_URL_MAX)
+    .superRefine((value, ctx) => {
+      const problem = downloadUrlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+});
 
 /** A product as its seller sees it over the API: the form's fields plus what the store adds. Internal columns stay in. */
 export const sellerProductSchema = productInputSchema.safeExtend({

@@ -110,6 +110,10 @@ export interface LicenseEmailData {
   licenseKey: string;
   maxMachines: number;
   pluginId: string;
+  /**
+   * This site's license-gated download link (`downloadPath()` in lib/marketplace/get-download.ts). A seller's own URL
+   * is never linked from our mail: anything not on this site is replaced by the buyer's licenses page.
+   */
   downloadUrl: string;
   /** The signed receipt (GET /api/receipt?key=…). */
   receiptUrl: string;
@@ -117,17 +121,48 @@ export interface LicenseEmailData {
   orderId: string;
   /** The price paid, formatted ("$49.00"). */
   amountDisplay: string;
+  /** "complimentary": a seller sent this license; the mail says it is sent on the seller's behalf. Default "purchase". */
+  source?: "purchase" | "complimentary";
 }
 
-/** The message a buyer gets after paying: the key, where to download, how to activate, the receipt. */
+/** A link on this deployment, or `fallback` (also on this deployment) for anything that would leave it. */
+function ownLink(url: string, fallback: string): string {
+  const target = href(url);
+  return target.startsWith(absoluteUrl("/")) ? target : fallback;
+}
+
+/**
+ * The message a license holder gets: the key, where to download, how to activate, the receipt. After a purchase it
+ * thanks the buyer; for a complimentary license it says, in the platform's voice, that it is sent on behalf of the
+ * seller, and marks the product and seller names as the seller's own words. The download goes through this site's
+ * license-gated link, never straight to a URL a seller typed.
+ */
 export function licenseEmail(d: LicenseEmailData): RenderedEmail {
-  const subject = oneLine(`Your license key for ${d.productName}`);
+  const gift = d.source === "complimentary";
   const licensesUrl = absoluteUrl("/licenses");
+  const downloadUrl = ownLink(d.downloadUrl, licensesUrl);
+  const subject = gift
+    ? oneLine(`License key for "${d.productName}", sent on behalf of ${d.developerName} via ${SITE_NAME}`)
+    : oneLine(`Your license key for ${d.productName}`);
   const seats = machines(d.maxMachines);
+  const onBehalf = `${SITE_NAME} sends this e-mail on behalf of ${d.developerName}, a seller on ${SITE_NAME}, who gave ${d.buyerEmail} a complimentary license.`;
+  const sellerWords = `The product name "${d.productName}" and the seller name "${d.developerName}" are written by the seller, not by ${SITE_NAME}.`;
+  const unexpected = `Not expecting this? You can ignore this e-mail: no account was opened and nothing was charged. ${SITE_NAME} never asks for passwords or payment details by e-mail.`;
+
+  const intro = gift
+    ? [
+        `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">A complimentary license, sent on behalf of a seller</h1>`,
+        p(escapeHtml(onBehalf), `color:${MUTED};`),
+        p(escapeHtml(sellerWords), `font-size:13px;line-height:20px;color:${FAINT};`),
+        p("Here is the license key:", `color:${MUTED};`),
+      ]
+    : [
+        `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Thanks for buying ${escapeHtml(d.productName)}</h1>`,
+        p(`${escapeHtml(d.productName)} by ${escapeHtml(d.developerName)} is yours. Here is your license key:`, `color:${MUTED};`),
+      ];
 
   const body = [
-    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Thanks for buying ${escapeHtml(d.productName)}</h1>`,
-    p(`${escapeHtml(d.productName)} by ${escapeHtml(d.developerName)} is yours. Here is your license key:`, `color:${MUTED};`),
+    ...intro,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px 0;">
 <tr><td align="center" style="background-color:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:18px 12px;">
 <div style="font-family:${MONO};font-size:20px;line-height:30px;font-weight:700;letter-spacing:1px;color:${INK};">${escapeHtml(d.licenseKey)}</div>
@@ -135,14 +170,20 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
 </table>`,
     p(`Keep this e-mail: the key is all you need to activate ${escapeHtml(d.productName)}.`, `font-size:13px;line-height:20px;color:${FAINT};`),
     detailRows([
-      ["Product", `${d.productName} by ${d.developerName}`],
-      ["Price paid", d.amountDisplay],
+      [gift ? "Product (as the seller names it)" : "Product", `${d.productName} by ${d.developerName}`],
+      [gift ? "Price" : "Price paid", d.amountDisplay],
       ["Machines", `Up to ${seats} at a time`],
       ["Licensed to", d.buyerEmail],
     ]),
     h2("Download"),
-    button(d.downloadUrl, `Download ${oneLine(d.productName)}`),
-    rawLink(d.downloadUrl),
+    gift
+      ? p(
+          `The link opens on ${escapeHtml(SITE_NAME)}, checks this license, then hands you to the seller's own download.`,
+          `font-size:13px;line-height:20px;color:${FAINT};`,
+        )
+      : "",
+    button(downloadUrl, `Download ${oneLine(d.productName)}`),
+    rawLink(downloadUrl),
     h2("How to activate"),
     `<ol style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">
 <li style="margin:0 0 6px 0;">Install ${escapeHtml(d.productName)} and open it.</li>
@@ -152,30 +193,41 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     p(`Changing computers? Release the old machine from inside the app, or from ${a(licensesUrl, "My licenses")}, then activate on the new one.`),
     h2("Receipt"),
     p(
-      `Your ${a(d.receiptUrl, "signed receipt")} proves the purchase and shows whether the license is active; anyone you share it with can verify it.`,
+      gift
+        ? `The ${a(d.receiptUrl, "signed receipt")} shows that the license is genuine and whether it is active; anyone you share it with can verify it.`
+        : `Your ${a(d.receiptUrl, "signed receipt")} proves the purchase and shows whether the license is active; anyone you share it with can verify it.`,
     ),
-    p(`More about the product: ${a(d.productPageUrl, d.productPageUrl)}`, "margin:0;"),
-  ].join("\n");
+    p(`More about the product: ${a(d.productPageUrl, d.productPageUrl)}`, gift ? "" : "margin:0;"),
+    gift ? p(escapeHtml(unexpected), `margin:0;font-size:13px;line-height:20px;color:${FAINT};`) : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
 
-  const footer = [
-    `Order ${escapeHtml(d.orderId)} · Product ID ${escapeHtml(d.pluginId)} — quote the order number if you contact support.`,
-    `<br>You received this e-mail because ${escapeHtml(d.buyerEmail)} bought a license on ${escapeHtml(SITE_NAME)}.`,
-  ].join("");
+  const footer = gift
+    ? [
+        `License ${escapeHtml(d.orderId)} · Product ID ${escapeHtml(d.pluginId)}.`,
+        `<br>You received this e-mail because a seller on ${escapeHtml(SITE_NAME)} entered ${escapeHtml(d.buyerEmail)} as the recipient of a complimentary license; ${escapeHtml(SITE_NAME)} sent it on the seller's behalf.`,
+      ].join("")
+    : [
+        `Order ${escapeHtml(d.orderId)} · Product ID ${escapeHtml(d.pluginId)} — quote the order number if you contact support.`,
+        `<br>You received this e-mail because ${escapeHtml(d.buyerEmail)} bought a license on ${escapeHtml(SITE_NAME)}.`,
+      ].join("");
 
   const text = [
-    `Thanks for buying ${d.productName}`,
-    "",
-    `${d.productName} by ${d.developerName} is yours. Here is your license key:`,
+    ...(gift
+      ? ["A complimentary license, sent on behalf of a seller", "", onBehalf, sellerWords, "", "Here is the license key:"]
+      : [`Thanks for buying ${d.productName}`, "", `${d.productName} by ${d.developerName} is yours. Here is your license key:`]),
     "",
     `    ${d.licenseKey}`,
     "",
     `Product:      ${d.productName} by ${d.developerName}`,
-    `Price paid:   ${d.amountDisplay}`,
+    `${gift ? "Price:       " : "Price paid:  "} ${d.amountDisplay}`,
     `Machines:     up to ${seats} at a time`,
     `Licensed to:  ${d.buyerEmail}`,
     "",
     "DOWNLOAD",
-    href(d.downloadUrl),
+    ...(gift ? [`The link opens on ${SITE_NAME}, checks this license, then hands you to the seller's own download:`] : []),
+    downloadUrl,
     "",
     "HOW TO ACTIVATE",
     `1. Install ${d.productName} and open it.`,
@@ -186,22 +238,31 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     licensesUrl,
     "",
     "RECEIPT",
-    "Your signed receipt proves the purchase and shows whether the license is active:",
+    gift
+      ? "The signed receipt shows that the license is genuine and whether it is active:"
+      : "Your signed receipt proves the purchase and shows whether the license is active:",
     href(d.receiptUrl),
     "",
     `More about the product: ${href(d.productPageUrl)}`,
+    ...(gift ? ["", unexpected] : []),
     "",
     "-- ",
-    `Order ${d.orderId} · Product ID ${d.pluginId}. Quote the order number if you contact support.`,
-    `You received this e-mail because ${d.buyerEmail} bought a license on ${SITE_NAME}.`,
+    ...(gift
+      ? [
+          `License ${d.orderId} · Product ID ${d.pluginId}.`,
+          `You received this e-mail because a seller on ${SITE_NAME} entered ${d.buyerEmail} as the recipient of a complimentary license; ${SITE_NAME} sent it on the seller's behalf.`,
+        ]
+      : [
+          `Order ${d.orderId} · Product ID ${d.pluginId}. Quote the order number if you contact support.`,
+          `You received this e-mail because ${d.buyerEmail} bought a license on ${SITE_NAME}.`,
+        ]),
     "",
   ].join("\n");
 
-  return {
-    subject,
-    html: layout({ title: subject, preheader: `Your key for ${d.productName}, the download link and how to activate.`, body, footer }),
-    text,
-  };
+  const preheader = gift
+    ? `Sent on behalf of ${d.developerName}: a license key for ${d.productName}.`
+    : `Your key for ${d.productName}, the download link and how to activate.`;
+  return { subject, html: layout({ title: subject, preheader, body, footer }), text };
 }
 
 export interface SignInEmailData {

@@ -1,20 +1,76 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { safeDownloadTarget } from "../dashboard/download-url.ts";
 import { getDb } from "../db.ts";
-import { notFound } from "../http/errors.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { licenseIsActive } from "../receipts/issue-receipt.ts";
 import { paths } from "../urls.ts";
 
 export type Download = { kind: "redirect"; url: string } | { kind: "file"; filename: string; body: string };
 
 /**
- * Where a product's download lives. Sellers host their builds and give an absolute URL; the demo catalogue's
- * products point here, and get a small read-me file in place of a real installer.
+ * Download links are capabilities: `/downloads/<product id>?t=<license id>.<mac>`, the mac an HMAC-SHA256 keyed with
+ * the license key, so only someone who holds the key (or was sent the link) can make one, no server secret is needed
+ * to write it inside a transaction, and the key itself never appears in a URL. The link works while the license does.
  */
-export async function getDownload(productId: string): Promise<Download> {
-  const product = await getDb().product.findFirst({
-    where: { id: productId, status: "active" },
-    select: { id: true, name: true, downloadUrl: true, pluginId: true, developer: { select: { name: true } } },
+function mac(productId: string, license: { id: string; key: string }): string {
+  return createHmac("sha256", license.key).update(`download:v1:${productId}:${license.id}`).digest("base64url").slice(0, 32);
+}
+
+/** The path of a license holder's download link for a product (what license e-mails and pages link to). */
+export function downloadPath(productId: string, license: { id: string; key: string }): string {
+  return `${paths.download(productId)}?t=${license.id}.${mac(productId, license)}`;
+}
+
+const TOKEN = /^([a-z0-9]{8,40})\.([A-Za-z0-9_-]{32})$/;
+
+const licenseRequired = () =>
+  new AppError(
+    "download_license_required",
+    403,
+    "Downloads are for license holders: use the download link in your license e-mail or on your licenses page.",
+  );
+
+/** Whether a download token is genuine, for this product, and its license in force. */
+async function licenseOfToken(productId: string, token: string | undefined): Promise<boolean> {
+  const m = token ? TOKEN.exec(token) : null;
+  if (!m?.[1] || !m[2]) return false;
+  const license = await getDb().license.findUnique({
+    where: { id: m[1] },
+    select: { id: true, key: true, productId: true, isActive: true, expiresAt: true },
   });
-  if (!product) throw notFound("product", `No listed product has the id "${productId}".`);
-  if (product.downloadUrl !== paths.download(product.id)) return { kind: "redirect", url: product.downloadUrl };
+  if (!license || license.productId !== productId) return false;
+  const expected = Buffer.from(mac(productId, license));
+  const given = Buffer.from(m[2]);
+  return expected.length === given.length && timingSafeEqual(expected, given) && licenseIsActive(license);
+}
+
+/**
+ * Where a product's download lives. Sellers host their builds and give an absolute URL, which is only ever
+ * redirected to for a holder of a license in force (a download link from a license e-mail or page), after the URL
+ * is checked again (a value stored before the rule existed is refused, not followed). The demo catalogue's products
+ * point here, and get a small read-me file in place of a real installer, to anyone.
+ */
+export async function getDownload(productId: string, token?: string): Promise<Download> {
+  const product = await getDb().product.findFirst({
+    where: { id: productId },
+    select: { id: true, name: true, status: true, downloadUrl: true, pluginId: true, developer: { select: { name: true } } },
+  });
+  const missing = () => notFound("product", `No listed product has the id "${productId}".`);
+  if (!product) throw missing();
+  if (product.downloadUrl !== paths.download(product.id)) {
+    // An unlisted product's holders keep their download; everyone else learns nothing about it.
+    const licensed = await licenseOfToken(product.id, token);
+    if (!licensed) {
+      if (product.status !== "active") throw missing();
+      throw licenseRequired();
+    }
+    const target = safeDownloadTarget(product.downloadUrl, product.id);
+    if (!target) {
+      throw new AppError("download_unavailable", 410, "The seller's download link for this product is not usable. Please contact the seller.");
+    }
+    return { kind: "redirect", url: target };
+  }
+  if (product.status !== "active") throw missing();
   return {
     kind: "file",
     filename: `${product.id}-README.txt`,

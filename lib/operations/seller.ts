@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createProduct, getSellerProduct, updateProduct } from "../dashboard/products.ts";
-import { listSellerProductsForApi, sellerProductSchema, toSellerProduct } from "../dashboard/seller-product.ts";
-import { productInputSchema, productParamsSchema } from "../marketplace/schemas.ts";
+import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../dashboard/seller-product.ts";
+import { productParamsSchema } from "../marketplace/schemas.ts";
 import { operation } from "./define.ts";
 
 const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
@@ -28,7 +28,7 @@ export const SELLER = [
     tag: "Seller",
     auth: "seller",
     http: { method: "POST", path: "/api/dashboard/products", status: 201 },
-    input: { body: productInputSchema },
+    input: { body: sellerProductInputSchema },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 409],
     handler: async (b, c) => ({ product: toSellerProduct(await createProduct(sellerOf(c), b)) }),
@@ -50,7 +50,7 @@ export const SELLER = [
     tag: "Seller",
     auth: "seller",
     http: { method: "PUT", path: "/api/dashboard/products/{id}" },
-    input: { params: productParamsSchema, body: productInputSchema },
+    input: { params: productParamsSchema, body: sellerProductInputSchema },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {

@@ -1,0 +1,140 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { GET as download } from "@/app/downloads/[id]/route";
+import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { issueComplimentaryLicense } from "@/lib/dashboard/licenses";
+import { createProduct, updateProduct } from "@/lib/dashboard/products";
+import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
+import { disconnectDb, getDb } from "@/lib/db";
+import { setLicenseStatus } from "@/lib/licensing/set-license-status";
+import { downloadPath } from "@/lib/marketplace/get-download";
+import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
+import { SELLER } from "@/lib/operations/seller";
+import { call, expectProblem } from "../helpers/http";
+
+/**
+ * /downloads/{id} used to redirect anyone to whatever URL the seller stored (an open redirect on our domain), and a
+ * relative stored URL made it fail with a 500. Now the URL is checked when it is saved and again before a redirect,
+ * and only a license holder's link redirects at all.
+ */
+
+afterAll(() => disconnectDb());
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const SELLER_URL = "https://builds.example.com/synth-1.0.dmg";
+
+function input(downloadUrl: string): ProductInput {
+  const id = unique();
+  return productInputSchema.parse({
+    name: `Download Synth ${id}`,
+    description: "A product used by the download tests, with a long enough description.",
+    plugin_id: `com.test.dl${id}`,
+    price_cents: 1500,
+    category: "audio-plugins",
+    max_machines: 2,
+    seat_model: "per-machine",
+    platforms: ["linux"],
+    download_url: downloadUrl,
+    icon_url: "/icons/tape-warmth.svg",
+  });
+}
+
+async function sellerWithProduct(downloadUrl = SELLER_URL) {
+  const dev = await createDeveloperProfile(`dl-${unique()}@example.com`, { name: `DL ${unique()}`, website: null, bio: "" });
+  await getDb().developer.update({ where: { id: dev.id }, data: { createdAt: new Date(Date.now() - 30 * 86_400_000) } });
+  const product = await createProduct(dev.id, input(downloadUrl));
+  return { dev, product };
+}
+
+const get = (path: string) => {
+  const id = new URL(path, "http://localhost:3000").pathname.split("/")[2] ?? "";
+  return call(download, path, { params: { id } });
+};
+
+describe("/downloads/{id}: no open redirect", () => {
+  it("does not redirect an anonymous visitor to the seller's URL", async () => {
+    const { product } = await sellerWithProduct();
+    const r = await get(`/downloads/${product.id}`);
+    expectProblem(r, 403, "download_license_required");
+    expect(r.headers.get("location")).toBeNull();
+  });
+
+  it("redirects a license holder's link, and only while the license is in force", async () => {
+    const { dev, product } = await sellerWithProduct();
+    const license = await issueComplimentaryLicense(dev.id, { product_id: product.id, buyer_email: `holder-${unique()}@example.com` });
+    const link = downloadPath(product.id, license);
+    const ok = await get(link);
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe(SELLER_URL);
+    expect(ok.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(ok.headers.get("cache-control")).toContain("no-store");
+
+    // Forged, truncated, or another product's token: no redirect.
+    const other = await sellerWithProduct();
+    const otherLicense = await issueComplimentaryLicense(other.dev.id, { product_id: other.product.id, buyer_email: `o-${unique()}@example.com` });
+    const foreign = downloadPath(other.product.id, otherLicense).split("?")[1] ?? "";
+    for (const path of [
+      `/downloads/${product.id}?${foreign}`,
+      `/downloads/${product.id}?t=${license.id}.${"A".repeat(32)}`,
+      `/downloads/${product.id}?t=${license.id}`,
+      `/downloads/${product.id}?t=${encodeURIComponent(license.key)}`,
+      `/downloads/${product.id}?key=${encodeURIComponent(license.key)}`,
+    ]) {
+      const r = await get(path);
+      expectProblem(r, 403, "download_license_required");
+      expect(r.headers.get("location")).toBeNull();
+    }
+
+    await setLicenseStatus({ licenseId: license.id, active: false, reason: "test" });
+    const revoked = await get(link);
+    expectProblem(revoked, 403, "download_license_required");
+  });
+
+  it("refuses bad download URLs when a seller saves them", async () => {
+    const { dev, product } = await sellerWithProduct();
+    for (const bad of [
+      "javascript:alert(1)",
+      "/relative/file.zip",
+      "relative.zip",
+      `/downloads/${product.id}`,
+      "http://builds.example.com/app.zip",
+      "https://user:secret@builds.example.com/app.zip",
+      "data:text/html,<script>alert(1)</script>",
+      `https://example.com/${"a".repeat(600)}`,
+    ]) {
+      // The demo read-me path passes the schema (a demo product keeps its own); lib refuses it for any other product.
+      if (!bad.startsWith("/downloads/"))
+        expect(sellerProductInputSchema.safeParse({ ...input(SELLER_URL), download_url: bad }).success, bad).toBe(false);
+      await expect(createProduct(dev.id, { ...input(SELLER_URL), download_url: bad }), bad).rejects.toMatchObject({ status: 400 });
+    }
+    // An existing product cannot point at another product's read-me either.
+    await expect(updateProduct(dev.id, product.id, { ...input(SELLER_URL), download_url: "/downloads/some-other-product" })).rejects.toMatchObject({
+      status: 400,
+      extra: { errors: [{ name: "download_url" }] },
+    });
+    // The seller API validates with the same schema.
+    const create = SELLER.find((o) => o.id === "createSellerProduct");
+    expect(create?.input?.body).toBe(sellerProductInputSchema);
+    expect(sellerProductInputSchema.safeParse({ ...input(SELLER_URL), download_url: "https://builds.example.com/ok.zip" }).success).toBe(true);
+  });
+
+  it("answers a stored legacy relative or javascript: URL with 410 (and 403 without a license), never a 500", async () => {
+    for (const legacy of ["/not-a-download", "javascript:alert(1)", "relative/app.zip", "/downloads/someone-else"]) {
+      const { dev, product } = await sellerWithProduct();
+      const license = await issueComplimentaryLicense(dev.id, { product_id: product.id, buyer_email: `legacy-${unique()}@example.com` });
+      // Written straight to the database, as rows saved before the rule existed.
+      await getDb().product.update({ where: { id: product.id }, data: { downloadUrl: legacy } });
+      const holder = await get(downloadPath(product.id, license));
+      expectProblem(holder, 410, "download_unavailable");
+      expect(holder.headers.get("location")).toBeNull();
+      expectProblem(await get(`/downloads/${product.id}`), 403, "download_license_required");
+    }
+  });
+
+  it("still serves the demo catalogue's read-me to anyone, and 404s an unknown product", async () => {
+    const demo = await getDb().product.findFirstOrThrow({ where: { downloadUrl: { startsWith: "/downloads/" }, status: "active" } });
+    const r = await get(`/downloads/${demo.id}`);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain(demo.pluginId);
+    expectProblem(await get("/downloads/no-such-product"), 404, "product_not_found");
+  });
+});
