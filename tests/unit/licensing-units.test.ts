@@ -121,9 +121,13 @@ describe("rate limits", () => {
     expect(clientAddress("10.0.0.1", "6.6.6.6")).toBe("10.0.0.1");
     process.env.TRUST_PROXY = "1";
     try {
+      // The peer is not a listed proxy (TRUST_PROXY_FROM defaults to loopback): its header is not believed.
+      expect(clientAddress("10.0.0.1", "6.6.6.6, 1.2.3.4")).toBe("10.0.0.1");
+      process.env.TRUST_PROXY_FROM = "10.0.0.0/8";
       expect(clientAddress("10.0.0.1", "6.6.6.6, 1.2.3.4")).toBe("1.2.3.4");
     } finally {
       delete process.env.TRUST_PROXY;
+      delete process.env.TRUST_PROXY_FROM;
     }
   });
 });
