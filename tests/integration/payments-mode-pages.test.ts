@@ -3,6 +3,7 @@ import { prerender } from "react-dom/static";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import ProductPage from "@/app/(store)/products/[id]/page";
 import CheckoutPage from "@/app/checkout/[session_id]/page";
+import CheckoutSuccessPage from "@/app/checkout/[session_id]/success/page";
 import MyLicensesPage from "@/app/(store)/licenses/page";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -92,6 +93,10 @@ describe("a test-mode checkout page once test mode is off", () => {
     const off = renderToStaticMarkup(await CheckoutPage({ params: Promise.resolve({ session_id }) }));
     expect(off).toContain("This test checkout can no longer be paid");
     expect(off).not.toContain("/pay");
+    // The success page would wait for a payment that cannot come: it sends the buyer to that explanation instead.
+    await expect(CheckoutSuccessPage({ params: Promise.resolve({ session_id }) })).rejects.toMatchObject({
+      digest: expect.stringContaining(`/checkout/${session_id};`),
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { CheckoutFrame } from "@/components/checkout/checkout-frame";
 import { ClosedNotice } from "@/components/checkout/closed-notice";
@@ -11,6 +12,7 @@ import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { testPaymentsEnabled } from "@/lib/payments/provider";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +43,8 @@ export default async function CheckoutSuccessPage({ params }: Props) {
 
   // Open, or paid a moment ago and still being fulfilled: reload every 3 s, without JavaScript (React hoists the tag).
   const testOpen = view.status === "open" && view.provider === "test";
+  // A test session that can no longer be paid (test mode is off) will never be confirmed: its page says why.
+  if (testOpen && !testPaymentsEnabled()) redirect(checkoutPaths.checkout(view.id));
   return (
     <CheckoutFrame>
       <meta httpEquiv="refresh" content="3" />
