@@ -138,7 +138,8 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   await expect(page.getByRole("status").filter({ hasText: "Product created" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(productName);
   const icon = page.locator("aside img").first();
-  await expect(icon).toHaveAttribute("src", /\/uploads\/[a-f0-9]{32}\.png$/);
+  // <owner>-<content hash>.png: the owner part is what the seller's upload quota counts.
+  await expect(icon).toHaveAttribute("src", /\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
   await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
   const iconPath = new URL((await icon.getAttribute("src"))!, baseURL).pathname;
   await settled(page);

@@ -15,7 +15,7 @@ const SEAT_HINTS: Record<SeatModel, string> = {
   floating: "Seats are shared as they are used.",
 };
 
-const IMAGE_TYPES = "image/png,image/jpeg,image/webp";
+const IMAGE_TYPES = "image/png,image/jpeg,image/webp,image/gif";
 const KIB = MAX_UPLOAD_BYTES / 1024;
 /** Next's default server-action body limit (1 MB) less room for the text fields. */
 const MAX_FORM_BYTES = 1024 * 1024 - 64 * 1024;
@@ -167,7 +167,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
 
       <Group
         legend="Files and images"
-        description={`Images: PNG, JPEG or WebP up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site.`}
+        description={`Images: PNG, JPEG, WebP or GIF up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site and count towards your storage quota; a replaced image is deleted.`}
       >
         <TextField
           name="download_url"
@@ -176,7 +176,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           defaultValue={v?.download_url}
           required
           placeholder="https://example.com/downloads/myapp.dmg"
-          hint="Where buyers and trial users get the installer."
+          hint="An https:// address where license holders get the installer. Buyers reach it through a link in their license e-mail that checks their license first."
         />
         <fieldset className="min-w-0 space-y-4 rounded-xl border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold text-slate-900">Icon</legend>

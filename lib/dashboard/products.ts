@@ -6,6 +6,7 @@ import { buildSearchText } from "../marketplace/search-text.ts";
 import { stringList } from "../marketplace/serialize.ts";
 import { slugify } from "./developer-profile.ts";
 import { assertDownloadUrl } from "./download-url.ts";
+import { droppedUploads, releaseUploads } from "./uploads.ts";
 
 /**
  * A seller's products. Every operation is scoped to the seller's developer id on the server: another seller's
@@ -121,12 +122,17 @@ export async function updateProduct(developerId: string, productId: string, inpu
   // A demo product keeps its own read-me path; any other relative path would send buyers elsewhere on this site.
   assertDownloadUrl(input.download_url, product.id);
   await pluginIdFree(input.plugin_id, product.id);
+  let updated: typeof product;
   try {
-    return await getDb().product.update({ where: { id: product.id }, data: columns(input, developer.name) });
+    updated = await getDb().product.update({ where: { id: product.id }, data: columns(input, developer.name) });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") await pluginIdFree(input.plugin_id, product.id);
     throw error;
   }
+  // A replaced icon or screenshot is deleted now (unless another product uses the same file) rather than left behind.
+  const dropped = droppedUploads([product.iconUrl, ...stringList(product.images)], [updated.iconUrl, ...stringList(updated.images)]);
+  if (dropped.length > 0) await releaseUploads(dropped).catch((error: unknown) => console.error("releasing replaced uploads failed", error));
+  return updated;
 }
 
 /** Unlists (hidden from the store, the API and checkout; existing licenses keep working) or relists a product. */

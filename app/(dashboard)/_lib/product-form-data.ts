@@ -1,6 +1,7 @@
-import { saveUpload } from "@/lib/dashboard/uploads";
+import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
+import { checkUpload, saveUploads } from "@/lib/dashboard/uploads";
 import { AppError } from "@/lib/http/errors";
-import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
+import type { ProductInput } from "@/lib/marketplace/schemas";
 import { addError, formText, formValues, issueMessage, refused, type FormState } from "@/components/dashboard/form-state";
 import { MAX_SCREENSHOTS, PRODUCT_TEXT_FIELDS } from "@/components/dashboard/product-fields";
 
@@ -41,26 +42,31 @@ function files(fd: FormData, name: string): File[] {
   return fd.getAll(name).filter((v): v is File => typeof v !== "string" && v.size > 0);
 }
 
-async function upload(file: File): Promise<string> {
-  return saveUpload(new Uint8Array(await file.arrayBuffer()));
-}
+const bytesOf = async (file: File) => new Uint8Array(await file.arrayBuffer());
+
+// Stand-ins for chosen files while the rest of the form is checked: a file is stored only once the whole form is valid.
+const PENDING_ICON = "/uploads/pending-icon";
+const pendingImage = (i: number) => `/uploads/pending-image-${String(i)}`;
 
 export type ProductFormResult = { ok: true; input: ProductInput; values: FormState["values"] } | { ok: false; state: FormState };
 
 /**
- * The product form's fields in productInputSchema's shape (the schema the API uses too). Files are stored first, so a
- * form refused for another reason keeps the uploaded icon and screenshots as paths and the seller need not pick them
- * again. `currentIcon` is the saved icon, kept when an edit gives neither a file nor a URL.
+ * The product form's fields in the seller product schema's shape (the schema the API uses too). Every field and every
+ * chosen file (type by its bytes, size) is checked first; only then are the files stored, within the seller's upload
+ * quota, so a refused form leaves nothing on disk. `currentIcon` is the saved icon, kept when an edit gives neither a
+ * file nor a URL.
  */
-export async function readProductForm(fd: FormData, currentIcon: string | null): Promise<ProductFormResult> {
+export async function readProductForm(fd: FormData, currentIcon: string | null, developerId: string): Promise<ProductFormResult> {
   const values = formValues(fd, PRODUCT_TEXT_FIELDS, ["platforms"]);
   const errors: FormState["errors"] = {};
   const handled = new Set<string>();
 
-  const iconFile = files(fd, "icon")[0];
-  if (iconFile) {
+  const chosenIcon = files(fd, "icon")[0];
+  let iconBytes: Uint8Array | null = null;
+  if (chosenIcon) {
     try {
-      values.icon_url = await upload(iconFile);
+      iconBytes = await bytesOf(chosenIcon);
+      checkUpload(iconBytes);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       addError(errors, "icon", error.detail);
@@ -68,29 +74,33 @@ export async function readProductForm(fd: FormData, currentIcon: string | null):
     }
   }
 
-  const images = urlList(formText(fd, "images"));
+  const imageUrls = urlList(formText(fd, "images"));
   const imageFiles = files(fd, "image_files");
-  if (images.length + imageFiles.length > MAX_SCREENSHOTS) {
+  const imageBytes: Uint8Array[] = [];
+  if (imageUrls.length + imageFiles.length > MAX_SCREENSHOTS) {
     addError(errors, "image_files", `At most ${MAX_SCREENSHOTS} screenshots in all; remove some URLs or choose fewer files.`);
     handled.add("images");
   } else {
     for (const file of imageFiles) {
       try {
-        images.push(await upload(file));
+        const bytes = await bytesOf(file);
+        checkUpload(bytes);
+        imageBytes.push(bytes);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         addError(errors, "image_files", `${file.name}: ${error.detail}`);
       }
     }
   }
-  values.images = images.join("\n");
+  const images = [...imageUrls, ...imageBytes.map((_, i) => pendingImage(i))];
+  values.images = imageUrls.join("\n");
 
   const price = parsePrice(String(values.price));
   if (price === undefined) addError(errors, "price", "Enter a price.");
   else if (Number.isNaN(price)) addError(errors, "price", "Enter a price such as 19 or 19.99.");
   if (price === undefined || Number.isNaN(price)) handled.add("price_cents");
 
-  const iconUrl = String(values.icon_url).trim() || currentIcon || "";
+  const iconUrl = (iconBytes ? PENDING_ICON : "") || String(values.icon_url).trim() || currentIcon || "";
   if (!iconUrl && !errors.icon) {
     addError(errors, "icon", "Upload an icon or enter the address of one.");
     handled.add("icon_url");
@@ -118,7 +128,7 @@ export async function readProductForm(fd: FormData, currentIcon: string | null):
     images,
   };
 
-  const parsed = productInputSchema.safeParse(candidate, { reportInput: true });
+  const parsed = sellerProductInputSchema.safeParse(candidate, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? "_form");
@@ -129,6 +139,30 @@ export async function readProductForm(fd: FormData, currentIcon: string | null):
       addError(errors, FIELD_OF[key] ?? key, message);
     }
   }
-  if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, state: refused(values, errors) };
-  return { ok: true, input: parsed.data, values };
+  const chosen = chosenIcon !== undefined || imageFiles.length > 0;
+  if (Object.keys(errors).length > 0 || !parsed.success) {
+    const state = refused(values, errors);
+    if (chosen) state.message = `${state.message ?? ""} Choose your image files again: files are stored only when the form is saved.`.trim();
+    return { ok: false, state };
+  }
+
+  const toStore = [...(iconBytes ? [iconBytes] : []), ...imageBytes];
+  if (toStore.length === 0) return { ok: true, input: parsed.data, values };
+  let stored: string[];
+  try {
+    stored = await saveUploads(developerId, toStore);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    addError(errors, iconBytes ? "icon" : "image_files", error.detail);
+    return { ok: false, state: refused(values, errors) };
+  }
+  const storedIcon = iconBytes ? stored.shift() : undefined;
+  const input: ProductInput = {
+    ...parsed.data,
+    icon_url: storedIcon ?? parsed.data.icon_url,
+    images: parsed.data.images.map((path) => (path.startsWith("/uploads/pending-image-") ? (stored.shift() ?? path) : path)),
+  };
+  if (storedIcon) values.icon_url = storedIcon;
+  values.images = input.images.join("\n");
+  return { ok: true, input, values };
 }

@@ -13,6 +13,9 @@ import { readProductForm } from "../../../_lib/product-form-data";
 function refusedBy(error: unknown, values: FormState["values"]): FormState {
   if (!(error instanceof AppError) || error.status >= 500) throw error;
   if (error.code === "plugin_id_taken") return refused(values, { plugin_id: [error.detail] });
+  const field = error.extra.errors?.[0];
+  if (field?.name === "download_url")
+    return refused(values, { download_url: [`${field.message.charAt(0).toUpperCase()}${field.message.slice(1)}.`] });
   return refused(values, {}, appErrorMessage(error));
 }
 
@@ -25,7 +28,7 @@ function revalidateProduct(id: string) {
 
 export async function createProductAction(_prev: FormState, fd: FormData): Promise<FormState> {
   const { developer } = await requireSeller();
-  const form = await readProductForm(fd, null);
+  const form = await readProductForm(fd, null, developer.id);
   if (!form.ok) return form.state;
   let id: string;
   try {
@@ -47,7 +50,7 @@ export async function updateProductAction(productId: unknown, _prev: FormState, 
     if (isNotFound(error)) notFound();
     throw error;
   }
-  const form = await readProductForm(fd, current.iconUrl);
+  const form = await readProductForm(fd, current.iconUrl, developer.id);
   if (!form.ok) return form.state;
   try {
     await updateProduct(developer.id, current.id, form.input);

@@ -1,0 +1,183 @@
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readProductForm } from "@/app/(dashboard)/_lib/product-form-data";
+import { GET as uploadRoute } from "@/app/uploads/[file]/route";
+import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { createProduct, updateProduct } from "@/lib/dashboard/products";
+import { saveUpload, saveUploads, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
+import { disconnectDb, getDb } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
+import { call } from "../helpers/http";
+
+/**
+ * Uploads used to be written before the rest of the product form was checked, with no quota and no clean-up: a
+ * seller could fill the disk with files no product uses by submitting invalid forms. Now the whole form is checked
+ * first, each seller has a quota, and files no product uses are deleted.
+ */
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "ilm-uploads-"));
+  process.env.UPLOAD_DIR = dir;
+  resetEnv();
+});
+afterEach(() => {
+  delete process.env.UPLOAD_QUOTA_MB;
+  resetEnv();
+});
+afterAll(async () => {
+  delete process.env.UPLOAD_DIR;
+  resetEnv();
+  await rm(dir, { recursive: true, force: true });
+  await disconnectDb();
+});
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const files = async () => (await readdir(dir)).sort();
+const exists = (path: string) =>
+  stat(join(dir, path.replace("/uploads/", ""))).then(
+    () => true,
+    () => false,
+  );
+
+/** A PNG of about `kib` KiB (a valid signature and header, padded), different for every `seed`. */
+function png(seed: string, kib = 1): Buffer {
+  const head = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+  return Buffer.concat([head, Buffer.from(seed), Buffer.alloc(kib * 1024)]);
+}
+const gif = (seed: string) => Buffer.concat([Buffer.from("GIF89a"), Buffer.from(seed), Buffer.alloc(64)]);
+
+async function seller() {
+  return createDeveloperProfile(`up-${unique()}@example.com`, { name: `Up ${unique()}`, website: null, bio: "" });
+}
+
+function form(fields: Record<string, string>, uploads: Record<string, Buffer[]> = {}): FormData {
+  const fd = new FormData();
+  const base = {
+    name: `Upload Synth ${unique()}`,
+    tagline: "",
+    description: "A product used by the upload tests, long enough to be valid.",
+    plugin_id: `com.test.up${unique()}`,
+    price: "15",
+    category: "audio-plugins",
+    max_machines: "2",
+    seat_model: "per-machine",
+    download_url: "https://builds.example.com/app.zip",
+    icon_url: "",
+    images: "",
+    ...fields,
+  };
+  for (const [k, v] of Object.entries(base)) fd.set(k, v);
+  fd.append("platforms", "linux");
+  for (const [name, list] of Object.entries(uploads))
+    list.forEach((bytes, i) => fd.append(name, new File([new Uint8Array(bytes)], `f${String(i)}.png`)));
+  return fd;
+}
+
+function input(icon: string, images: string[] = []): ProductInput {
+  return productInputSchema.parse({
+    name: `Upload Product ${unique()}`,
+    description: "A product used by the upload tests, long enough to be valid.",
+    plugin_id: `com.test.upp${unique()}`,
+    price_cents: 1500,
+    category: "audio-plugins",
+    max_machines: 2,
+    seat_model: "per-machine",
+    platforms: ["linux"],
+    download_url: "https://builds.example.com/app.zip",
+    icon_url: icon,
+    images,
+  });
+}
+
+describe("product form uploads", () => {
+  it("stores no file when the rest of the form is invalid", async () => {
+    const dev = await seller();
+    const before = await files();
+    const result = await readProductForm(
+      form({ description: "too short", price: "abc" }, { icon: [png(`icon-${unique()}`)], image_files: [png(`shot-${unique()}`)] }),
+      null,
+      dev.id,
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.state.errors.description).toBeDefined();
+      expect(result.state.message).toMatch(/Choose your image files again/);
+    }
+    expect(await files()).toEqual(before);
+  });
+
+  it("stores the files once the whole form is valid, and refuses files by their bytes, not their names", async () => {
+    const dev = await seller();
+    const ok = await readProductForm(form({}, { icon: [png(`ok-${unique()}`)], image_files: [gif(`g-${unique()}`)] }), null, dev.id);
+    expect(ok.ok).toBe(true);
+    if (ok.ok) {
+      expect(ok.input.icon_url).toMatch(/^\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
+      expect(ok.input.images).toHaveLength(1);
+      expect(ok.input.images[0]).toMatch(/\.gif$/);
+      expect(await exists(ok.input.icon_url)).toBe(true);
+      const served = await call(uploadRoute, ok.input.icon_url, { params: { file: ok.input.icon_url.slice("/uploads/".length) } });
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
+    }
+    const before = await files();
+    const svg = await readProductForm(form({}, { icon: [Buffer.from(`<svg onload=alert(1)>${unique()}</svg>`)] }), null, dev.id);
+    expect(svg.ok).toBe(false);
+    if (!svg.ok) expect(svg.state.errors.icon?.[0]).toMatch(/PNG, JPEG, WebP or GIF/);
+    expect(await files()).toEqual(before);
+  });
+
+  it("refuses uploads beyond the seller's quota and stores none of them", async () => {
+    process.env.UPLOAD_QUOTA_MB = "1";
+    resetEnv();
+    const dev = await seller();
+    const first = png(`q1-${unique()}`, 400);
+    await saveUploads(dev.id, [first, png(`q2-${unique()}`, 400)]);
+    expect(await uploadUsage(dev.id)).toBeGreaterThan(800 * 1024);
+    const before = await files();
+    await expect(saveUpload(png(`q3-${unique()}`, 400), dev.id)).rejects.toMatchObject({ status: 413, code: "upload_quota_exceeded" });
+    const viaForm = await readProductForm(form({}, { icon: [png(`q4-${unique()}`, 400)] }), null, dev.id);
+    expect(viaForm.ok).toBe(false);
+    if (!viaForm.ok) expect(viaForm.state.errors.icon?.[0]).toMatch(/at most 1 MB/);
+    expect(await files()).toEqual(before);
+    // The same bytes again take no more room; another seller has a quota of their own.
+    await expect(saveUpload(first, dev.id)).resolves.toMatch(/^\/uploads\//);
+    await expect(saveUpload(png(`other-${unique()}`, 400), (await seller()).id)).resolves.toMatch(/^\/uploads\//);
+  });
+});
+
+describe("clean-up", () => {
+  it("deletes a product's replaced icon and removed screenshots, unless another product uses them", async () => {
+    const dev = await seller();
+    const [oldIcon, shot, shared] = await saveUploads(dev.id, [png(`old-${unique()}`), png(`shot-${unique()}`), png(`shared-${unique()}`)]);
+    if (!oldIcon || !shot || !shared) throw new Error("no paths");
+    const product = await createProduct(dev.id, input(oldIcon, [shot, shared]));
+    await createProduct(dev.id, input(shared));
+    const newIcon = await saveUpload(png(`new-${unique()}`), dev.id);
+    await updateProduct(dev.id, product.id, input(newIcon, []));
+    expect(await exists(oldIcon)).toBe(false);
+    expect(await exists(shot)).toBe(false);
+    expect(await exists(shared)).toBe(true);
+    expect(await exists(newIcon)).toBe(true);
+  });
+
+  it("sweeps unreferenced files older than the grace period, and nothing else", async () => {
+    const dev = await seller();
+    const [orphanOld, orphanYoung, used] = await saveUploads(dev.id, [png(`oo-${unique()}`), png(`oy-${unique()}`), png(`u-${unique()}`)]);
+    if (!orphanOld || !orphanYoung || !used) throw new Error("no paths");
+    await createProduct(dev.id, input(used));
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    for (const p of [orphanOld, used]) await utimes(join(dir, p.replace("/uploads/", "")), twoHoursAgo, twoHoursAgo);
+    await writeFile(join(dir, "not-an-upload.txt"), "left alone");
+    await utimes(join(dir, "not-an-upload.txt"), twoHoursAgo, twoHoursAgo);
+    expect(await sweepUploads()).toBeGreaterThanOrEqual(1);
+    expect(await exists(orphanOld)).toBe(false);
+    expect(await exists(orphanYoung)).toBe(true);
+    expect(await exists(used)).toBe(true);
+    expect(await exists("/uploads/not-an-upload.txt")).toBe(true);
+    expect(await getDb().product.count({ where: { iconUrl: used } })).toBe(1);
+  });
+});
