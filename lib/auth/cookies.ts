@@ -23,6 +23,16 @@ export function sameOrigin(request: Request): boolean {
   return originAllowed(request.headers, new URL(request.url).origin);
 }
 
+/**
+ * A form post from a page of ours that sends no Referer (the sign-in confirm page): browsers then send `Origin: null`
+ * even for our own origin, so Fetch Metadata decides — `Sec-Fetch-Site`, which no page can set, must be
+ * "same-origin". Without it (older browsers, non-browser clients) the Origin check above applies, and "null" fails it.
+ */
+export function sameOriginFetch(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  return site === null ? sameOrigin(request) : site === "same-origin";
+}
+
 /** The same check on a request's headers and the origin it addressed. */
 export function originAllowed(headers: Headers, requestOrigin: string): boolean {
   const origin = headers.get("origin");

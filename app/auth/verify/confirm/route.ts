@@ -1,6 +1,6 @@
-import { sessionCookie } from "@/lib/auth/cookies";
-import { consumeForm } from "@/lib/auth/forms";
+import { sameOriginFetch, sessionCookie } from "@/lib/auth/cookies";
 import { consumeSignIn } from "@/lib/auth/sign-in";
+import { readForm } from "@/lib/checkout/form";
 import { AppError } from "@/lib/http/errors";
 import { RULES } from "@/lib/http/rate-limit";
 import { methods, route } from "@/lib/http/route";
@@ -14,9 +14,9 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     rateLimit: ({ client }) => [[RULES.checkout, client]],
     handler: async ({ request }) => {
-      const site = request.headers.get("sec-fetch-site");
-      if (site !== null && site !== "same-origin") throw new AppError("cross_site_form", 403, "This form can only be sent from this site.");
-      const form = await consumeForm(request);
+      // The confirm page sends no Referer, so its own post carries `Origin: null`: Fetch Metadata decides (lib/auth/cookies.ts).
+      if (!sameOriginFetch(request)) throw new AppError("cross_site_form", 403, "This form can only be sent from this site.");
+      const form = await readForm(request);
       try {
         const s = await consumeSignIn(form.token ?? "");
         return new Response(null, {
