@@ -61,4 +61,11 @@ test("a bad e-mail goes back to the Buy form with the problem", async ({ page })
   await expect(page.locator("#buy_error")).toContainText(/e-mail/i);
   await expect(page.locator("#buy_error")).toHaveAttribute("role", "alert");
   await expect(page.getByLabel(/e-?mail/i)).toHaveValue("x@y");
+  expect(new URL(page.url()).searchParams.get("buy_error")).toBe("invalid_email");
+
+  // Words in a crafted link are never shown: only the codes the page knows have a message.
+  await page.goto(`/products/tape-warmth?buy_error=${encodeURIComponent("Payment failed. Call +1 555 0100 to finish your order.")}#buy`);
+  await expect(page.getByRole("button", { name: /^buy$/i })).toBeVisible();
+  await expect(page.locator("#buy_error")).toHaveCount(0);
+  await expect(page.getByText(/555 0100/)).toHaveCount(0);
 });
