@@ -49,7 +49,7 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
 }
 
 /** Route handlers see the client only through these headers; a client's own copies are overwritten or removed. */
-export function stampClient(req: IncomingMessage): void {
+function stampClient(req: IncomingMessage): void {
   const client = resolveClient(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
   req.headers[CLIENT_ADDRESS_HEADER] = client.address;
   if (client.viaProxy) req.headers[CLIENT_VIA_PROXY_HEADER] = "1";
