@@ -30,7 +30,7 @@ export function ComplimentaryForm({
         required
         autoComplete="off"
         placeholder="reviewer@example.com"
-        hint="The key is e-mailed there at once."
+        hint="The key is e-mailed there at once, on your behalf. Daily limits apply: at most 2 to one address."
       />
       <TextField
         name="max_machines"

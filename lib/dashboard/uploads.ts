@@ -208,9 +208,16 @@ export async function sweepUploads(graceMs = UPLOAD_GRACE_MS, now = Date.now()):
 const SWEEP_KEY = Symbol.for("indie-license-market.upload-sweep");
 const g = globalThis as unknown as Record<symbol, NodeJS.Timeout | undefined>;
 
-/** Sweeps unreferenced uploads now and then every `everyMs` (once per process; the timer never keeps it alive). */
-export function startUploadSweep(everyMs = UPLOAD_GRACE_MS): void {
-  if (g[SWEEP_KEY]) return;
+/**
+ * Sweeps unreferenced uploads now and then every `everyMs` (once per process; the timer never keeps it alive).
+ * Returns the function that stops it.
+ */
+export function startUploadSweep(everyMs = UPLOAD_GRACE_MS): () => void {
+  const stop = () => {
+    clearInterval(g[SWEEP_KEY]);
+    g[SWEEP_KEY] = undefined;
+  };
+  if (g[SWEEP_KEY]) return stop;
   const run = () => {
     sweepUploads().catch((error: unknown) => {
       console.error("upload sweep failed", error);
@@ -220,4 +227,5 @@ export function startUploadSweep(everyMs = UPLOAD_GRACE_MS): void {
   const timer = setInterval(run, everyMs);
   timer.unref();
   g[SWEEP_KEY] = timer;
+  return stop;
 }

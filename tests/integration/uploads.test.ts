@@ -1,12 +1,12 @@
 import { mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readProductForm } from "@/app/(dashboard)/_lib/product-form-data";
 import { GET as uploadRoute } from "@/app/uploads/[file]/route";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
 import { createProduct, updateProduct } from "@/lib/dashboard/products";
-import { saveUpload, saveUploads, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
+import { saveUpload, saveUploads, startUploadSweep, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
@@ -182,5 +182,18 @@ describe("clean-up", () => {
     expect(await exists(used)).toBe(true);
     expect(await exists("/uploads/not-an-upload.txt")).toBe(true);
     expect(await getDb().product.count({ where: { iconUrl: used } })).toBe(1);
+  });
+
+  it("startUploadSweep() sweeps at once (what server.ts starts), and stops", async () => {
+    const dev = await seller();
+    const orphan = await saveUpload(png(`start-${unique()}`), dev.id);
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(join(dir, orphan.replace("/uploads/", "")), old, old);
+    const stop = startUploadSweep(3_600_000);
+    try {
+      await vi.waitFor(async () => expect(await exists(orphan)).toBe(false), { timeout: 5_000 });
+    } finally {
+      stop();
+    }
   });
 });
