@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { GeistSans } from "geist/font/sans";
+import { connection } from "next/server";
 import { SiteFooter } from "@/components/store/site-footer";
 import { SiteHeader } from "@/components/store/site-header";
 import { focusRing } from "@/components/ui/styles";
@@ -28,7 +29,9 @@ export const viewport: Viewport = {
   colorScheme: "light",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request, the not-found page included: its scripts carry that response's CSP nonce (proxy.ts).
+  await connection();
   return (
     <html lang="en" className={GeistSans.variable}>
       <body className="flex min-h-dvh flex-col font-sans">
