@@ -33,11 +33,20 @@ async function signInLink(request: APIRequestContext, email: string, notThis?: s
   return `${url.pathname}${url.search}`;
 }
 
+/** Opens a sign-in link in the browser that asked for it: the confirm page names the account; its button signs in. */
+async function followSignInLink(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await expect(page.getByTestId("sign-in-confirm")).toHaveText("Sign in to My licenses");
+  await expect(page.locator("#sign-in-other-browser")).toHaveCount(0);
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(/\/licenses$/);
+}
+
 async function requestSignIn(page: Page, email: string): Promise<void> {
   await expect(page.getByText(/we.ll send a sign-in link\. no password/i)).toBeVisible();
   await page.getByLabel(/e-?mail address/i).fill(email);
   await page.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(page).toHaveURL(/\/auth\/check-email\?purpose=buyer&email=/);
+  await expect(page).toHaveURL(/\/auth\/check-email\?purpose=buyer$/);
   await expect(page.getByRole("heading", { level: 1, name: /check your e-mail/i })).toBeVisible();
   await expect(page.getByTestId("check-email-address")).toHaveText(email);
   await expect(page.getByText(/works once and expires in 15 minutes/i)).toBeVisible();
@@ -75,7 +84,7 @@ test("a buyer signs in by e-mail link and releases a machine; its seat is free a
   await requestSignIn(page, email);
   await settled(page);
   await shot("licenses-check-email");
-  await page.goto(await signInLink(request, email));
+  await followSignInLink(page, await signInLink(request, email));
 
   // Signed in: the license, its key, its status and both machines.
   await expect(page).toHaveURL(/\/licenses$/);
@@ -136,7 +145,7 @@ test("releasing a machine that is not the buyer's is an error on the page, not a
 
   await page.goto("/licenses");
   await requestSignIn(page, email);
-  await page.goto(await signInLink(request, email));
+  await followSignInLink(page, await signInLink(request, email));
   await expect(page.getByTestId("machine")).toHaveCount(1);
   await settled(page);
 
@@ -160,14 +169,14 @@ test("an address without licenses sees the empty state; a used sign-in link show
   const email = `e2e-licenses-none-${Date.now()}@example.com`;
 
   // A bad address comes back as an alert on the form.
-  await page.goto(`/licenses?error=${encodeURIComponent("Please enter a valid e-mail address.")}`);
+  await page.goto("/licenses?error=invalid-email");
   await expect(page.locator("#sign-in-error")).toHaveAttribute("role", "alert");
   await expect(page.locator("#sign-in-error")).toHaveText("Please enter a valid e-mail address.");
 
   await page.goto("/licenses");
   await requestSignIn(page, email);
   const link = await signInLink(request, email);
-  await page.goto(link);
+  await followSignInLink(page, link);
   await expect(page.getByRole("heading", { name: /no licenses for this address yet/i })).toBeVisible();
   await expect(page.getByRole("link", { name: /browse the store/i })).toHaveAttribute("href", "/");
   await settled(page);
@@ -188,4 +197,63 @@ test("an address without licenses sees the empty state; a used sign-in link show
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.goto("/licenses");
   await expect(page.getByRole("button", { name: "Send sign-in link" })).toBeVisible();
+});
+
+test("opening a sign-in link uses nothing up; another browser is warned; only our own form's POST signs in, once", async ({
+  page,
+  browser,
+  baseURL,
+  request,
+  shot,
+}) => {
+  const email = `e2e-licenses-confirm-${Date.now()}@example.com`;
+  await page.goto("/licenses");
+  await requestSignIn(page, email);
+  const link = await signInLink(request, email);
+  const token = new URL(link, baseURL).searchParams.get("token")!;
+
+  // A mail scanner fetches the link, twice: a page that asks, not a session, and nothing to cache.
+  for (let i = 0; i < 2; i++) {
+    const scanned = await request.get(link, { maxRedirects: 0 });
+    expect(scanned.status()).toBe(200);
+    expect(scanned.headers()["set-cookie"] ?? "").not.toMatch(/ilm_buyer=/);
+    expect(scanned.headers()["cache-control"]).toMatch(/no-store/);
+    // The token never leaves the site in a Referer.
+    expect(["same-origin", "no-referrer"]).toContain(scanned.headers()["referrer-policy"]);
+    const html = await scanned.text();
+    expect(html).toContain('<meta name="referrer" content="same-origin"/>');
+    expect(html).not.toContain(email);
+  }
+
+  // Someone else's browser (the link forwarded, or an attacker's own link sent to a victim): an explicit warning.
+  const other = await browser.newContext({ baseURL });
+  const otherPage = await other.newPage();
+  await otherPage.goto(link);
+  await expect(otherPage.getByTestId("sign-in-as")).toHaveText("e2•••@example.com");
+  await expect(otherPage.locator("#sign-in-other-browser")).toContainText("This link was requested from another browser or device.");
+  await otherPage.screenshot({ path: "e2e/artifacts/screens/sign-in-confirm-other-browser.png", fullPage: true });
+  // Another site posting the link is refused, and the link still works.
+  const crossSite = await other.request.post("/auth/verify/confirm", {
+    form: { token },
+    headers: { origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
+  expect(crossSite.status()).toBe(403);
+  await other.close();
+
+  // The browser that asked: no warning; the button signs in.
+  await page.goto(link);
+  await expect(page.getByTestId("sign-in-as")).toHaveText("e2•••@example.com");
+  await expect(page.locator("#sign-in-other-browser")).toHaveCount(0);
+  await settled(page);
+  await shot("sign-in-confirm");
+  await page.getByRole("button", { name: "Sign in as e2•••@example.com" }).click();
+  await expect(page).toHaveURL(/\/licenses$/);
+  await expect(page.getByTestId("buyer-email")).toHaveText(email);
+
+  // The same POST again: the link is spent.
+  const replay = await page.request.post("/auth/verify/confirm", { form: { token }, maxRedirects: 0 });
+  expect(replay.status()).toBe(303);
+  expect(replay.headers().location).toMatch(/\/auth\/check-email\?invalid=1$/);
+  expect(replay.headers()["set-cookie"] ?? "").not.toMatch(/ilm_buyer=/);
 });

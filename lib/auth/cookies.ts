@@ -24,9 +24,9 @@ export function sameOrigin(request: Request): boolean {
 }
 
 /**
- * A form post from a page of ours that sends no Referer (the sign-in confirm page): browsers then send `Origin: null`
- * even for our own origin, so Fetch Metadata decides — `Sec-Fetch-Site`, which no page can set, must be
- * "same-origin". Without it (older browsers, non-browser clients) the Origin check above applies, and "null" fails it.
+ * The stricter check for the sign-in confirm POST: Fetch Metadata decides — `Sec-Fetch-Site`, which no page can set,
+ * must be "same-origin" (it holds even where a `no-referrer` policy makes browsers send `Origin: null` for our own
+ * pages). Without it (older browsers, non-browser clients) the Origin check above applies, and "null" fails it.
  */
 export function sameOriginFetch(request: Request): boolean {
   const site = request.headers.get("sec-fetch-site");

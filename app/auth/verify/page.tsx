@@ -10,8 +10,10 @@ import { queryText } from "@/components/licenses/format";
 import { buttonPrimary } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
-// The URL holds the token: no Referer may carry it anywhere (proxy.ts also sends the header for /auth/*).
-export const metadata: Metadata = { title: "Confirm sign-in", robots: { index: false, follow: false }, referrer: "no-referrer" };
+// The URL holds the token: no Referer carries it off this site (the same policy as the Referrer-Policy header that
+// lib/http/security-headers.ts gives /auth/*). Not "no-referrer": older browsers would then send `Origin: null` with the
+// button's own post, and lack the Fetch Metadata that lets /auth/verify/confirm tell it is ours.
+export const metadata: Metadata = { title: "Confirm sign-in", robots: { index: false, follow: false }, referrer: "same-origin" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

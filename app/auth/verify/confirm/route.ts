@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     rateLimit: ({ client }) => [[RULES.checkout, client]],
     handler: async ({ request }) => {
-      // The confirm page sends no Referer, so its own post carries `Origin: null`: Fetch Metadata decides (lib/auth/cookies.ts).
+      // Fetch Metadata first: it holds even where a referrer policy turns our own Origin into "null" (lib/auth/cookies.ts).
       if (!sameOriginFetch(request)) throw new AppError("cross_site_form", 403, "This form can only be sent from this site.");
       const form = await readForm(request);
       try {
