@@ -4,6 +4,7 @@ import { kickOutbox } from "../email/deliver-emails.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { trialEmail, trialNotNeededEmail } from "../email/templates.ts";
 import { AppError, notFound } from "../http/errors.ts";
+import { downloadPath } from "../marketplace/get-download.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { issueLicense } from "./issue-license.ts";
 import { normaliseEmail } from "./trial-schemas.ts";
@@ -17,7 +18,7 @@ export const TRIAL_RESEND_INTERVAL_MS = 10 * 60_000;
 export const TRIAL_MAILS_PER_ADDRESS_PER_HOUR = 5;
 
 /** What happened, for tests and logs; the API answers the same for all three. */
-export type TrialOutcome = "created" | "existing" | "owned";
+type TrialOutcome = "created" | "existing" | "owned";
 
 export interface TrialResult {
   product: { id: string; name: string; pluginId: string; trialDays: number };
@@ -73,6 +74,7 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
     return true;
   };
 
+  // The download goes through this site's license-gated link, never straight to the seller's URL.
   const sendKey = (tx: Tx, license: { id: string; key: string; buyerEmail: string; expiresAt: Date | null }) =>
     queue(
       tx,
@@ -84,7 +86,7 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
         licenseKey: license.key,
         maxMachines: product.maxMachines,
         pluginId: product.pluginId,
-        downloadUrl: absoluteUrl(paths.download(product.id)),
+        downloadUrl: absoluteUrl(downloadPath(product.id, license)),
         productPageUrl: absoluteUrl(paths.product(product.id)),
         expiresAt: license.expiresAt ?? new Date(now + product.trialDays * DAY),
       }),

@@ -12,9 +12,9 @@ export const emailSchema = z
  * such an address could only ever be a free key for whoever asked, so it is refused. The second-level names
  * example.com/.net/.org stay usable (they are what tests and documentation use).
  */
-export const UNDELIVERABLE_TLDS: readonly string[] = ["test", "example", "invalid", "localhost", "local"];
+const UNDELIVERABLE_TLDS: readonly string[] = ["test", "example", "invalid", "localhost", "local"];
 
-export function isUndeliverableAddress(email: string): boolean {
+function isUndeliverableAddress(email: string): boolean {
   const domain = email.slice(email.lastIndexOf("@") + 1).replace(/\.$/, "");
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
   return UNDELIVERABLE_TLDS.includes(tld);
@@ -27,7 +27,7 @@ export function isUndeliverableAddress(email: string): boolean {
  */
 const DOMAIN_ALIASES: Readonly<Record<string, string>> = { "googlemail.com": "gmail.com" };
 const IGNORE_DOTS = new Set(["gmail.com"]);
-export const PLUS_TAG_DOMAINS: readonly string[] = [
+const PLUS_TAG_DOMAINS: readonly string[] = [
   "gmail.com",
   "googlemail.com",
   "outlook.com",
@@ -44,7 +44,7 @@ export const PLUS_TAG_DOMAINS: readonly string[] = [
   "protonmail.ch",
   "pm.me",
 ];
-export const DASH_TAG_DOMAINS: readonly string[] = ["yahoo.com", "ymail.com"];
+const DASH_TAG_DOMAINS: readonly string[] = ["yahoo.com", "ymail.com"];
 
 /**
  * The mailbox an address reaches, for counting trials: the whole address lower-cased, and for the providers above
