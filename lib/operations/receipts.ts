@@ -39,7 +39,7 @@ export const RECEIPTS = [
         title: "Get a signed receipt",
         layer: 5,
         description:
-          "Issue a portable receipt for a license, signed with HMAC-SHA256 over its RFC 8785 canonical form. Anyone can verify it with verify_receipt or POST /api/receipt.",
+          "Issue a portable receipt for a license, signed with HMAC-SHA256 over its RFC 8785 canonical form. Anyone can verify it with verify_receipt or POST /api/receipt. It contains the license key and the buyer's e-mail: keep it private (to prove a license to others, use the credential from GET /api/receipt/credential, which carries neither).",
         args: z.object({ license_key: licenseKeySchema }),
         toInput: (a) => ({ key: a.license_key as string }),
         text: (out) => JSON.stringify(out, null, 2),
@@ -75,7 +75,7 @@ export const RECEIPTS = [
     id: "getLicenseCredential",
     summary: "The receipt as a W3C Verifiable Credential (vc+jwt)",
     description:
-      "VC Data Model 2.0 secured with JOSE (EdDSA, `kid` naming the DID verification method), with a Bitstring Status List entry for revocation. POST it to /api/receipt as `{credential}` to verify.",
+      'VC Data Model 2.0 secured with JOSE (EdDSA, `kid` naming the DID verification method), with a Bitstring Status List entry for revocation. Meant for sharing: it names the license by `licenseId` and carries the key and the holder\'s e-mail only as salted SHA-256 digests (`licenseKeyDigest`, `holder.emailDigest` over `digestSalt + "|" + value`). POST it to /api/receipt as `{credential}` to verify.',
     tag: "Receipts",
     auth: "public",
     http: { method: "GET", path: "/api/receipt/credential", contentType: VC_MEDIA_TYPE },
