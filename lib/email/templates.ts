@@ -115,7 +115,11 @@ export interface LicenseEmailData {
    * is never linked from our mail: anything not on this site is replaced by the buyer's licenses page.
    */
   downloadUrl: string;
-  /** The signed receipt (GET /api/receipt?key=…). */
+  /**
+   * Where the holder opens the signed receipt: a page on this site whose URL holds no key (My licenses). A URL with
+   * the key in it (GET /api/receipt?key=…) is never put in a mail — mail scanners, forwards and logs would keep the
+   * key — and is replaced by My licenses (see receiptLink).
+   */
   receiptUrl: string;
   productPageUrl: string;
   orderId: string;
@@ -123,6 +127,30 @@ export interface LicenseEmailData {
   amountDisplay: string;
   /** "complimentary": a seller sent this license; the mail says it is sent on the seller's behalf. Default "purchase". */
   source?: "purchase" | "complimentary";
+}
+
+/**
+ * The receipt holds the license key and the holder's address, so a mail never calls it shareable and never links it
+ * by a URL that carries the key: such a URL (or one off this site) becomes `fallback`, the licenses page.
+ */
+function receiptLink(url: string, licenseKey: string, fallback: string): string {
+  const target = ownLink(url, fallback);
+  const query = new URL(target).searchParams;
+  const compact = licenseKey.replace(/-/g, "").toUpperCase();
+  const holdsKey = query.has("key") || target.toUpperCase().replace(/-/g, "").includes(compact);
+  return holdsKey ? fallback : target;
+}
+
+function receiptWording(gift: boolean): { what: string; private: string } {
+  return gift
+    ? {
+        what: "The signed receipt shows that the license is genuine and whether it is active.",
+        private: "It contains the license key and your e-mail address, so keep it private like the key: whoever has it can use the seats.",
+      }
+    : {
+        what: "Your signed receipt proves the purchase and shows whether the license is active.",
+        private: "It contains your license key and e-mail address, so keep it private like the key: whoever has it can use your seats.",
+      };
 }
 
 /** A link on this deployment, or `fallback` (also on this deployment) for anything that would leave it. */
@@ -141,6 +169,8 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
   const gift = d.source === "complimentary";
   const licensesUrl = absoluteUrl("/licenses");
   const downloadUrl = ownLink(d.downloadUrl, licensesUrl);
+  const receiptUrl = receiptLink(d.receiptUrl, d.licenseKey, licensesUrl);
+  const receiptText = receiptWording(gift);
   const subject = gift
     ? oneLine(`License key for "${d.productName}", sent on behalf of ${d.developerName} via ${SITE_NAME}`)
     : oneLine(`Your license key for ${d.productName}`);
@@ -192,11 +222,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
 </ol>`,
     p(`Changing computers? Release the old machine from inside the app, or from ${a(licensesUrl, "My licenses")}, then activate on the new one.`),
     h2("Receipt"),
-    p(
-      gift
-        ? `The ${a(d.receiptUrl, "signed receipt")} shows that the license is genuine and whether it is active; anyone you share it with can verify it.`
-        : `Your ${a(d.receiptUrl, "signed receipt")} proves the purchase and shows whether the license is active; anyone you share it with can verify it.`,
-    ),
+    p(`${receiptText.what} ${escapeHtml(receiptText.private)} Open it from ${a(receiptUrl, "your licenses page")}.`),
     p(`More about the product: ${a(d.productPageUrl, d.productPageUrl)}`, gift ? "" : "margin:0;"),
     gift ? p(escapeHtml(unexpected), `margin:0;font-size:13px;line-height:20px;color:${FAINT};`) : "",
   ]
@@ -238,10 +264,8 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     licensesUrl,
     "",
     "RECEIPT",
-    gift
-      ? "The signed receipt shows that the license is genuine and whether it is active:"
-      : "Your signed receipt proves the purchase and shows whether the license is active:",
-    href(d.receiptUrl),
+    `${receiptText.what} ${receiptText.private} Open it from your licenses page:`,
+    receiptUrl,
     "",
     `More about the product: ${href(d.productPageUrl)}`,
     ...(gift ? ["", unexpected] : []),

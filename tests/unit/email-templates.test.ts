@@ -55,9 +55,11 @@ describe("license e-mail", () => {
       expect(part).toContain("Ferrite Audio");
       expect(part).toContain("com.ferrite.tapesat");
     }
-    // The receipt URL has a query string: escaped in HTML attributes, verbatim in text.
-    expect(mail.text).toContain(base.receiptUrl);
-    expect(mail.html).toContain(`href="${base.receiptUrl.replace(/&/g, "&amp;")}"`);
+    // A URL with a query string: escaped in HTML attributes, verbatim in text.
+    expect(mail.text).toContain(base.downloadUrl);
+    expect(mail.html).toContain(`href="${base.downloadUrl.replace(/&/g, "&amp;")}"`);
+    // The receipt URL holds the key: the mail links the licenses page instead (tests/unit/receipt-mail.test.ts).
+    expect(mail.text).not.toContain(base.receiptUrl);
     expect(visibleText(mail.html)).toMatch(/first launch it asks for your license key/);
     expect(mail.text).toMatch(/first launch it asks for your license key/);
     expect(mail.text).toMatch(/Release the old machine from inside the app, or from My licenses/);
