@@ -62,6 +62,7 @@ describe("POST /api/trials never hands the key to the caller", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(key);
     expect(mails[0]!.html).toContain(key);
+    expect(mails[0]!.text).toContain(`/downloads/${product.id}?t=${licenses[0]!.id}.`); // the license-gated download link
     for (const v of new Set(variants.map((x) => x.toLowerCase()).filter((x) => x !== victim))) expect(await trialMails(v)).toHaveLength(0);
   });
 
