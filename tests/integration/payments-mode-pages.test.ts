@@ -103,8 +103,11 @@ describe("a test-mode checkout page once test mode is off", () => {
 describe("My licenses' ?error=", () => {
   it("signed out: a known code shows its message; crafted text shows only a generic one", async () => {
     expect(await licensesPage({ error: "invalid_email" })).toMatch(/id="sign-in-error"[\s\S]*Please enter a valid e-mail address\./);
-    // The sign-in route's former sentences still map to their codes.
-    expect(await licensesPage({ error: "Too many sign-in links for this address; wait a few minutes." })).toContain("Too many sign-in links");
+    // The sign-in route's codes, as it sends them.
+    expect(await licensesPage({ error: "invalid-email" })).toContain("Please enter a valid e-mail address.");
+    expect(await licensesPage({ error: "rate-limited" })).toContain("Too many sign-in links");
+    // Our own sentence pasted into the URL is still just text from the URL.
+    expect(await licensesPage({ error: "Too many sign-in links for this address; wait a few minutes." })).not.toContain("Too many sign-in links");
 
     const crafted = await licensesPage({ error: ATTACK });
     expect(crafted).not.toContain("555 0100");

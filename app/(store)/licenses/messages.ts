@@ -12,7 +12,7 @@ export type Notice = (typeof NOTICES)[NoticeCode];
 export const ERRORS = {
   /** Set by the release action (./actions.ts). */
   session_ended: "Your session has ended. Sign in again to release a machine.",
-  /** Set by the buyer sign-in form's route (/auth/sign-in). */
+  /** Set by the buyer sign-in form's route (/auth/sign-in, as invalid-email and rate-limited). */
   invalid_email: "Please enter a valid e-mail address.",
   rate_limited: "Too many sign-in links for this address; wait a few minutes.",
 } as const;
@@ -20,12 +20,6 @@ export type ErrorCode = keyof typeof ERRORS;
 
 /** Anything else in ?error=: something went wrong, in our words. */
 const GENERIC_ERROR = "That did not work. Please try again.";
-
-/** The sign-in route sent these exact sentences before it sent codes; they stand for their codes. */
-const LEGACY_ERROR_TEXT: Partial<Record<string, ErrorCode>> = {
-  "Please enter a valid e-mail address.": "invalid_email",
-  "Too many sign-in links for this address; wait a few minutes.": "rate_limited",
-};
 
 const own = <T extends object>(table: T, key: string): key is Extract<keyof T, string> => Object.hasOwn(table, key);
 
@@ -37,6 +31,6 @@ export function noticeFor(code: string): Notice | null {
 /** ?error=: a known code's message (kebab-case accepted), nothing when absent, the generic message otherwise. */
 export function errorFor(code: string): string | null {
   if (!code) return null;
-  const key = (Object.hasOwn(LEGACY_ERROR_TEXT, code) ? LEGACY_ERROR_TEXT[code] : undefined) ?? code.replace(/-/g, "_");
+  const key = code.replace(/-/g, "_");
   return own(ERRORS, key) ? ERRORS[key] : GENERIC_ERROR;
 }
