@@ -59,6 +59,7 @@ export default defineConfig({
           RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
           RATE_LIMIT_RECEIPT_PER_MIN: "1000000",
           RATE_LIMIT_CHECKOUT_PER_MIN: "1000000",
+          RATE_LIMIT_TRIAL_PER_HOUR: "1000000",
           RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
         },
       },

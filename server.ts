@@ -9,6 +9,7 @@ import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
+import { startUploadSweep } from "./lib/dashboard/uploads.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
 import { paymentModeSummary } from "./lib/payments/provider.ts";
 
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
 
   // Delivers queued e-mail (license keys, sign-in links) with retries; see lib/email/deliver-emails.ts.
   const stopOutbox = startOutbox();
+  // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
+  const stopUploadSweep = startUploadSweep();
   // Several instances share one PostgreSQL: their rate-limit counts are shared through it too.
   const stopRateLimitSync = dbEngine() === "postgresql" ? startRateLimitSync() : () => undefined;
 
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     stopOutbox();
+    stopUploadSweep();
     stopRateLimitSync();
     server.close(
       () =>

@@ -158,7 +158,7 @@ test.describe("the database restarting under load", () => {
     let app: AppProcess | undefined;
     try {
       server!.start();
-      app = await startApp(3213, { DATABASE_URL: server!.url, BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4" });
+      app = await startApp(3213, { DATABASE_URL: server!.url, BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4", PAYMENTS: "test" });
       // A new search each time: marketplace reads are cached for a few seconds, and this must reach the database.
       let n = 0;
       const listing = () => fetch(`${app!.url}/api/marketplace/listings?limit=1&search=a&page=${++n}`).then(json);

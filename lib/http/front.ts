@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { admitHost } from "./host.ts";
+import { hasControlCharacter } from "./input.ts";
 import { handleLean } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
@@ -13,16 +15,30 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
  * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers the lean paths itself
  * (lib/http/lean.ts), and hands everything else to `toNext` with the client address stamped on it.
  */
+/**
+ * A URL whose path or query decodes to a control character is refused before any page or handler sees it: such
+ * characters are no part of any address here, and some break queries further down (PostgreSQL refuses NUL).
+ */
+function refuseControlInUrl(url: string): AppError | null {
+  if (!url.includes("%")) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.replace(/\+/g, " "));
+  } catch {
+    return null; // Not percent-encoding at all: the handlers answer that as they would without this check.
+  }
+  return hasControlCharacter(decoded, false)
+    ? new AppError("invalid_url", 400, "The address holds a control character (an encoded NUL, line break or the like).")
+    : null;
+}
+
 export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const refused = admitHost(req);
+    const refused = admitHost(req) ?? refuseControlInUrl(req.url ?? "/");
     if (refused) {
       const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
-      const body = JSON.stringify({
-        ...problemFor(refused, requestId, (req.url ?? "/").replace(/\?.*$/s, "")),
-        title: "Misdirected Request",
-      });
-      res.writeHead(421, {
+      const body = JSON.stringify(problemFor(refused, requestId, (req.url ?? "/").replace(/\?.*$/s, "")));
+      res.writeHead(refused.status, {
         ...baseHeaders(requestId, CACHE.none),
         "Content-Type": PROBLEM_CONTENT_TYPE,
         "Content-Length": Buffer.byteLength(body),

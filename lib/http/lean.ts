@@ -3,11 +3,13 @@ import { hasHttp, type HttpOperation } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
 import { success } from "../operations/http.ts";
 import { operations } from "../operations/index.ts";
+import { env } from "../env.ts";
 import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, tooLarge } from "./input.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import { clientAddress } from "./rate-limit.ts";
+import { dataSecurityHeaders, type SecurityHeaders } from "./security-headers.ts";
 import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.ts";
 
 /**
@@ -24,8 +26,14 @@ const leanRoutes = () =>
       .map((op) => [op.http.path, op]),
   ));
 
+let security: { base: string; headers: SecurityHeaders } | undefined;
+
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string, head: boolean): void {
-  res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
+  const e = env();
+  if (security?.base !== e.BASE_URL) {
+    security = { base: e.BASE_URL, headers: dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }) };
+  }
+  res.writeHead(status, { ...security.headers, ...headers, "Content-Length": Buffer.byteLength(body) });
   res.end(head ? undefined : body);
 }
 

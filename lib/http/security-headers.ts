@@ -116,3 +116,8 @@ export function securityHeaders(pathname: string, ctx: SecurityContext, nonce?: 
     ...(isHttps(ctx.baseUrl) ? { "Strict-Transport-Security": HSTS } : {}),
   };
 }
+
+/** The headers of a data answer that never passes through proxy.ts: server.ts's lean path (/validate, /activate, /deactivate, /health). */
+export function dataSecurityHeaders(ctx: SecurityContext): SecurityHeaders {
+  return securityHeaders("/api", ctx);
+}

@@ -244,3 +244,19 @@ describe("X-Forwarded-For with TRUST_PROXY set", () => {
     expect(seenByNext.at(-1)?.["x-ilm-client-address"]).toBe("127.0.0.1");
   });
 });
+
+describe("control characters in the address", () => {
+  it("are refused before any page or handler sees them (an encoded NUL in a product page or search answered 500 on PostgreSQL)", async () => {
+    for (const path of ["/products/%00", "/products/a%00b", "/?q=tape%00warmth", "/api/marketplace/listings?search=%00", "/dashboard/products/%0A"]) {
+      const r = await send(path);
+      expect(r.status, `${path}: ${r.text}`).toBe(400);
+      expect(r.body, path).toMatchObject({ status: 400, code: "invalid_url" });
+    }
+    // Encoded text without control characters, and malformed encodings, still go on to Next.
+    for (const path of ["/?q=tape%20warmth", "/products/%E2%9C%93", "/?q=%zz"]) {
+      const r = await send(path);
+      expect(r.status, path).toBe(200);
+      expect(r.text).toBe("next");
+    }
+  });
+});
