@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { generateServerConfig, serverConfigFiles } from "@/lib/agents/devtools/server-config";
 import { SERVER_TARGETS, type ServerTarget } from "@/lib/agents/devtools/options";
 import { parseEnv, SETTING_NAMES } from "@/lib/env";
+import { parseTrustedProxies } from "@/lib/http/proxy";
 
 /**
  * The environment each generated deployment hands the service, as the platform would build it, must pass the
@@ -148,6 +149,21 @@ describe("generated server configurations", () => {
         expect(e.DATABASE_URL).toMatch(/^postgresql:\/\//);
         expect(e.TRUST_PROXY).toBe(1);
         expect(e.NODE_ENV).toBe("production");
+        // X-Forwarded-For is believed only from the proxy's own addresses, and the service must be reachable by it.
+        const proxies = parseTrustedProxies(e.TRUST_PROXY_FROM);
+        if (target === "vps") {
+          expect(e.HOST).toBe("127.0.0.1");
+          expect(proxies.check("127.0.0.1", "ipv4")).toBe(true);
+        } else {
+          expect(e.HOST, `${target} must listen where its platform's proxy connects`).toBe("0.0.0.0");
+          for (const [address, family] of [
+            ["10.0.3.7", "ipv4"],
+            ["172.18.0.2", "ipv4"],
+            ["fdaa:0:1::2", "ipv6"],
+          ] as const)
+            expect(proxies.check(address, family), `${target}: a proxy at ${address}`).toBe(true);
+          expect(proxies.check("203.0.113.9", "ipv4"), `${target}: a public address is no proxy`).toBe(false);
+        }
       });
     }
   }

@@ -224,11 +224,17 @@ ${table(
       "`postgresql://user:pass@host:5432/db` in production; `file:./data/marketplace.db` (SQLite) for a single instance on a persistent volume",
     ],
     ["`DATABASE_POOL_SIZE`", "connections per instance (10); keep instances × pool below PostgreSQL's `max_connections`"],
-    ["`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`", "real payments; unset = built-in test-mode checkout"],
+    [
+      "`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`",
+      "real payments; unset = checkout refused in production (`PAYMENTS=test` opts into the built-in test mode)",
+    ],
     ["`RESEND_API_KEY`, `MAIL_FROM`", "e-mail delivery of keys; unset = dev mailbox"],
     ["`RECEIPT_SECRET`", "at least 32 random characters (`openssl rand -hex 32`); set it explicitly so every instance signs alike"],
     ["`SIGNING_KEY`", "Ed25519 key (PKCS#8 PEM or base64url 32-byte seed) behind `/.well-known/did.json`"],
-    ["`TRUST_PROXY`", "`1` behind one reverse proxy, so rate limits see the real client address"],
+    [
+      "`TRUST_PROXY`, `TRUST_PROXY_FROM`",
+      "`1` behind one reverse proxy, and the proxy's addresses (default loopback), so rate limits see the real client address",
+    ],
     ["`PORT`", "listening port (3000)"],
   ],
 )}

@@ -29,6 +29,11 @@ interface ServerConfigDoc {
 
 // "$" for shell and Compose variables inside templates ("${D}{NAME}" renders as "${NAME}").
 const D = "$";
+/**
+ * Where a platform's own proxy connects from: private and shared address space. X-Forwarded-For is believed only
+ * from these peers (TRUST_PROXY_FROM), which holds because the app's port is reachable only through that proxy.
+ */
+const PRIVATE_RANGES = "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,fc00::/7";
 
 const DOCKERFILE = String.raw`# syntax=docker/dockerfile:1
 # Multi-stage build of the licensing service (Next.js on Node 20).
@@ -90,6 +95,8 @@ services:
       DATABASE_POOL_SIZE: "10"
       # One reverse proxy (Caddy below) sits in front: take the client address from X-Forwarded-For.
       TRUST_PROXY: "1"
+      # Caddy reaches the app over the Compose network; the app's port is published nowhere else.
+      TRUST_PROXY_FROM: "${PRIVATE_RANGES}"
       STRIPE_SECRET_KEY: ${D}{STRIPE_SECRET_KEY:-}
       STRIPE_WEBHOOK_SECRET: ${D}{STRIPE_WEBHOOK_SECRET:-}
       RESEND_API_KEY: ${D}{RESEND_API_KEY:-}
@@ -170,6 +177,8 @@ primary_region = "fra"
   BASE_URL = "https://@@DOMAIN@@"
   PORT = "3000"
   TRUST_PROXY = "1"
+  TRUST_PROXY_FROM = "${PRIVATE_RANGES}"
+  HOST = "0.0.0.0"
   DATABASE_POOL_SIZE = "10"
   NODE_ENV = "production"
 
@@ -238,6 +247,10 @@ services:
         value: "10"
       - key: TRUST_PROXY
         value: "1"
+      - key: TRUST_PROXY_FROM
+        value: "${PRIVATE_RANGES}"
+      - key: HOST
+        value: 0.0.0.0
       - key: RECEIPT_SECRET
         generateValue: true
       - key: SIGNING_KEY
@@ -386,7 +399,7 @@ function appName(domain: string): string {
 }
 
 const ENV_NOTE =
-  "`RECEIPT_SECRET` (at least 32 characters) and `SIGNING_KEY` (an Ed25519 key: PKCS#8 PEM or the base64url of a 32-byte seed) are generated on first start and stored in the database when unset; set `RECEIPT_SECRET` explicitly so every instance and every restore signs alike. Without `STRIPE_SECRET_KEY` checkout runs in test mode, and without `RESEND_API_KEY` e-mail goes to the dev mailbox: set both before selling.";
+  "`RECEIPT_SECRET` (at least 32 characters) and `SIGNING_KEY` (an Ed25519 key: PKCS#8 PEM or the base64url of a 32-byte seed) are generated on first start and stored in the database when unset; set `RECEIPT_SECRET` explicitly so every instance and every restore signs alike. Without `STRIPE_SECRET_KEY` a production deployment refuses paid checkout (`PAYMENTS=test` opts into the built-in test mode, a Pay button that takes no money), and without `RESEND_API_KEY` e-mail goes to the dev mailbox: set both before selling.";
 
 function docFor(target: ServerTarget, domain: string): ServerConfigDoc {
   const v = { DOMAIN: domain, APP_NAME: appName(domain) };
@@ -441,6 +454,8 @@ curl -fsS https://${domain}/health`,
 BASE_URL=https://${domain}
 RAILPACK_NODE_VERSION=20
 TRUST_PROXY=1
+TRUST_PROXY_FROM=${PRIVATE_RANGES}
+HOST=0.0.0.0
 DATABASE_POOL_SIZE=10
 RECEIPT_SECRET=<openssl rand -hex 32>
 STRIPE_SECRET_KEY=...
