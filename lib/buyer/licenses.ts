@@ -1,3 +1,4 @@
+import { downloadPath } from "../marketplace/get-download.ts";
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
@@ -27,7 +28,8 @@ export async function buyerLicenses(email: string) {
     product: {
       ...l.product,
       iconUrl: absoluteUrl(l.product.iconUrl),
-      downloadUrl: absoluteUrl(l.product.downloadUrl),
+      // Through our license-gated route, never the seller's raw URL.
+      downloadUrl: absoluteUrl(downloadPath(l.product.id, l)),
       pageUrl: absoluteUrl(paths.product(l.product.id)),
     },
     receiptUrl: absoluteUrl(`/api/receipt?key=${l.key}`),

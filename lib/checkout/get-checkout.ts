@@ -1,3 +1,4 @@
+import { downloadPath } from "../marketplace/get-download.ts";
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { formatPrice } from "../pricing.ts";
@@ -27,7 +28,7 @@ async function loadOrder(sessionId: string) {
           developer: { select: { name: true } },
         },
       },
-      license: { select: { key: true, maxMachines: true, buyerEmail: true } },
+      license: { select: { id: true, key: true, maxMachines: true, buyerEmail: true } },
     },
   });
   if (!order) throw notFound("checkout_session", "No checkout session has this id.");
@@ -95,7 +96,8 @@ export async function getCheckoutView(sessionId: string, now = Date.now()) {
       developer: order.product.developer.name,
       pluginId: order.product.pluginId,
       iconUrl: absoluteUrl(order.product.iconUrl),
-      downloadUrl: absoluteUrl(order.product.downloadUrl),
+      // Through our license-gated route once there is a license; never the seller's raw URL.
+      downloadUrl: order.license ? absoluteUrl(downloadPath(order.product.id, order.license)) : null,
       pageUrl: absoluteUrl(paths.product(order.product.id)),
       maxMachines: order.product.maxMachines,
     },

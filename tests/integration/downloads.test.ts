@@ -142,3 +142,30 @@ describe("/downloads/{id}: no open redirect", () => {
     expectProblem(await get("/downloads/no-such-product"), 404, "product_not_found");
   });
 });
+
+describe("pages for license holders link the gated download, never the seller's URL", () => {
+  it("My licenses and the checkout success page", async () => {
+    const { buyerLicenses } = await import("@/lib/buyer/licenses");
+    const { createCheckout } = await import("@/lib/checkout/create-checkout");
+    const { payTestCheckout } = await import("@/lib/checkout/test-payment");
+    const { getCheckoutView } = await import("@/lib/checkout/get-checkout");
+    const { dev, product } = await sellerWithProduct();
+    const email = `pages-${unique()}@example.com`;
+    await issueComplimentaryLicense(dev.id, { product_id: product.id, buyer_email: email });
+    const [mine] = await buyerLicenses(email);
+    expect(mine!.product.downloadUrl).toBe(`http://localhost:3000${downloadPath(product.id, mine!)}`);
+    expect(JSON.stringify(mine)).not.toContain("builds.example.com");
+
+    const { session_id } = await createCheckout({ product_id: product.id, buyer_email: `buyer-${unique()}@example.com` });
+    expect((await getCheckoutView(session_id))!.product.downloadUrl).toBeNull();
+    await payTestCheckout(session_id);
+    const view = (await getCheckoutView(session_id))!;
+    const license = await getDb().license.findFirstOrThrow({ where: { orderId: session_id } });
+    expect(view.product.downloadUrl).toBe(`http://localhost:3000${downloadPath(product.id, license)}`);
+    expect(JSON.stringify(view)).not.toContain("builds.example.com");
+    // The link works for the holder.
+    const r = await get(downloadPath(product.id, license));
+    expect(r.status).toBe(302);
+    expect(r.headers.get("location")).toBe(SELLER_URL);
+  });
+});

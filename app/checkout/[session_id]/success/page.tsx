@@ -99,10 +99,12 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
             </h2>
             <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
               <ProductSummary product={view.product} linkName showTagline={false} />
-              <a href={view.product.downloadUrl} className={`${buttonPrimary} shrink-0`}>
-                <DownloadIcon />
-                Download {view.product.name}
-              </a>
+              {view.product.downloadUrl ? (
+                <a href={view.product.downloadUrl} className={`${buttonPrimary} shrink-0`}>
+                  <DownloadIcon />
+                  Download {view.product.name}
+                </a>
+              ) : null}
             </div>
           </section>
 
