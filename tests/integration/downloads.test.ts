@@ -157,9 +157,9 @@ describe("pages for license holders link the gated download, never the seller's 
     expect(JSON.stringify(mine)).not.toContain("builds.example.com");
 
     const { session_id } = await createCheckout({ product_id: product.id, buyer_email: `buyer-${unique()}@example.com` });
-    expect((await getCheckoutView(session_id))!.product.downloadUrl).toBeNull();
+    expect((await getCheckoutView(session_id)).product.downloadUrl).toBeNull();
     await payTestCheckout(session_id);
-    const view = (await getCheckoutView(session_id))!;
+    const view = await getCheckoutView(session_id);
     const license = await getDb().license.findFirstOrThrow({ where: { orderId: session_id } });
     expect(view.product.downloadUrl).toBe(`http://localhost:3000${downloadPath(product.id, license)}`);
     expect(JSON.stringify(view)).not.toContain("builds.example.com");
