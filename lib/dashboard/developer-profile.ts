@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, multiLineText, singleLineText } from "../http/input.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import { storedSearchText } from "../marketplace/search-text.ts";
 
 export const profileInputSchema = z.object({
-  name: z.string().trim().min(2).max(60),
+  name: z.string().trim().min(2).max(60).refine(singleLineText, CONTROL_CHARACTER_MESSAGE),
   website: z
     .url({ protocol: /^https?$/ })
     .max(200)
     .nullable()
     .default(null),
-  bio: z.string().trim().max(600).default(""),
+  bio: z.string().trim().max(600).refine(multiLineText, CONTROL_CHARACTER_MESSAGE).default(""),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

@@ -5,6 +5,7 @@ import { kickOutbox } from "../email/deliver-emails.ts";
 import { licenseEmail } from "../email/templates.ts";
 import { env } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
 import { normalizeKey } from "../licensing/keys.ts";
@@ -73,7 +74,7 @@ export async function sellerSetLicenseStatus(developerId: string, licenseId: str
 }
 
 export const complimentaryInputSchema = z.object({
-  product_id: z.string().min(1).max(64),
+  product_id: z.string().min(1).max(64).refine(singleLineText, CONTROL_CHARACTER_MESSAGE),
   buyer_email: emailSchema,
   max_machines: z.int().min(1).max(100).optional(),
 });

@@ -44,6 +44,11 @@ export function hasControlCharacter(text: string, multiLine = true): boolean {
   return (multiLine ? CONTROL_IN_BODY : CONTROL_IN_PARAMETER).test(text) || !text.isWellFormed();
 }
 
+/** Refinements for string schemas that forms share with the API: one line of text, or text that may span lines. */
+export const CONTROL_CHARACTER_MESSAGE = "must not contain control characters";
+export const singleLineText = (text: string): boolean => !hasControlCharacter(text, false);
+export const multiLineText = (text: string): boolean => !hasControlCharacter(text, true);
+
 /** For lenient readers (storefront URLs): every control character becomes a space, half surrogate pairs U+FFFD. */
 export function blankControlCharacters(text: string): string {
   // eslint-disable-next-line no-control-regex -- replacing control characters is the point

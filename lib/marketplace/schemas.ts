@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_CHARACTER_MESSAGE as CONTROL, multiLineText, singleLineText } from "../http/input.ts";
 import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
 
 /** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
@@ -140,7 +141,7 @@ export type CatalogProduct = z.infer<typeof catalogProductSchema>;
 
 /** A product as a seller writes it (dashboard form and API). The one schema both validate with. */
 const tagList = z
-  .array(z.string().trim().min(1).max(40))
+  .array(z.string().trim().min(1).max(40).refine(singleLineText, CONTROL))
   .max(20)
   .transform((list) => [...new Set(list)]);
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(500);
@@ -148,9 +149,9 @@ const localPath = z.string().regex(/^\/(?:uploads|icons|screens)\/[A-Za-z0-9._-]
 
 export const productInputSchema = z
   .object({
-    name: z.string().trim().min(2).max(80),
-    tagline: z.string().trim().max(160).default(""),
-    description: z.string().trim().min(20, "must be at least 20 characters").max(5000),
+    name: z.string().trim().min(2).max(80).refine(singleLineText, CONTROL),
+    tagline: z.string().trim().max(160).refine(singleLineText, CONTROL).default(""),
+    description: z.string().trim().min(20, "must be at least 20 characters").max(5000).refine(multiLineText, CONTROL),
     plugin_id: z
       .string()
       .trim()
@@ -170,7 +171,7 @@ export const productInputSchema = z
     compatibility: tagList.default([]),
     inputs: tagList.default([]),
     outputs: tagList.default([]),
-    min_version: z.string().trim().max(60).nullable().default(null),
+    min_version: z.string().trim().max(60).refine(singleLineText, CONTROL).nullable().default(null),
     // The demo catalogue's own downloads are served from this site.
     download_url: z.union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL")]),
     icon_url: z.union([httpUrl, localPath]),

@@ -95,3 +95,47 @@ describe("query and validation", () => {
     }
   });
 });
+
+describe("the schemas forms share with the API refuse control characters", () => {
+  const product = {
+    name: "Tape Warmth",
+    tagline: "Warm tape saturation.",
+    description: "A product description long enough to pass.\nOn two lines, with a\ttab.",
+    plugin_id: "com.example.tape",
+    price_cents: 1500,
+    category: "audio-plugins",
+    max_machines: 2,
+    seat_model: "per-machine",
+    platforms: ["linux"],
+    download_url: "https://example.com/tape.zip",
+    icon_url: "/icons/tape-warmth.svg",
+    compatibility: ["VST3"],
+    min_version: "1.0",
+  };
+
+  it("in a product (the dashboard form posts here too: a NUL in a name gave 500 on PostgreSQL)", async () => {
+    const { productInputSchema } = await import("@/lib/marketplace/schemas");
+    expect(productInputSchema.safeParse(product).success).toBe(true);
+    for (const [field, value] of [
+      ["name", "Tape\u0000Warmth"],
+      ["name", "Tape\nWarmth"],
+      ["tagline", "Warm\u001b[31m"],
+      ["description", "A product description long enough to pass.\u0000"],
+      ["min_version", "1.0\u0085"],
+      ["compatibility", ["VST\u00003"]],
+    ] as const) {
+      const r = productInputSchema.safeParse({ ...product, [field]: value });
+      expect(r.success, `${field}: ${JSON.stringify(value)}`).toBe(false);
+      expect(r.error?.issues[0]?.message).toBe("must not contain control characters");
+    }
+  });
+
+  it("in a developer profile and a complimentary license", async () => {
+    const { profileInputSchema } = await import("@/lib/dashboard/developer-profile");
+    const { complimentaryInputSchema } = await import("@/lib/dashboard/licenses");
+    expect(profileInputSchema.safeParse({ name: "Studio", bio: "Line one.\nLine two." }).success).toBe(true);
+    expect(profileInputSchema.safeParse({ name: "Stu\u0000dio" }).success).toBe(false);
+    expect(profileInputSchema.safeParse({ name: "Studio", bio: "\u0000" }).success).toBe(false);
+    expect(complimentaryInputSchema.safeParse({ product_id: "p\u0000", buyer_email: "a@example.com" }).success).toBe(false);
+  });
+});
