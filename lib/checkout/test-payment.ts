@@ -12,7 +12,7 @@ async function testOrder(sessionId: string) {
 }
 
 /** Refused when test mode is no longer this deployment's provider (Stripe was set up since, or nothing is). */
-export function testModeOff(): AppError {
+function testModeOff(): AppError {
   return new AppError(
     "test_mode_off",
     409,

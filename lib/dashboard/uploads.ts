@@ -14,7 +14,7 @@ import { stringList } from "../marketplace/serialize.ts";
  */
 export const MAX_UPLOAD_BYTES = 512 * 1024;
 /** An upload nothing references is removed once it is this old (a form being filled in elsewhere may be about to use it). */
-export const UPLOAD_GRACE_MS = 60 * 60 * 1000;
+const UPLOAD_GRACE_MS = 60 * 60 * 1000;
 
 const TYPES = [
   { ext: "png", type: "image/png", magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
@@ -137,7 +137,7 @@ export async function readUpload(name: string): Promise<{ bytes: Buffer; type: s
 }
 
 /** The file name of an uploaded image's public path, or null for anything else (a URL, a bundled /icons/ image). */
-export function uploadName(path: string): string | null {
+function uploadName(path: string): string | null {
   const m = PUBLIC_PATH.exec(path);
   return m?.[1] && NAME.test(m[1]) ? m[1] : null;
 }

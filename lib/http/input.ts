@@ -56,7 +56,7 @@ export function blankControlCharacters(text: string): string {
 }
 
 /** The dotted path of the first string (or object key) in a value that holds a control character; null when none does. */
-export function controlCharacterPath(value: unknown, multiLine = true): string | null {
+function controlCharacterPath(value: unknown, multiLine = true): string | null {
   // Iterative, like depthExceeds: the value may be hostile.
   const stack: Array<[unknown, string]> = [[value, ""]];
   for (let item = stack.pop(); item; item = stack.pop()) {

@@ -51,7 +51,7 @@ export function testPaymentsEnabled(e: Env = env()): boolean {
 }
 
 /** The refusal every checkout entry point (REST, MCP, the Buy form) gives when no provider is configured. */
-export function checkoutNotConfigured(): AppError {
+function checkoutNotConfigured(): AppError {
   return new AppError(
     "checkout_not_configured",
     503,

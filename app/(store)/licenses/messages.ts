@@ -2,14 +2,14 @@
  * What "My licenses" says after a redirect (?notice=<code>, ?error=<code>). The URL carries only a code and the
  * words are ours: a crafted link cannot make this page say anything we did not write.
  */
-export const NOTICES = {
+const NOTICES = {
   released: { tone: "success", text: "Machine released. Its seat is free; activate the app on your new computer." },
   release_not_found: { tone: "error", text: "That machine is not on any of your licenses any more — it may have been released already." },
 } as const;
 export type NoticeCode = keyof typeof NOTICES;
 export type Notice = (typeof NOTICES)[NoticeCode];
 
-export const ERRORS = {
+const ERRORS = {
   /** Set by the release action (./actions.ts). */
   session_ended: "Your session has ended. Sign in again to release a machine.",
   /** Set by the buyer sign-in form's route (/auth/sign-in, as invalid-email and rate-limited). */
