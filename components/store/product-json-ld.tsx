@@ -1,7 +1,7 @@
 import type { ProductDetails } from "@/lib/marketplace/schemas";
 
 /** schema.org Product markup for search engines and agents. */
-export function ProductJsonLd({ product }: { product: ProductDetails }) {
+export function ProductJsonLd({ product, available }: { product: ProductDetails; available: boolean }) {
   const data = {
     "@context": "https://schema.org",
     "@type": "Product",
@@ -21,7 +21,8 @@ export function ProductJsonLd({ product }: { product: ProductDetails }) {
       "@type": "Offer",
       price: (product.price_cents / 100).toFixed(2),
       priceCurrency: product.currency.toUpperCase(),
-      availability: "https://schema.org/InStock",
+      // Not for sale while this deployment has no way to take payment (see lib/payments/provider.ts).
+      availability: available ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       url: product.product_page,
     },
   };

@@ -56,6 +56,9 @@ describe("the product page's Buy box", () => {
     expect(html).toMatch(/Checkout is not configured on this deployment/);
     expect(html).not.toContain('action="/checkout/start"');
     expect(html).not.toContain('href="#buy"');
+    // Search engines and agents reading the markup are not told it is for sale either.
+    expect(html).toContain("https://schema.org/OutOfStock");
+    expect(html).not.toContain("https://schema.org/InStock");
   });
 
   it("offers the Buy form with PAYMENTS=test, and in test mode outside production", async () => {
@@ -64,6 +67,7 @@ describe("the product page's Buy box", () => {
     const optedIn = await productPage(id);
     expect(optedIn).toContain('action="/checkout/start"');
     expect(optedIn).not.toContain("checkout-not-configured");
+    expect(optedIn).toContain("https://schema.org/InStock");
     setEnv({ NODE_ENV: "test", PAYMENTS: undefined });
     expect(await productPage(id)).toContain('action="/checkout/start"');
   });

@@ -105,7 +105,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
 
   return (
     <>
-      <ProductJsonLd product={product} />
+      <ProductJsonLd product={product} available={canBuy} />
 
       <div className="border-b border-slate-200 bg-white">
         <div className={`${container} py-8 sm:py-10`}>
