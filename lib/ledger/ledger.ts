@@ -18,7 +18,7 @@ export interface LedgerEntryInput {
 const NEGATIVE: ReadonlySet<LedgerKind> = new Set(["platform_fee", "refund", "dispute", "payout"]);
 
 function check(e: LedgerEntryInput): void {
-  if (!LEDGER_KINDS.includes(e.kind)) throw new Error(`ledger: unknown kind ${String(e.kind)}`);
+  if (!LEDGER_KINDS.includes(e.kind)) throw new Error(`ledger: unknown kind ${e.kind}`);
   if (!Number.isSafeInteger(e.amountMinor)) throw new Error(`ledger: ${e.key}: amount is not an integer of minor units`);
   if (e.amountMinor !== 0 && NEGATIVE.has(e.kind) !== e.amountMinor < 0) throw new Error(`ledger: ${e.key}: ${e.kind} has the wrong sign`);
   if (!/^[a-z]{3}$/.test(e.currency)) throw new Error(`ledger: ${e.key}: currency must be ISO 4217 in lower case`);
@@ -94,7 +94,7 @@ function createdAt(range: Range) {
 }
 
 /** Folds ledger rows (or sums by currency and kind) into each currency's totals, currencies in alphabetical order. */
-export function totalsOf(rows: { currency: string; kind: string; amountMinor: number; count?: number }[]): CurrencyTotals[] {
+function totalsOf(rows: { currency: string; kind: string; amountMinor: number; count?: number }[]): CurrencyTotals[] {
   const by = new Map<string, CurrencyTotals>();
   for (const r of rows) {
     let t = by.get(r.currency);
