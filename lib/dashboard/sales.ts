@@ -128,3 +128,50 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
     }),
   };
 }
+
+const CSV_COLUMNS = ["date", "kind", "order_id", "product", "buyer_email", "currency", "amount_minor", "amount"] as const;
+
+/** A CSV field: quoted when it must be, and text a spreadsheet would run as a formula defused with a leading quote. */
+function csvField(value: string, text: boolean): string {
+  const v = text && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+/** Minor units as a decimal in the currency's own precision: 1999 usd → "19.99", 500 jpy → "500". */
+function decimal(minor: number, currency: string): string {
+  const digits = new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor)
+    .toString()
+    .padStart(digits + 1, "0");
+  return digits === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}
+
+/** The seller's ledger as CSV, one row per entry, oldest first, amounts signed from the seller's side. */
+export async function salesCsv(developerId: string): Promise<string> {
+  const entries = await getDb().ledgerEntry.findMany({
+    where: { developerId },
+    orderBy: [{ createdAt: "asc" }, { key: "asc" }],
+    select: {
+      createdAt: true,
+      kind: true,
+      orderId: true,
+      currency: true,
+      amountMinor: true,
+      order: { select: { buyerEmail: true, product: { select: { name: true } } } },
+    },
+  });
+  const rows = entries.map((e) =>
+    [
+      csvField(e.createdAt.toISOString(), false),
+      csvField(e.kind, false),
+      csvField(e.orderId ?? "", true),
+      csvField(e.order?.product.name ?? "", true),
+      csvField(e.order?.buyerEmail ?? "", true),
+      csvField(e.currency, false),
+      csvField(String(e.amountMinor), false),
+      csvField(decimal(e.amountMinor, e.currency), false),
+    ].join(","),
+  );
+  return [CSV_COLUMNS.join(","), ...rows].join("\r\n") + "\r\n";
+}

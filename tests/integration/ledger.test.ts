@@ -5,7 +5,7 @@ import { fulfilOrder } from "@/lib/checkout/fulfil-order";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
 import { createProduct } from "@/lib/dashboard/products";
-import { sellerSales } from "@/lib/dashboard/sales";
+import { salesCsv, sellerSales } from "@/lib/dashboard/sales";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { platformRevenue, recordEntries, saleEntries, sellerTotals } from "@/lib/ledger/ledger";
 import { productInputSchema } from "@/lib/marketplace/schemas";
@@ -181,6 +181,25 @@ describe("the ledger: every figure of the Sales page derives from it", () => {
       expect(row).toMatchObject({ amount_cents: amount, fee_cents: fee, net_cents: net, currency: mine[0]!.currency });
       expect(row.net_display).toBe(formatPrice(net, row.currency));
     }
+    // The CSV: one row per entry, oldest first, signed amounts in minor units and as decimals.
+    const [header, ...lines] = (await salesCsv(dev.id)).trimEnd().split("\r\n");
+    expect(header).toBe("date,kind,order_id,product,buyer_email,currency,amount_minor,amount");
+    const names = new Map([
+      [product.id, product.name],
+      [euro.product.id, euro.product.name],
+    ]);
+    const orders = await getDb().order.findMany({ where: { id: { in: raw.flatMap((e) => (e.orderId ? [e.orderId] : [])) } } });
+    const rows = raw.map((e) => {
+      const o = orders.find((x) => x.id === e.orderId)!;
+      const amount = `${e.amountMinor < 0 ? "-" : ""}${Math.floor(Math.abs(e.amountMinor) / 100)}.${String(Math.abs(e.amountMinor) % 100).padStart(2, "0")}`;
+      return [e.createdAt.toISOString(), e.kind, e.orderId, names.get(o.productId), o.buyerEmail, e.currency, String(e.amountMinor), amount].join(
+        ",",
+      );
+    });
+    expect([...lines].sort()).toEqual(rows.sort());
+    expect(lines.map((l) => l.slice(0, 24))).toEqual(lines.map((l) => l.slice(0, 24)).sort());
+    expect(lines).toContain(`${now.toISOString()},refund,${usd1},${product.name},${orders.find((o) => o.id === usd1)!.buyerEmail},usd,-1000,-10.00`);
+
     expect(sales.orders.find((o) => o.id === eur1)).toMatchObject({ currency: "eur", amount_display: "€19.99", fee_display: "€1.00" });
   });
 
