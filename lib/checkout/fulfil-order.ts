@@ -1,6 +1,7 @@
 import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
+import { recordEntries, saleEntries } from "../ledger/ledger.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice } from "../pricing.ts";
@@ -9,9 +10,10 @@ import { absoluteUrl, paths } from "../urls.ts";
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /**
- * Paid order → license for the product with its max_machines (a full license, also for products with trials) →
- * the key's e-mail in the outbox. Runs inside the payment event's transaction, so all three happen or none; the
- * conditional status update makes a replay or a race of two completions issue one license and one e-mail.
+ * Paid order → its sale and platform fee in the ledger → license for the product with its max_machines (a full
+ * license, also for products with trials) → the key's e-mail in the outbox. Runs inside the payment event's
+ * transaction, so all of it happens or none; the conditional status update (and the ledger's unique keys) make a
+ * replay or a race of two completions record one sale, issue one license and send one e-mail.
  */
 export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date): Promise<{ fulfilled: boolean; licenseKey?: string }> {
   const claimed = await tx.order.updateMany({ where: { id: orderId, status: { not: "paid" } }, data: { status: "paid", paidAt } });
@@ -20,6 +22,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date): Promis
     where: { id: orderId },
     include: { product: { include: { developer: { select: { name: true } } } } },
   });
+  await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
   const license = await issueLicense(tx, {
     productId: order.productId,
     buyerEmail: order.buyerEmail,

@@ -6,7 +6,7 @@ import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { RevenueChart } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
-import { card, textLink } from "@/components/ui/styles";
+import { buttonSecondary, card, textLink } from "@/components/ui/styles";
 import { pageSeller } from "../../../_lib/seller";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +26,11 @@ export default async function SalesPage() {
               Fees and terms
             </Link>
           </>
+        }
+        actions={
+          <a href="/dashboard/sales/export" download className={buttonSecondary}>
+            Export CSV
+          </a>
         }
       />
       <div className="mt-8">
