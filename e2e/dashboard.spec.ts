@@ -186,6 +186,20 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   await expect(order).toContainText("$23.27");
   await expect(order).toContainText("e2e-dashboard-agent");
   await expect(page.getByRole("img", { name: /net revenue per day/i })).toBeVisible();
+  // The ledger behind those figures, as CSV: the sale and the fee of this order, signed, in minor units.
+  const csv = await page.request.get("/dashboard/sales/export");
+  expect(csv.status()).toBe(200);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  const lines = (await csv.text()).trim().split("\r\n");
+  const mine = lines.filter((l) => l.includes(session_id));
+  expect(mine.some((l) => l.includes(",sale,") && l.includes(",2450,"))).toBe(true);
+  expect(mine.some((l) => l.includes(",platform_fee,") && l.includes(",-123,"))).toBe(true);
+  // Nobody else's: a signed-out request gets no CSV.
+  const anonymous = await page.context().browser()!.newContext();
+  const refused = await anonymous.request.get(`${new URL(page.url()).origin}/dashboard/sales/export`, { maxRedirects: 0 });
+  expect(refused.headers()["content-type"] ?? "").not.toContain("text/csv");
+  expect(refused.status()).not.toBe(200);
+  await anonymous.close();
   await settled(page);
   await shot("dashboard-sales");
   await page.setViewportSize({ width: 390, height: 844 });
