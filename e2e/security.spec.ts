@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { startApp, type AppProcess } from "./support/servers";
@@ -97,11 +97,6 @@ test("DNS rebinding: a request naming another host is refused before the mailbox
   expect(health.body).toEqual({ status: "ok", version: expect.any(String) });
 });
 
-/** A non-loopback address of this machine, to connect from as a remote peer would. */
-const external = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
-
 test.describe("behind TRUST_PROXY=1", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
   let app: AppProcess | undefined;
@@ -110,29 +105,26 @@ test.describe("behind TRUST_PROXY=1", () => {
     await app?.stop();
   });
 
-  test("a direct client's X-Forwarded-For is not believed: the mailbox stays shut and limits count its own address", async () => {
-    test.skip(!external, "needs a non-loopback network interface to connect from");
-    const from = external ?? "";
+  test("a client that is not a listed proxy cannot choose its address with X-Forwarded-For; a listed proxy's forwarded client is believed", async () => {
+    // Two peers on this machine's loopback network: 127.0.0.1 is the listed proxy, 127.0.0.2 is not. (A peer on
+    // another network opening the mailbox with "XFF: 127.0.0.1" is tests/integration/host.test.ts's case.)
+    const from = "127.0.0.2";
     const port = 3221;
     app = await startApp(port, {
       BASE_URL: `http://localhost:${port}`,
       DATABASE_URL: `file:${join(tmpdir(), `ilm-e2e-proxy-${Date.now().toString(36)}.db`)}`,
       TRUST_PROXY: "1",
-      HOST: "0.0.0.0", // reachable from the other interface, as a misconfigured deployment would be
+      TRUST_PROXY_FROM: "127.0.0.1",
+      HOST: "0.0.0.0",
       RATE_LIMIT_VALIDATE_PER_MIN: "2",
     });
-    const direct = `http://${from}:${port}`;
+    const url = `http://127.0.0.1:${port}`;
     const host = { host: `localhost:${port}` };
-
-    // The attack as reported: "XFF: 127.0.0.1" from anywhere opened the mailbox.
-    const mailbox = await send(direct, "/api/dev/mailbox", { from, headers: { ...host, "x-forwarded-for": "127.0.0.1" } });
-    expect(mailbox.status, mailbox.text).toBe(404);
-    expect((await send(direct, "/dev/mailbox", { from, headers: { ...host, "x-forwarded-for": "127.0.0.1" } })).status).toBe(404);
 
     // Each request claims another address; all three count against the socket's.
     const statuses: number[] = [];
     for (const fake of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) {
-      const r = await send(direct, "/validate", {
+      const r = await send(url, "/validate", {
         method: "POST",
         from,
         headers: { ...host, "content-type": "application/json", "x-forwarded-for": fake },
@@ -143,10 +135,17 @@ test.describe("behind TRUST_PROXY=1", () => {
     expect(statuses.slice(0, 2)).not.toContain(429);
     expect(statuses[2]).toBe(429);
 
-    // From the listed proxy (loopback, the default TRUST_PROXY_FROM), the forwarded address is the client's.
-    const local = `http://127.0.0.1:${port}`;
-    expect((await send(local, "/api/dev/mailbox", { headers: { ...host, "x-forwarded-for": "198.51.100.4" } })).status).toBe(404);
-    expect((await send(local, "/api/dev/mailbox", { headers: { ...host, "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
+    // Through the listed proxy, the forwarded address is the client's: a remote one keeps the mailbox shut (before
+    // this fix a forwarded address was believed from any peer), and its own limit is fresh.
+    expect((await send(url, "/api/dev/mailbox", { headers: { ...host, "x-forwarded-for": "198.51.100.4" } })).status).toBe(404);
+    expect((await send(url, "/dev/mailbox", { headers: { ...host, "x-forwarded-for": "198.51.100.4" } })).status).toBe(404);
+    expect((await send(url, "/api/dev/mailbox", { headers: { ...host, "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
+    const viaProxy = await send(url, "/validate", {
+      method: "POST",
+      headers: { ...host, "content-type": "application/json", "x-forwarded-for": "198.51.100.5" },
+      body: JSON.stringify({ license_key: "ABCD-EFGH-JKLM-NPQR", machine_fingerprint: "a".repeat(64), plugin_id: "com.example.app" }),
+    });
+    expect(viaProxy.status).not.toBe(429);
   });
 
   test("an invalid TRUST_PROXY_FROM or ALLOWED_HOSTS stops the server at start with a clear error", async () => {
