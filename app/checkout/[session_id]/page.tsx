@@ -10,7 +10,7 @@ import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { TestModeBanner } from "@/components/checkout/test-mode-banner";
 import { plural } from "@/components/store/labels";
-import { buttonPrimary, buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { buttonPrimary, card, textLink } from "@/components/ui/styles";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
 
 export const dynamic = "force-dynamic";
@@ -62,37 +62,14 @@ export default async function CheckoutPage({ params }: Props) {
 
   // A test-mode session left open after this deployment stopped offering test mode (Stripe was set up since, or
   // production without PAYMENTS=test): its Pay button would hand out a license for nothing, so it has none.
-  if (!testPaymentsEnabled()) return <TestModeOff view={view} />;
+  if (!testPaymentsEnabled())
+    return (
+      <CheckoutFrame>
+        <ClosedNotice view={view} status="test_mode_off" />
+      </CheckoutFrame>
+    );
 
   return <TestCheckout view={view} />;
-}
-
-function TestModeOff({ view }: { view: CheckoutView }) {
-  return (
-    <CheckoutFrame>
-      <StatusPanel
-        tone="stopped"
-        title="This test checkout can no longer be paid"
-        testId="test-mode-off"
-        actions={
-          <>
-            <Link href={checkoutPaths.buyAgain(view.product.id, view.buyerEmail)} className={buttonPrimary}>
-              Start a new checkout
-            </Link>
-            <Link href="/" className={buttonSecondary}>
-              Browse the store
-            </Link>
-          </>
-        }
-        footer={<ProductSummary product={view.product} linkName showTagline={false} />}
-      >
-        <p>
-          It was opened in test mode, which this store no longer uses. Nothing was charged and no license was issued. To buy {view.product.name},
-          start again from its product page.
-        </p>
-      </StatusPanel>
-    </CheckoutFrame>
-  );
 }
 
 function TestCheckout({ view }: { view: CheckoutView }) {
