@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
+import { signIn } from "./support/sign-in";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -40,33 +41,6 @@ function tinyPng(rgb: [number, number, number] = [79, 70, 229]): Buffer {
     chunk("IDAT", pixels),
     chunk("IEND", Buffer.alloc(0)),
   ]);
-}
-
-/** Signs a seller in the way a person does: the form, then the link from the (development) mailbox. */
-async function signIn(page: Page, email: string) {
-  await page.goto("/dashboard/sign-in");
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: /e-mail me a sign-in link/i }).click();
-  await expect(page).toHaveURL(/\/auth\/check-email/);
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ text: string }>;
-        };
-        link = messages.map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0]).find(Boolean);
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  // Opening the link only asks; the button signs in (this browser asked for the link, so no warning).
-  await page.goto(link!);
-  await expect(page.getByTestId("sign-in-confirm")).toHaveText("Sign in to your seller dashboard");
-  await expect(page.locator("#sign-in-other-browser")).toHaveCount(0);
-  await page.getByRole("button", { name: /^sign in as /i }).click();
-  await expect(page).not.toHaveURL(/\/auth\//);
 }
 
 /** Screenshots hide the caret with an inline style; taken before hydration, that would be a hydration mismatch. */

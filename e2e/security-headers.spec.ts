@@ -1,5 +1,6 @@
 import { test as bare, type Page, type Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { signIn } from "./support/sign-in";
 
 /**
  * The Content-Security-Policy and its companions, in a real browser: every page runs under a per-response nonce
@@ -79,30 +80,6 @@ async function checkPage(page: Page, response: Response | null, consoleCsp: stri
   expect(await violations(page)).toEqual([]);
   expect(consoleCsp).toEqual([]);
   return nonce;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/dashboard/sign-in");
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: /e-mail me a sign-in link/i }).click();
-  await expect(page).toHaveURL(/\/auth\/check-email/);
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ text: string }>;
-        };
-        link = messages.map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0]).find(Boolean);
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  // Opening the link shows a confirm page; its button signs in.
-  await page.goto(link!);
-  await page.getByRole("button", { name: /^sign in as /i }).click();
-  await expect(page).not.toHaveURL(/\/auth\//);
 }
 
 test("every page runs under a nonce policy with no violation, and the nonce is fresh on each load", async ({ page, request }) => {
