@@ -33,14 +33,29 @@ export interface ParsedHost {
 const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?)(?::\d{1,5})?$/;
 
 /** A Host header value ("example.com", "example.com:8443", "[::1]:3000"), or null when it is not one. */
-export function parseHost(value: string | undefined | null): ParsedHost | null {
-  if (!value || !HOST_SYNTAX.test(value)) return null;
+function parseHostUncached(value: string): ParsedHost | null {
+  if (!HOST_SYNTAX.test(value)) return null;
   try {
     const url = new URL(`http://${value}`);
     return { name: url.hostname.replace(/\.$/, ""), port: url.port };
   } catch {
     return null;
   }
+}
+
+// Every request's Host goes through here (the licensing hot path included), and a deployment sees a handful of
+// distinct values: remember them rather than build a URL per request. Bounded, since clients choose the header.
+const parsedHosts = new Map<string, ParsedHost | null>();
+
+export function parseHost(value: string | undefined | null): ParsedHost | null {
+  if (!value) return null;
+  let parsed = parsedHosts.get(value);
+  if (parsed === undefined) {
+    parsed = parseHostUncached(value);
+    if (parsedHosts.size >= 256) parsedHosts.clear();
+    parsedHosts.set(value, parsed);
+  }
+  return parsed;
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
