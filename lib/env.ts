@@ -32,6 +32,10 @@ const fields = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Another Stripe API host (a proxy, or a local stand-in in tests). */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Stripe Tax: checkout sessions calculate and collect tax (automatic_tax) once the operator has set Stripe Tax up. */
+  STRIPE_TAX: z.enum(["on", "off"]).default("off"),
+  /** The operator: addresses (comma-separated) that may use /admin after signing in with the usual sign-in link. */
+  ADMIN_EMAILS: z.string().optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
   /** Another Resend API host (a proxy, or a local stand-in in tests). */
   RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

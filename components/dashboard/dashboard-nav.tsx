@@ -8,7 +8,10 @@ const ITEMS = [
   { href: "/dashboard", label: "Overview", exact: true },
   { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/sales", label: "Sales" },
+  { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/coupons", label: "Coupons" },
   { href: "/dashboard/licenses", label: "Licenses" },
+  { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/profile", label: "Profile" },
 ] as const;
 

@@ -22,6 +22,10 @@ const TAGS: Record<Tag, string> = {
   Agents: "Documents for AI agents: the catalog, the discovery payload and the tool manifest.",
   Service: "Health and terms.",
   Seller: "A seller's own products, with the dashboard's session cookie (sign in at /dashboard/sign-in).",
+  Payouts: "A seller's payout account: where the money from their sales goes (Stripe Connect, or the test payout account).",
+  Coupons: "A seller's discount codes.",
+  Orders: "A seller's orders and their refunds.",
+  Admin: "The operator's console: sellers, listings, orders, refunds and payment events (ADMIN_EMAILS only).",
 };
 
 const problem = (description: string) => ({

@@ -29,6 +29,7 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
       buyerEmail: input.buyer_email,
       agentId: input.agent_id ?? null,
       provider: provider.name,
+      subtotalCents: product.priceCents,
       amountCents: product.priceCents,
       feeCents: platformFeeCents(product.priceCents),
       currency: product.currency,

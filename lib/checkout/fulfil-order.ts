@@ -1,4 +1,5 @@
 import type { Db } from "../db.ts";
+import type { PaidFacts } from "../payments/apply-payment-event.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
 import { recordEntries, saleEntries } from "../ledger/ledger.ts";
@@ -15,8 +16,11 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * transaction, so all of it happens or none; the conditional status update (and the ledger's unique keys) make a
  * replay or a race of two completions record one sale, issue one license and send one e-mail.
  */
-export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date): Promise<{ fulfilled: boolean; licenseKey?: string }> {
-  const claimed = await tx.order.updateMany({ where: { id: orderId, status: { not: "paid" } }, data: { status: "paid", paidAt } });
+export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: PaidFacts = {}): Promise<{ fulfilled: boolean; licenseKey?: string }> {
+  const claimed = await tx.order.updateMany({
+    where: { id: orderId, status: { not: "paid" } },
+    data: { status: "paid", paidAt, providerPaymentId: paid.providerPaymentId ?? null, taxCents: paid.taxCents ?? null },
+  });
   if (claimed.count === 0) return { fulfilled: false };
   const order = await tx.order.findUniqueOrThrow({
     where: { id: orderId },

@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
-import type { ProductStatus } from "../marketplace/constants.ts";
+import { PRODUCT_STATUSES, type ProductStatus } from "../marketplace/constants.ts";
+import { assertMayPublish } from "./publish-gate.ts";
 import type { ProductInput } from "../marketplace/schemas.ts";
 import { buildSearchText } from "../marketplace/search-text.ts";
 import { stringList } from "../marketplace/serialize.ts";
@@ -101,6 +102,7 @@ export async function createProduct(developerId: string, input: ProductInput) {
   const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
   // A new product has no demo read-me of its own: only a seller's absolute URL.
   assertDownloadUrl(input.download_url, null);
+  await assertMayPublish(developerId, input.price_cents);
   await pluginIdFree(input.plugin_id);
   const base = slugify(input.name);
   for (let n = 1; n <= 50; n++) {
@@ -121,6 +123,8 @@ export async function updateProduct(developerId: string, productId: string, inpu
   const developer = await getDb().developer.findUniqueOrThrow({ where: { id: developerId } });
   // A demo product keeps its own read-me path; any other relative path would send buyers elsewhere on this site.
   assertDownloadUrl(input.download_url, product.id);
+  // Turning a listed free product into a paid one is publishing a paid listing.
+  if (product.status === "active" && input.price_cents > 0 && product.priceCents === 0) await assertMayPublish(developerId, input.price_cents);
   await pluginIdFree(input.plugin_id, product.id);
   let updated: typeof product;
   try {
@@ -138,5 +142,18 @@ export async function updateProduct(developerId: string, productId: string, inpu
 /** Unlists (hidden from the store, the API and checkout; existing licenses keep working) or relists a product. */
 export async function setProductStatus(developerId: string, productId: string, status: ProductStatus) {
   const product = await getSellerProduct(developerId, productId);
-  return getDb().product.update({ where: { id: product.id }, data: { status } });
+  if (!(PRODUCT_STATUSES as readonly string[]).includes(product.status)) {
+    throw new AppError(
+      "listing_held_by_operator",
+      409,
+      product.status === "removed"
+        ? `The operator removed this listing${product.moderationReason ? `: ${product.moderationReason}` : ""}. Contact the operator to have it restored.`
+        : "Your seller account is suspended, so this listing is hidden until the operator reinstates it.",
+    );
+  }
+  if (status === "active") await assertMayPublish(developerId, product.priceCents);
+  // Conditional on the status read above, so an operator's suspension or removal in between is not overwritten.
+  const { count } = await getDb().product.updateMany({ where: { id: product.id, status: product.status }, data: { status } });
+  if (count === 0) throw new AppError("listing_changed", 409, "This listing was changed by someone else in the meantime; reload and try again.");
+  return getDb().product.findUniqueOrThrow({ where: { id: product.id } });
 }

@@ -15,7 +15,7 @@ export interface LedgerEntryInput {
   memo?: string | null;
 }
 
-const NEGATIVE: ReadonlySet<LedgerKind> = new Set(["platform_fee", "refund", "dispute", "payout"]);
+const NEGATIVE: ReadonlySet<LedgerKind> = new Set(["discount", "platform_fee", "refund", "tax_refund", "dispute", "payout"]);
 
 function check(e: LedgerEntryInput): void {
   if (!LEDGER_KINDS.includes(e.kind)) throw new Error(`ledger: unknown kind ${e.kind}`);
@@ -52,32 +52,49 @@ export async function recordEntries(tx: Tx, entries: LedgerEntryInput[]): Promis
   return count;
 }
 
-/** A paid order's two entries: the sale (+gross) and the platform fee (−fee, the fee fixed on the order at checkout). */
+/**
+ * A paid order's entries: the sale at list price × quantity (+subtotal), the coupon's discount (−), the platform fee
+ * (−, fixed on the order at checkout, computed on what was paid) and the tax charged on top (+, when calculated).
+ */
 export function saleEntries(order: {
   id: string;
   developerId: string;
+  subtotalCents: number;
+  discountCents: number;
   amountCents: number;
   feeCents: number;
+  taxCents: number | null;
   currency: string;
   paidAt: Date;
 }): LedgerEntryInput[] {
   const common = { developerId: order.developerId, orderId: order.id, currency: order.currency, createdAt: order.paidAt };
+  if (order.subtotalCents - order.discountCents !== order.amountCents) {
+    throw new Error(
+      `ledger: order ${order.id}: subtotal ${order.subtotalCents} − discount ${order.discountCents} is not the amount ${order.amountCents}`,
+    );
+  }
   return [
-    { ...common, key: `sale:${order.id}`, kind: "sale", amountMinor: order.amountCents },
+    { ...common, key: `sale:${order.id}`, kind: "sale", amountMinor: order.subtotalCents },
+    ...(order.discountCents > 0 ? [{ ...common, key: `discount:${order.id}`, kind: "discount" as const, amountMinor: -order.discountCents }] : []),
     { ...common, key: `platform_fee:${order.id}`, kind: "platform_fee", amountMinor: -order.feeCents },
+    ...(order.taxCents ? [{ ...common, key: `tax:${order.id}`, kind: "tax" as const, amountMinor: order.taxCents }] : []),
   ];
 }
 
 /**
- * One currency's figures, all in minor units and non-negative except `net` (and `balance`): gross is what buyers
- * paid, fees the platform's fees less fees refunded, refunds and disputes what went back to buyers (disputes less
- * reversals); net = gross − fees − refunds − disputes, what the seller earned; payouts what was paid out.
+ * One currency's figures, all in minor units and non-negative except `net`: gross is the sales at list price,
+ * discounts what coupons took off, fees the platform's fees less fees refunded, refunds and disputes what went back
+ * to buyers (disputes less reversals); net = gross − discounts − fees − refunds − disputes, what the seller earned.
+ * Tax (collected less refunded) is money for the tax authority, shown apart and not part of net; payouts what was
+ * paid out.
  */
 export interface CurrencyTotals {
   currency: string;
   orders: number;
   gross: number;
+  discounts: number;
   fees: number;
+  tax: number;
   refunds: number;
   disputes: number;
   net: number;
@@ -98,17 +115,28 @@ function totalsOf(rows: { currency: string; kind: string; amountMinor: number; c
   const by = new Map<string, CurrencyTotals>();
   for (const r of rows) {
     let t = by.get(r.currency);
-    if (!t) by.set(r.currency, (t = { currency: r.currency, orders: 0, gross: 0, fees: 0, refunds: 0, disputes: 0, net: 0, payouts: 0 }));
+    if (!t)
+      by.set(
+        r.currency,
+        (t = { currency: r.currency, orders: 0, gross: 0, discounts: 0, fees: 0, tax: 0, refunds: 0, disputes: 0, net: 0, payouts: 0 }),
+      );
     const a = r.amountMinor;
     switch (r.kind as LedgerKind) {
       case "sale":
         t.gross += a;
         t.orders += r.count ?? 1;
         break;
+      case "discount":
+        t.discounts -= a;
+        break;
       case "platform_fee":
       case "fee_refund":
         t.fees -= a;
         break;
+      case "tax":
+      case "tax_refund":
+        t.tax += a;
+        continue;
       case "refund":
         t.refunds -= a;
         break;

@@ -18,5 +18,12 @@ export type SeatModel = (typeof SEAT_MODELS)[number];
 export const PLATFORMS = ["windows", "macos", "linux"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** What a seller may set a product to: listed, or unlisted by them. */
 export const PRODUCT_STATUSES = ["active", "unlisted"] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/**
+ * Statuses only the operator sets: "suspended" while the product's seller is suspended (back to "active" on
+ * reinstatement), "removed" when the operator unlists it with a reason. Neither is listed, bought or relisted by the seller.
+ */
+export const OPERATOR_PRODUCT_STATUSES = ["suspended", "removed"] as const;

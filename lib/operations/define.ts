@@ -15,7 +15,8 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 type Auth = "public" | "seller";
 
-export type Tag = "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller";
+export type Tag =
+  "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller" | "Payouts" | "Coupons" | "Orders" | "Admin";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {

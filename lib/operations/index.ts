@@ -1,9 +1,13 @@
+import { ADMIN } from "./admin.ts";
 import { CHECKOUT } from "./checkout.ts";
+import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
 import { DEVTOOLS } from "./devtools.ts";
 import { LICENSING } from "./licensing.ts";
 import { MARKETPLACE } from "./marketplace.ts";
+import { PAYOUTS } from "./payouts.ts";
 import { RECEIPTS } from "./receipts.ts";
+import { REFUNDS } from "./refunds.ts";
 import { SELLER } from "./seller.ts";
 import { SERVICE } from "./service.ts";
 
@@ -15,7 +19,19 @@ let all: Operation[] | undefined;
 
 export function operations(): Operation[] {
   if (all) return all;
-  const list = [...SERVICE, ...MARKETPLACE, ...LICENSING, ...RECEIPTS, ...CHECKOUT, ...SELLER, ...DEVTOOLS];
+  const list = [
+    ...SERVICE,
+    ...MARKETPLACE,
+    ...LICENSING,
+    ...RECEIPTS,
+    ...CHECKOUT,
+    ...SELLER,
+    ...PAYOUTS,
+    ...COUPONS,
+    ...REFUNDS,
+    ...ADMIN,
+    ...DEVTOOLS,
+  ];
   const seen = new Set<string>();
   for (const op of list) {
     const keys = [`id:${op.id}`, ...(op.http ? [`http:${op.http.method} ${op.http.path}`] : []), ...(op.tools ?? []).map((t) => `tool:${t.name}`)];

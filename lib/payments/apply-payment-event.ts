@@ -1,6 +1,6 @@
-import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
+import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
 
 /** A payment outcome, whichever provider reported it. */
@@ -18,6 +18,15 @@ export interface PaymentEvent {
   currency?: string | null;
   /** The provider's own payment state; a paid event fulfils only when this is "paid". */
   paymentStatus?: string | null;
+  /** Facts of a paid event the order keeps: the provider's payment id (for refunds and disputes) and the tax charged. */
+  paid?: PaidFacts;
+}
+
+/** What a paid event tells about the payment beyond its amount; fulfilment stores it on the order. */
+export interface PaidFacts {
+  providerPaymentId?: string | null;
+  /** Tax charged on top of the order's amount, in minor units; null when not calculated. */
+  taxCents?: number | null;
 }
 
 export interface AppliedEvent {
@@ -53,12 +62,10 @@ function paidRefusal(
   return null;
 }
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
-
 /**
- * Applies a payment event exactly once: the event's record and its effect commit in one transaction, so a retry
- * or a concurrent duplicate delivery finds the record and changes nothing. Test-mode payments and Stripe webhooks
- * both end here, and fulfilment is the same for both.
+ * Applies a payment event exactly once (applyOnce: the event's record and its effect commit in one transaction, so a
+ * retry or a concurrent duplicate delivery finds the record and changes nothing). Test-mode payments and Stripe
+ * webhooks both end here, and fulfilment is the same for both.
  */
 export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): Promise<AppliedEvent> {
   // A test-mode payment counts only while test mode is this deployment's provider. Refused before anything is
@@ -67,45 +74,39 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
     console.error(`order ${event.orderId ?? "?"}: a test-mode payment while test mode is off; not fulfilled`);
     return { duplicate: false, applied: false, fulfilled: false, reason: "test_mode_off" };
   }
-  const db = getDb();
-  try {
-    const result = await db.$transaction(
-      async (tx): Promise<AppliedEvent> => {
-        await tx.paymentEvent.create({
-          data: { id: `${event.provider}:${event.id}`, provider: event.provider, type: event.type, orderId: event.orderId },
-        });
-        if (event.kind === "ignored" || event.kind === "pending") return { duplicate: false, applied: false, fulfilled: false, reason: event.kind };
-        const order = event.orderId ? await tx.order.findUnique({ where: { id: event.orderId } }) : null;
-        if (!order) return { duplicate: false, applied: false, fulfilled: false, reason: "unknown_order" };
-        if (order.provider !== event.provider) return { duplicate: false, applied: false, fulfilled: false, reason: "provider_mismatch" };
-        if (event.providerSessionId && order.providerSessionId && event.providerSessionId !== order.providerSessionId) {
-          return { duplicate: false, applied: false, fulfilled: false, reason: "session_mismatch" };
-        }
-        switch (event.kind) {
-          case "paid": {
-            const refused = paidRefusal(event, order);
-            if (refused) {
-              console.error(`order ${order.id}: ${event.provider} event ${event.id} (${event.type}) not fulfilled: ${refused.log}`);
-              return { duplicate: false, applied: false, fulfilled: false, reason: refused.reason };
-            }
-            const f = await fulfilOrder(tx, order.id, now);
-            return { duplicate: false, applied: true, fulfilled: f.fulfilled };
+  const not = (reason: string) => ({ applied: false, fulfilled: false, reason, outcome: reason });
+  type Effect = { applied: boolean; fulfilled: boolean; reason?: string; outcome: string };
+  const result = await applyOnce(
+    { id: event.id, provider: event.provider, type: event.type, orderId: event.orderId },
+    async (tx): Promise<Effect> => {
+      if (event.kind === "ignored" || event.kind === "pending") return not(event.kind);
+      const order = event.orderId ? await tx.order.findUnique({ where: { id: event.orderId } }) : null;
+      if (!order) return not("unknown_order");
+      if (order.provider !== event.provider) return not("provider_mismatch");
+      if (event.providerSessionId && order.providerSessionId && event.providerSessionId !== order.providerSessionId) {
+        return not("session_mismatch");
+      }
+      switch (event.kind) {
+        case "paid": {
+          const refused = paidRefusal(event, order);
+          if (refused) {
+            console.error(`order ${order.id}: ${event.provider} event ${event.id} (${event.type}) not fulfilled: ${refused.log}`);
+            return not(refused.reason);
           }
-          case "failed":
-          case "expired": {
-            // Never downgrade a paid order, whatever order the events arrive in.
-            const to = event.kind === "failed" ? "failed" : "expired";
-            const n = await tx.order.updateMany({ where: { id: order.id, status: "open" }, data: { status: to } });
-            return { duplicate: false, applied: n.count > 0, fulfilled: false };
-          }
+          const f = await fulfilOrder(tx, order.id, now, event.paid);
+          return { applied: true, fulfilled: f.fulfilled, outcome: f.fulfilled ? "fulfilled" : "already paid" };
         }
-      },
-      { maxWait: 10_000, timeout: 20_000 },
-    );
-    if (result.fulfilled) kickOutbox();
-    return result;
-  } catch (error) {
-    if (isUniqueViolation(error)) return { duplicate: true, applied: false, fulfilled: false };
-    throw error;
-  }
+        case "failed":
+        case "expired": {
+          // Never downgrade a paid order, whatever order the events arrive in.
+          const to = event.kind === "failed" ? "failed" : "expired";
+          const n = await tx.order.updateMany({ where: { id: order.id, status: "open" }, data: { status: to } });
+          return { applied: n.count > 0, fulfilled: false, outcome: n.count > 0 ? to : `not ${to}: order is ${order.status}` };
+        }
+      }
+    },
+  );
+  if (result.duplicate) return { duplicate: true, applied: false, fulfilled: false };
+  if (result.fulfilled) kickOutbox();
+  return { duplicate: false, applied: result.applied, fulfilled: result.fulfilled, ...(result.reason ? { reason: result.reason } : {}) };
 }

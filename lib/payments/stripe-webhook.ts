@@ -3,11 +3,12 @@ import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { applyPaymentEvent, type AppliedEvent, type PaymentEvent } from "./apply-payment-event.ts";
 import { stripeClient } from "./stripe-client.ts";
+import { applyAccountEvent } from "../payouts/stripe-events.ts";
+import { applyChargeEvent } from "../refunds/stripe-events.ts";
 
-/** The Stripe events we act on, as provider-neutral payment events. Anything else is recorded and ignored. */
-function fromStripeEvent(event: Stripe.Event): PaymentEvent {
+/** A checkout session event as a provider-neutral payment event. */
+function fromCheckoutEvent(event: Stripe.Event): PaymentEvent {
   const base = { id: event.id, provider: "stripe" as const, type: event.type };
-  if (!event.type.startsWith("checkout.session.")) return { ...base, kind: "ignored", orderId: null };
   const session = event.data.object as Stripe.Checkout.Session;
   const orderId = session.metadata?.order_id ?? session.client_reference_id ?? null;
   const common = {
@@ -17,6 +18,10 @@ function fromStripeEvent(event: Stripe.Event): PaymentEvent {
     amountCents: session.amount_total,
     currency: session.currency,
     paymentStatus: session.payment_status,
+    paid: {
+      providerPaymentId: typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null),
+      taxCents: session.total_details?.amount_tax ?? null,
+    },
   };
   switch (event.type) {
     case "checkout.session.completed":
@@ -53,5 +58,17 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   } catch {
     throw new AppError("invalid_signature", 400, "The Stripe-Signature header does not match this payload (or it is too old).");
   }
-  return { received: true, ...(await applyPaymentEvent(fromStripeEvent(event))) };
+  return { received: true, ...(await dispatch(event)) };
+}
+
+/**
+ * Which module applies which Stripe events: checkout sessions (payments), Connect accounts (payouts), charges,
+ * refunds and disputes (money going back). Each applies its event exactly once through applyOnce; anything else is
+ * recorded and ignored.
+ */
+async function dispatch(event: Stripe.Event): Promise<AppliedEvent> {
+  if (event.type.startsWith("checkout.session.")) return applyPaymentEvent(fromCheckoutEvent(event));
+  if (event.type.startsWith("account.")) return applyAccountEvent(event);
+  if (event.type.startsWith("charge.") || event.type.startsWith("refund.")) return applyChargeEvent(event);
+  return applyPaymentEvent({ id: event.id, provider: "stripe", type: event.type, kind: "ignored", orderId: null });
 }

@@ -1,18 +1,22 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
-interface StubRequest {
+export interface StubRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
   form: URLSearchParams;
 }
 
+/** An extra route of the stand-in: answers a request (the parsed form body) with a Stripe object, or null for 404. */
+export type StubRoute = (req: StubRequest, n: number) => { status?: number; body: unknown } | null;
+
 /**
  * A local HTTP endpoint standing in for Stripe's API (its host is unreachable here): records what the real SDK
- * sends and answers like Stripe does.
+ * sends and answers like Stripe does. `routes` adds answers by "METHOD /v1/path" (a prefix match for paths with
+ * ids, e.g. "POST /v1/accounts/"), checked before the built-in checkout-session route.
  */
-export async function startStripeStub(opts: { fail?: () => boolean } = {}) {
+export async function startStripeStub(opts: { fail?: () => boolean; routes?: Record<string, StubRoute> } = {}) {
   const requests: StubRequest[] = [];
   let n = 0;
   const server = createServer((req, res) => {
@@ -25,6 +29,16 @@ export async function startStripeStub(opts: { fail?: () => boolean } = {}) {
       res.setHeader("request-id", `req_${++n}`);
       if (opts.fail?.()) {
         res.writeHead(500).end(JSON.stringify({ error: { type: "api_error", message: "stub failure" } }));
+        return;
+      }
+      const request = requests[requests.length - 1]!;
+      const route = Object.entries(opts.routes ?? {}).find(([k]) => {
+        const [method, path] = k.split(" ") as [string, string];
+        return method === req.method && (path.endsWith("/") ? req.url!.startsWith(path) : req.url!.split("?")[0] === path);
+      });
+      const answer = route ? route[1](request, n) : null;
+      if (answer) {
+        res.writeHead(answer.status ?? 200).end(JSON.stringify(answer.body));
         return;
       }
       if (req.method === "POST" && req.url === "/v1/checkout/sessions") {

@@ -1,0 +1,4 @@
+import type { Operation } from "./define.ts";
+
+/** The coupons operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. */
+export const COUPONS: Operation[] = [];
