@@ -8,7 +8,7 @@ import { linkBoundHere, maskEmail, readBinding, SIGN_IN_BROWSER_COOKIE } from "@
 import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken } from "@/lib/auth/sign-in";
 import { hashToken } from "@/lib/auth/tokens";
 import { buyerLicenses, buyerReleaseMachine } from "@/lib/buyer/licenses";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { issueComplimentaryLicense, searchSellerLicenses, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
 import { createProduct, setProductStatus, updateProduct } from "@/lib/dashboard/products";
 import { sellerSales } from "@/lib/dashboard/sales";
@@ -191,8 +191,8 @@ describe("sign-in links and sessions", () => {
 
 describe("seller operations are scoped to the seller", () => {
   it("create, edit, unlist; another seller can neither see nor change them", async () => {
-    const a = await createDeveloperProfile(`a-${unique()}@example.com`, { name: "Alpha Audio", website: null, bio: "" });
-    const b = await createDeveloperProfile(`b-${unique()}@example.com`, { name: "Beta Tools", website: null, bio: "" });
+    const a = await sellingDeveloper(`a-${unique()}@example.com`, { name: "Alpha Audio", website: null, bio: "" });
+    const b = await sellingDeveloper(`b-${unique()}@example.com`, { name: "Beta Tools", website: null, bio: "" });
     const product = await createProduct(a.id, productInput());
     expect(product).toMatchObject({ developerId: a.id, status: "active" });
     expect(product.searchText).toContain("alpha audio");
@@ -208,8 +208,8 @@ describe("seller operations are scoped to the seller", () => {
   it("the dashboard API refuses anonymous callers and other sellers", async () => {
     const owner = `owner-${unique()}@example.com`;
     const other = `other-${unique()}@example.com`;
-    const dev = await createDeveloperProfile(owner, { name: "Owner Studio", website: null, bio: "" });
-    await createDeveloperProfile(other, { name: "Other Studio", website: null, bio: "" });
+    const dev = await sellingDeveloper(owner, { name: "Owner Studio", website: null, bio: "" });
+    await sellingDeveloper(other, { name: "Other Studio", website: null, bio: "" });
     const product = await createProduct(dev.id, productInput());
     const body = productInput({ plugin_id: product.pluginId });
     expectProblem(
@@ -243,7 +243,7 @@ describe("seller operations are scoped to the seller", () => {
   });
 
   it("sales show fee, net and agents; licenses can be searched, released, revoked and given away", async () => {
-    const dev = await createDeveloperProfile(`sales-${unique()}@example.com`, { name: "Sales Studio", website: null, bio: "" });
+    const dev = await sellingDeveloper(`sales-${unique()}@example.com`, { name: "Sales Studio", website: null, bio: "" });
     const product = await createProduct(dev.id, productInput({ price_cents: 4000 }));
     const s1 = await createCheckout({ product_id: product.id, buyer_email: "one@example.com", agent_id: "agent-x" });
     const s2 = await createCheckout({ product_id: product.id, buyer_email: "two@example.com" });
@@ -259,7 +259,7 @@ describe("seller operations are scoped to the seller", () => {
     expect(found!.buyerEmail).toBe("one@example.com");
     const byKey = await searchSellerLicenses(dev.id, found!.key.toLowerCase());
     expect(byKey.map((l) => l.id)).toEqual([found!.id]);
-    const other = await createDeveloperProfile(`nosy-${unique()}@example.com`, { name: "Nosy Studio", website: null, bio: "" });
+    const other = await sellingDeveloper(`nosy-${unique()}@example.com`, { name: "Nosy Studio", website: null, bio: "" });
     expect(await searchSellerLicenses(other.id, found!.key)).toEqual([]);
 
     const fp = fingerprint();

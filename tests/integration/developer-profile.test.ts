@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { disconnectDb, getDb } from "@/lib/db";
-import { createDeveloperProfile, updateDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { updateDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
 import { listProducts } from "@/lib/marketplace/list-products";
 import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
@@ -34,8 +35,8 @@ describe("renaming a developer", () => {
   it("rebuilds the search text of every product of theirs, and only theirs", async () => {
     const before = `zyx${unique()}`;
     const after = `qpo${unique()}`;
-    const dev = await createDeveloperProfile(`rename-${unique()}@example.com`, { name: `${before} Audio`, website: null, bio: "" });
-    const other = await createDeveloperProfile(`other-${unique()}@example.com`, { name: `${before} Others`, website: null, bio: "" });
+    const dev = await sellingDeveloper(`rename-${unique()}@example.com`, { name: `${before} Audio`, website: null, bio: "" });
+    const other = await sellingDeveloper(`other-${unique()}@example.com`, { name: `${before} Others`, website: null, bio: "" });
     const inputs = [productInput(), productInput()];
     const mine = [await createProduct(dev.id, inputs[0]!), await createProduct(dev.id, inputs[1]!)];
     const theirs = await createProduct(other.id, productInput());
@@ -59,7 +60,7 @@ describe("renaming a developer", () => {
 
   it("clears the marketplace read cache, also when no search text changes", async () => {
     const word = `cache${unique()}`;
-    const dev = await createDeveloperProfile(`cache-${unique()}@example.com`, { name: `${word} audio`, website: null, bio: "" });
+    const dev = await sellingDeveloper(`cache-${unique()}@example.com`, { name: `${word} audio`, website: null, bio: "" });
     const product = await createProduct(dev.id, productInput());
     const listing = () => listProducts({ developerId: dev.id, sort: "newest", page: 1, limit: 10 });
     expect((await listing()).rows.map((r) => r.developer.name)).toEqual([`${word} audio`]);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as download } from "@/app/downloads/[id]/route";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { issueComplimentaryLicense } from "@/lib/dashboard/licenses";
 import { createProduct, updateProduct } from "@/lib/dashboard/products";
 import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
@@ -43,7 +43,7 @@ function input(downloadUrl: string): ProductInput {
 }
 
 async function sellerWithProduct(downloadUrl = SELLER_URL) {
-  const dev = await createDeveloperProfile(`dl-${unique()}@example.com`, { name: `DL ${unique()}`, website: null, bio: "" });
+  const dev = await sellingDeveloper(`dl-${unique()}@example.com`, { name: `DL ${unique()}`, website: null, bio: "" });
   await getDb().developer.update({ where: { id: dev.id }, data: { createdAt: new Date(Date.now() - 30 * 86_400_000) } });
   const product = await createProduct(dev.id, input(downloadUrl));
   return { dev, product };

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { fulfilOrder } from "@/lib/checkout/fulfil-order";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
 import { salesCsv, sellerSales } from "@/lib/dashboard/sales";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
@@ -18,7 +18,7 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 
 async function seller(priceCents = 2500) {
   const id = unique();
-  const dev = await createDeveloperProfile(`ledger-${id}@example.com`, { name: `Ledger Studio ${id}`, website: null, bio: "" });
+  const dev = await sellingDeveloper(`ledger-${id}@example.com`, { name: `Ledger Studio ${id}`, website: null, bio: "" });
   const product = await createProduct(
     dev.id,
     productInputSchema.parse({

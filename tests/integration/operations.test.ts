@@ -5,7 +5,7 @@ import { POST as mcpPost } from "@/app/api/mcp/route";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
@@ -246,7 +246,7 @@ beforeAll(async () => {
   fx.trialProductId = (await getDb().product.findFirstOrThrow({ where: { status: "active", trialAvailable: true } })).id;
   fx.session = (await createCheckout({ product_id: product.id, buyer_email: `status-${run}@example.com` })).session_id;
   const email = `walk-seller-${run}@example.com`;
-  const dev = await createDeveloperProfile(email, { name: `Walk Studio ${run}`, website: null, bio: "" });
+  const dev = await sellingDeveloper(email, { name: `Walk Studio ${run}`, website: null, bio: "" });
   fx.sellerProduct = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Owned ${run}`, `com.walk.owned${run}`)))).id;
   await requestSignIn({ email, purpose: "seller" });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });

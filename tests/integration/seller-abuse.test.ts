@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { disconnectDb, getDb } from "@/lib/db";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { COMPLIMENTARY_PER_RECIPIENT_PER_DAY, issueComplimentaryLicense } from "@/lib/dashboard/licenses";
 import { createProduct } from "@/lib/dashboard/products";
 import { resetEnv } from "@/lib/env";
@@ -25,7 +25,7 @@ const PHISHING_URL = "https://evil.example/verify-your-account";
 
 async function seller(opts: { ageDays?: number } = {}) {
   const id = unique();
-  const dev = await createDeveloperProfile(`abuse-${id}@example.com`, { name: `Account Security ${id}`, website: null, bio: "" });
+  const dev = await sellingDeveloper(`abuse-${id}@example.com`, { name: `Account Security ${id}`, website: null, bio: "" });
   if (opts.ageDays) await getDb().developer.update({ where: { id: dev.id }, data: { createdAt: new Date(Date.now() - opts.ageDays * 86_400_000) } });
   const product = await createProduct(
     dev.id,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readProductForm } from "@/app/(dashboard)/_lib/product-form-data";
 import { GET as uploadRoute } from "@/app/uploads/[file]/route";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct, updateProduct } from "@/lib/dashboard/products";
 import { saveUpload, saveUploads, startUploadSweep, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
 import { disconnectDb, getDb } from "@/lib/db";
@@ -54,7 +54,7 @@ function png(seed: string, kib = 1): Buffer {
 const gif = (seed: string) => Buffer.concat([Buffer.from("GIF89a"), Buffer.from(seed), Buffer.alloc(64)]);
 
 async function seller() {
-  return createDeveloperProfile(`up-${unique()}@example.com`, { name: `Up ${unique()}`, website: null, bio: "" });
+  return sellingDeveloper(`up-${unique()}@example.com`, { name: `Up ${unique()}`, website: null, bio: "" });
 }
 
 function form(fields: Record<string, string>, uploads: Record<string, Buffer[]> = {}): FormData {
