@@ -1,0 +1,120 @@
+import { formatPrice } from "../pricing.ts";
+import { absoluteUrl } from "../urls.ts";
+import { escapeHtml, type RenderedEmail } from "./templates.ts";
+
+/**
+ * Mail about money going back: the refund notice to the buyer and the dispute notice to the seller. Same rules as
+ * templates.ts (one inline-styled table, nothing fetched from another host, every value escaped); kept apart so the
+ * two files can change independently.
+ */
+const SITE_NAME = "Indie License Market";
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const INK = "#0f172a";
+const MUTED = "#475569";
+const FAINT = "#64748b";
+const LINE = "#e2e8f0";
+
+const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
+
+/** An amount with its currency code, never ambiguous between dollars: "$12.50 USD", "€5.00 EUR". */
+export function moneyWithCode(cents: number, currency: string): string {
+  return `${formatPrice(cents, currency)} ${currency.toUpperCase()}`;
+}
+
+function page(title: string, paragraphs: string[], rows: Array<[string, string]>, footer: string): string {
+  const p = (html: string) => `<p style="margin:0 0 16px 0;color:${MUTED};">${html}</p>`;
+  const table = rows
+    .map(
+      ([k, v], i) =>
+        `<tr><td style="padding:8px 12px 8px 0;${i ? `border-top:1px solid ${LINE};` : ""}color:${MUTED};font-size:14px;white-space:nowrap;">${escapeHtml(k)}</td>` +
+        `<td style="padding:8px 0;${i ? `border-top:1px solid ${LINE};` : ""}font-size:14px;color:${INK};">${escapeHtml(v)}</td></tr>`,
+    )
+    .join("\n");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:0;background-color:#f1f5f9;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f1f5f9;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%;">
+<tr><td style="padding:0 8px 16px 8px;font-family:${FONT};font-size:15px;font-weight:700;color:${INK};">${escapeHtml(SITE_NAME)}</td></tr>
+<tr><td style="background-color:#ffffff;border:1px solid ${LINE};border-radius:12px;padding:32px 28px;font-family:${FONT};font-size:15px;line-height:24px;color:${INK};">
+<h1 style="margin:0 0 12px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">${escapeHtml(title)}</h1>
+${paragraphs.map((t) => p(escapeHtml(t))).join("\n")}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">
+${table}
+</table>
+</td></tr>
+<tr><td style="padding:16px 8px 0 8px;font-family:${FONT};font-size:12px;line-height:18px;color:${FAINT};">${escapeHtml(footer)}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+const text = (title: string, paragraphs: string[], rows: Array<[string, string]>, footer: string) =>
+  [title, "", ...paragraphs.flatMap((t) => [t, ""]), ...rows.map(([k, v]) => `${k}: ${v}`), "", footer, ""].join("\n");
+
+export interface RefundEmailData {
+  productName: string;
+  developerName: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  /** Everything paid has now gone back: the license is revoked. */
+  full: boolean;
+  reason: string;
+}
+
+/** To the buyer: money went back to their payment method; a full refund ends the license, a partial one keeps it. */
+export function refundEmail(d: RefundEmailData): RenderedEmail {
+  const amount = moneyWithCode(d.amountCents, d.currency);
+  const title = d.full ? `Your purchase of ${oneLine(d.productName)} was refunded` : `A partial refund for ${oneLine(d.productName)}`;
+  const subject = oneLine(`Refund of ${amount} for ${d.productName}`);
+  const paragraphs = [
+    `${amount} is on its way back to the payment method you used. Banks usually show it within 5 to 10 business days.`,
+    d.full
+      ? "Because the whole purchase was refunded, its license key no longer works: apps that check it will report that the purchase was refunded."
+      : "Your license key keeps working: this was a partial refund.",
+  ];
+  const rows: Array<[string, string]> = [
+    ["Product", d.productName],
+    ["Seller", d.developerName],
+    ["Refunded", amount],
+    ["Reason", d.reason],
+    ["Order", d.orderId],
+  ];
+  const footer = `${SITE_NAME} sends this e-mail about your order. Questions about the refund? Reply to the seller through ${absoluteUrl("/")}.`;
+  return { subject, html: page(title, paragraphs, rows, footer), text: text(title, paragraphs, rows, footer) };
+}
+
+export interface DisputeEmailData {
+  productName: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  disputeId: string;
+  reason: string | null;
+}
+
+/** To the seller: a buyer disputed a payment with their bank; the license is suspended until the dispute closes. */
+export function disputeEmail(d: DisputeEmailData): RenderedEmail {
+  const amount = moneyWithCode(d.amountCents, d.currency);
+  const title = `A payment for ${oneLine(d.productName)} is disputed`;
+  const subject = oneLine(`Payment dispute: ${amount} for ${d.productName}`);
+  const paragraphs = [
+    "The buyer's bank opened a dispute (a chargeback) on this payment. The disputed amount is held back until the bank decides.",
+    "The license from this order is suspended while the dispute is open. If the dispute is won, it works again; if it is lost, it stays revoked.",
+  ];
+  const rows: Array<[string, string]> = [
+    ["Product", d.productName],
+    ["Disputed", amount],
+    ...(d.reason ? ([["Bank's reason", d.reason]] as Array<[string, string]>) : []),
+    ["Order", d.orderId],
+    ["Dispute", d.disputeId],
+  ];
+  const footer = `See the order in your dashboard: ${absoluteUrl(`/dashboard/orders/${d.orderId}`)}`;
+  return { subject, html: page(title, paragraphs, rows, footer), text: text(title, paragraphs, rows, footer) };
+}

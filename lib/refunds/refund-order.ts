@@ -1,0 +1,209 @@
+import Stripe from "stripe";
+import { z } from "zod";
+import { newSessionId } from "../checkout/session-id.ts";
+import { getDb } from "../db.ts";
+import { kickOutbox } from "../email/deliver-emails.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { invalid } from "../http/input.ts";
+import { licenseCache } from "../licensing/license-state.ts";
+import { stripeClient } from "../payments/stripe-client.ts";
+import { formatPrice } from "../pricing.ts";
+import { refundAmountSchema, refundReasonSchema, type RefundOut } from "./schemas.ts";
+import { orderTotal, settleRefund } from "./settle-refund.ts";
+
+/** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
+export type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
+
+export interface RefundOrderInput {
+  orderId: string;
+  /** Minor units; absent: all that remains (price + tax − already refunded). */
+  amountCents?: number;
+  reason: string;
+  actor: RefundActor;
+}
+
+export interface RefundResult {
+  id: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  initiatedBy: "seller" | "operator" | "provider";
+  actorEmail: string | null;
+  status: "pending" | "succeeded" | "failed";
+  providerRefundId: string | null;
+  createdAt: Date;
+  /** Whether the order is now refunded in full (its license revoked). */
+  full: boolean;
+}
+
+const inputSchema = z.object({ amountCents: refundAmountSchema.optional(), reason: refundReasonSchema });
+
+export const newRefundId = () => `rf_${newSessionId().slice(3)}`;
+
+const remainingOf = (o: { amountCents: number; taxCents: number | null; refundedCents: number }) => orderTotal(o) - o.refundedCents;
+
+function exceeds(remaining: number, currency: string): AppError {
+  return new AppError(
+    "refund_exceeds_remaining",
+    409,
+    remaining > 0
+      ? `At most ${formatPrice(remaining, currency)} ${currency.toUpperCase()} of this order can still be refunded.`
+      : "This order has already been refunded in full.",
+  );
+}
+
+/** The provider's answer to a refund request: its refund id, or why it refused (a message the seller can act on). */
+type ProviderAnswer = { ok: true; providerRefundId: string | null } | { ok: false; error: AppError };
+
+async function askProvider(
+  order: { id: string; provider: string; providerPaymentId: string | null; payoutAccountId: string | null },
+  refundId: string,
+  amount: number,
+): Promise<ProviderAnswer> {
+  // Test mode moves no money: the refund is immediate.
+  if (order.provider !== "stripe") return { ok: true, providerRefundId: null };
+  if (!order.providerPaymentId) {
+    return {
+      ok: false,
+      error: new AppError("refund_not_possible", 409, "The payment provider has not reported this order's payment id yet; try again in a minute."),
+    };
+  }
+  const account = order.payoutAccountId
+    ? await getDb().payoutAccount.findUnique({ where: { id: order.payoutAccountId }, select: { provider: true } })
+    : null;
+  // A destination charge: the seller's transfer and the platform's fee go back in proportion to the refund.
+  const connected = account?.provider === "stripe";
+  try {
+    const r = await stripeClient().refunds.create(
+      {
+        payment_intent: order.providerPaymentId,
+        amount,
+        ...(connected ? { reverse_transfer: true, refund_application_fee: true } : {}),
+        metadata: { order_id: order.id, refund_id: refundId },
+      },
+      // One refund at Stripe per refund of ours, however often the SDK retries the request.
+      { idempotencyKey: `refund-${refundId}` },
+    );
+    if (r.status === "failed" || r.status === "canceled") {
+      return { ok: false, error: new AppError("refund_refused", 409, `The payment provider did not refund: status ${r.status}.`) };
+    }
+    return { ok: true, providerRefundId: r.id };
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError) {
+      return { ok: false, error: new AppError("refund_refused", 409, `The payment provider refused the refund: ${error.message}`) };
+    }
+    console.error(`refund ${refundId} of order ${order.id}: Stripe failed`, error);
+    return {
+      ok: false,
+      error: new AppError("payment_provider_unavailable", 502, "The payment provider could not be reached; nothing was refunded. Try again shortly."),
+    };
+  }
+}
+
+/**
+ * Refunds (part of) a paid order. The amount is reserved first, with one conditional update of the order's
+ * refundedCents in the transaction that creates the refund "pending", so racing refunds can never together exceed
+ * what was paid; then the provider is asked (Stripe: a refund reversing the seller's transfer and the platform's fee
+ * in proportion; test mode: at once); then the refund is settled (ledger, license on a full refund, the buyer's
+ * e-mail). A refusal by the provider gives the reservation back and marks the refund failed.
+ */
+export async function refundOrder(input: RefundOrderInput): Promise<RefundResult> {
+  const parsed = inputSchema.safeParse({ amountCents: input.amountCents, reason: input.reason });
+  if (!parsed.success) throw invalid("body", parsed.error);
+  const { reason } = parsed.data;
+  const db = getDb();
+  const order = await db.order.findUnique({ where: { id: input.orderId }, include: { product: { select: { developerId: true } } } });
+  if (!order || (input.actor.kind === "seller" && order.product.developerId !== input.actor.developerId)) throw notFound("order");
+  if (order.status !== "paid") throw new AppError("order_not_paid", 409, `Only paid orders can be refunded; this one is ${order.status}.`);
+  if (order.disputeStatus === "open" || order.disputeStatus === "lost") {
+    throw new AppError(
+      "order_disputed",
+      409,
+      order.disputeStatus === "open"
+        ? "The buyer's bank is deciding a dispute on this payment; it cannot be refunded meanwhile."
+        : "The buyer's bank already returned this payment (a lost dispute).",
+    );
+  }
+  const total = orderTotal(order);
+  const remaining = remainingOf(order);
+  const amount = parsed.data.amountCents ?? remaining;
+  if (amount <= 0 || amount > remaining) throw exceeds(remaining, order.currency);
+
+  const id = newRefundId();
+  const initiatedBy = input.actor.kind;
+  await db.$transaction(async (tx) => {
+    // Succeeds only while what has been refunded (or reserved) leaves room for this amount: of two racing refunds
+    // for what remains, one reserves it and the other finds nothing left.
+    const reserved = await tx.order.updateMany({
+      where: { id: order.id, status: "paid", refundedCents: { lte: total - amount } },
+      data: { refundedCents: { increment: amount } },
+    });
+    if (reserved.count === 0) {
+      const now = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amountCents: true, taxCents: true, refundedCents: true } });
+      throw exceeds(remainingOf(now), order.currency);
+    }
+    await tx.refund.create({
+      data: {
+        id,
+        orderId: order.id,
+        amountCents: amount,
+        currency: order.currency,
+        reason,
+        initiatedBy,
+        actorEmail: input.actor.email,
+        status: "pending",
+      },
+    });
+  });
+
+  const answer = await askProvider(order, id, amount);
+  if (!answer.ok) {
+    await db.$transaction(async (tx) => {
+      const released = await tx.refund.updateMany({ where: { id, status: "pending" }, data: { status: "failed" } });
+      if (released.count > 0) await tx.order.update({ where: { id: order.id }, data: { refundedCents: { decrement: amount } } });
+    });
+    throw answer.error;
+  }
+  const settled = await db.$transaction((tx) => settleRefund(tx, id, answer.providerRefundId), { maxWait: 10_000, timeout: 20_000 });
+  if (settled.licenseKey) licenseCache().invalidate(settled.licenseKey);
+  kickOutbox();
+  const row = await db.refund.findUniqueOrThrow({ where: { id } });
+  const after = await db.order.findUniqueOrThrow({ where: { id: order.id }, select: { license: { select: { revocation: true } } } });
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    reason: row.reason,
+    initiatedBy: row.initiatedBy as RefundResult["initiatedBy"],
+    actorEmail: row.actorEmail,
+    status: row.status as RefundResult["status"],
+    providerRefundId: row.providerRefundId,
+    createdAt: row.createdAt,
+    full: settled.settled ? settled.full : after.license?.revocation === "refunded",
+  };
+}
+
+/** The API's view of a refund. */
+export function toRefundOut(r: {
+  id: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  initiatedBy: string;
+  status: string;
+  createdAt: Date;
+}): RefundOut {
+  return {
+    id: r.id,
+    order_id: r.orderId,
+    amount_cents: r.amountCents,
+    currency: r.currency,
+    reason: r.reason,
+    initiated_by: r.initiatedBy as RefundOut["initiated_by"],
+    status: r.status as RefundOut["status"],
+    created_at: r.createdAt.toISOString(),
+  };
+}
