@@ -1,8 +1,12 @@
 import { getDb } from "../db.ts";
-import { AppError, notFound } from "../http/errors.ts";
-import { platformFeeCents } from "../pricing.ts";
+import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
+import { payoutReady } from "../dashboard/publish-gate.ts";
+import { env } from "../env.ts";
+import { AppError } from "../http/errors.ts";
 import { absoluteUrl } from "../urls.ts";
 import { paymentProvider } from "../payments/provider.ts";
+import { closeOrderNow, sweepExpiredCheckouts } from "./close-order.ts";
+import { buyableProduct, priceCheckout } from "./quote-checkout.ts";
 import type { CreateCheckoutRequest } from "./schemas.ts";
 import { newSessionId } from "./session-id.ts";
 
@@ -10,33 +14,61 @@ import { newSessionId } from "./session-id.ts";
 const CHECKOUT_TTL_MS = 23 * 3600_000;
 
 /**
- * Opens a checkout session for one product: records the order (amount, currency, the 5 % platform fee, the agent
- * for attribution) and asks the payment provider for a hosted checkout. Only listed products can be bought.
+ * Takes one redemption of the coupon for a new checkout. When the limit is reached, checkouts that expired without
+ * anyone closing them yet (test mode has no expiry event) still hold theirs: sweep those and try once more.
+ */
+async function reserve(couponId: string, code: string, now: Date): Promise<void> {
+  if (await reserveRedemption(getDb(), couponId)) return;
+  if ((await sweepExpiredCheckouts([couponId], now)) > 0 && (await reserveRedemption(getDb(), couponId))) return;
+  throw exhausted(code);
+}
+
+/**
+ * Opens a checkout session for one product: prices it (quantity, coupon, minimum charge: priceCheckout), reserves
+ * the coupon's redemption, records the order (amounts, the platform fee on what is paid, the seller's payout account,
+ * the agent for attribution) and asks the payment provider for a hosted checkout. Only listed products can be bought.
  */
 export async function createCheckout(input: CreateCheckoutRequest, now = new Date()): Promise<{ url: string; session_id: string }> {
   const db = getDb();
-  const product = await db.product.findFirst({
-    where: { id: input.product_id, status: "active" },
-    select: { id: true, name: true, tagline: true, iconUrl: true, priceCents: true, currency: true, pluginId: true },
-  });
-  if (!product) throw notFound("product", `No listed product has the id "${input.product_id}"; unlisted products cannot be bought.`);
-
+  const product = await buyableProduct(input.product_id);
+  const priced = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now);
   const provider = paymentProvider();
-  const order = await db.order.create({
-    data: {
-      id: newSessionId(),
-      productId: product.id,
-      buyerEmail: input.buyer_email,
-      agentId: input.agent_id ?? null,
-      provider: provider.name,
-      subtotalCents: product.priceCents,
-      amountCents: product.priceCents,
-      feeCents: platformFeeCents(product.priceCents),
-      currency: product.currency,
-      status: "open",
-      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
-    },
-  });
+
+  // A sale pays the seller's payout account when it belongs to this provider and is ready (a Stripe Connect account
+  // for Stripe, the built-in test account in test mode); otherwise (a legacy or demo listing) the charge is the
+  // platform's alone, as before payouts existed.
+  const account = await db.payoutAccount.findUnique({ where: { developerId: product.developerId } });
+  const payoutAccountId = account && account.provider === provider.name && payoutReady(account) ? account.id : null;
+
+  const coupon = priced.coupon;
+  if (coupon) await reserve(coupon.id, coupon.code, now);
+  let order;
+  try {
+    order = await db.order.create({
+      data: {
+        id: newSessionId(),
+        productId: product.id,
+        buyerEmail: input.buyer_email,
+        agentId: input.agent_id ?? null,
+        provider: provider.name,
+        quantity: priced.quantity,
+        subtotalCents: priced.subtotalCents,
+        discountCents: priced.discountCents,
+        couponId: coupon?.id ?? null,
+        couponCode: coupon?.code ?? null,
+        amountCents: priced.amountCents,
+        feeCents: priced.feeCents,
+        currency: product.currency,
+        payoutAccountId,
+        status: "open",
+        expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
+      },
+    });
+  } catch (error) {
+    // No order holds the reservation: give it back here.
+    if (coupon) await releaseRedemption(db, coupon.id);
+    throw error;
+  }
 
   let session: { url: string; providerSessionId: string | null };
   try {
@@ -45,15 +77,27 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
       productName: product.name,
       description: product.tagline,
       imageUrl: absoluteUrl(product.iconUrl),
+      unitAmountCents: product.priceCents,
+      quantity: order.quantity,
+      discountCents: order.discountCents,
+      couponCode: order.couponCode,
       amountCents: order.amountCents,
       currency: order.currency,
       buyerEmail: order.buyerEmail,
       expiresAt: order.expiresAt,
-      metadata: { product_id: product.id, plugin_id: product.pluginId, ...(order.agentId ? { agent_id: order.agentId } : {}) },
+      destination: payoutAccountId && provider.name === "stripe" ? { accountId: payoutAccountId, applicationFeeCents: order.feeCents } : null,
+      automaticTax: env().STRIPE_TAX === "on",
+      metadata: {
+        product_id: product.id,
+        plugin_id: product.pluginId,
+        quantity: String(order.quantity),
+        ...(order.couponCode ? { coupon_code: order.couponCode } : {}),
+        ...(order.agentId ? { agent_id: order.agentId } : {}),
+      },
     });
   } catch (error) {
     console.error(`checkout ${order.id}: the payment provider refused or did not answer:`, (error as Error).message);
-    await db.order.update({ where: { id: order.id }, data: { status: "failed" } });
+    await closeOrderNow(order.id, "failed");
     throw new AppError("payment_provider_unavailable", 502, "The payment provider could not open a checkout. Please retry in a moment.");
   }
   await db.order.update({ where: { id: order.id }, data: { checkoutUrl: session.url, providerSessionId: session.providerSessionId } });

@@ -11,26 +11,32 @@ import { absoluteUrl, paths } from "../urls.ts";
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /**
- * Paid order → its sale and platform fee in the ledger → license for the product with its max_machines (a full
- * license, also for products with trials) → the key's e-mail in the outbox. Runs inside the payment event's
- * transaction, so all of it happens or none; the conditional status update (and the ledger's unique keys) make a
- * replay or a race of two completions record one sale, issue one license and send one e-mail.
+ * Paid order → its sale, discount, platform fee and tax in the ledger → license for the product with its
+ * max_machines × the seats bought (a full license, also for products with trials) → the key's e-mail in the outbox.
+ * Runs inside the payment event's transaction, so all of it happens or none; the conditional status update (and the
+ * ledger's unique keys) make a replay or a race of two completions record one sale, issue one license and send one
+ * e-mail.
  */
 export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: PaidFacts = {}): Promise<{ fulfilled: boolean; licenseKey?: string }> {
-  const claimed = await tx.order.updateMany({
-    where: { id: orderId, status: { not: "paid" } },
-    data: { status: "paid", paidAt, providerPaymentId: paid.providerPaymentId ?? null, taxCents: paid.taxCents ?? null },
-  });
-  if (claimed.count === 0) return { fulfilled: false };
+  const data = { status: "paid", paidAt, providerPaymentId: paid.providerPaymentId ?? null, taxCents: paid.taxCents ?? null };
+  // An open order still holds its coupon redemption. One already closed (expired by the sweep, say, while the
+  // buyer's payment was in flight) gave it back, so the paid order takes it again, past the limit if need be: the
+  // money is taken and the count must say so.
+  const fromOpen = await tx.order.updateMany({ where: { id: orderId, status: "open" }, data });
+  const fromClosed = fromOpen.count > 0 ? fromOpen : await tx.order.updateMany({ where: { id: orderId, status: { notIn: ["open", "paid"] } }, data });
+  if (fromClosed.count === 0) return { fulfilled: false };
   const order = await tx.order.findUniqueOrThrow({
     where: { id: orderId },
     include: { product: { include: { developer: { select: { name: true } } } } },
   });
+  if (fromOpen.count === 0 && order.couponId) {
+    await tx.coupon.updateMany({ where: { id: order.couponId }, data: { redemptions: { increment: 1 } } });
+  }
   await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
   const license = await issueLicense(tx, {
     productId: order.productId,
     buyerEmail: order.buyerEmail,
-    maxMachines: order.product.maxMachines,
+    maxMachines: order.product.maxMachines * order.quantity,
     source: "purchase",
     orderId: order.id,
   });

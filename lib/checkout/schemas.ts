@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "../licensing/trial-schemas.ts";
+import { couponCodeSchema } from "../coupons/schemas.ts";
 import { productIdSchema } from "../marketplace/schemas.ts";
 
 const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
@@ -13,12 +14,45 @@ const agentIdSchema = z
   .regex(/^[A-Za-z0-9._:@/+-]+$/, "must be a plain identifier (letters, digits and . _ : @ / + -)")
   .describe("Identifier of the agent placing the order, for attribution");
 
+/** Seats in one purchase: per-seat and per-user products take 1–100; every other product only 1. */
+export const MAX_QUANTITY = 100;
+const quantitySchema = z
+  .int()
+  .min(1)
+  .max(MAX_QUANTITY)
+  .describe("Seats to buy (per-seat and per-user products only, 1–100; the license allows max_machines × quantity machines)");
+const couponFieldSchema = couponCodeSchema.describe("A discount code of the product's seller (case-insensitive)");
+
 export const createCheckoutRequestSchema = z.object({
   product_id: productIdSchema.describe("Product id from the marketplace"),
   buyer_email: emailSchema.describe("Receives the license key"),
   agent_id: agentIdSchema.optional(),
+  coupon_code: couponFieldSchema.optional(),
+  quantity: quantitySchema.optional(),
 });
 export type CreateCheckoutRequest = z.infer<typeof createCheckoutRequestSchema>;
+
+export const checkoutQuoteRequestSchema = z.object({
+  product_id: productIdSchema.describe("Product id from the marketplace"),
+  coupon_code: couponFieldSchema.optional(),
+  quantity: quantitySchema.optional(),
+});
+export type CheckoutQuoteRequest = z.infer<typeof checkoutQuoteRequestSchema>;
+
+export const checkoutQuoteSchema = z.object({
+  product_id: z.string(),
+  currency: z.string().describe("Lower-case ISO 4217; every amount is in its minor units"),
+  unit_price_cents: z.int(),
+  quantity: z.int(),
+  subtotal_cents: z.int().describe("unit_price_cents × quantity"),
+  coupon_code: z.string().nullable(),
+  discount_cents: z.int(),
+  amount_cents: z.int().describe("What the buyer pays before tax: subtotal_cents − discount_cents"),
+  fee_cents: z.int().describe("The platform's 5 % fee on amount_cents (the payment processor's own fees are apart)"),
+  max_machines: z.int().describe("Machines the license will allow: the product's max_machines × quantity"),
+  tax: z.enum(["calculated_at_checkout", "not_calculated"]).describe("Whether the payment provider adds tax on top at checkout"),
+});
+export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 
 export const checkoutSessionSchema = z.object({
   url: z.url().describe("Open this URL to pay"),
@@ -35,9 +69,14 @@ export const checkoutStatusSchema = z.object({
   provider: z.enum(["test", "stripe"]),
   product_id: z.string(),
   product_name: z.string(),
-  amount_cents: z.int(),
-  fee_cents: z.int().describe("The platform's 5 % fee"),
+  amount_cents: z.int().describe("What the buyer pays before tax: subtotal_cents − discount_cents"),
+  fee_cents: z.int().describe("The platform's 5 % fee, on amount_cents"),
   currency: z.string(),
+  quantity: z.int().describe("Seats bought"),
+  subtotal_cents: z.int().describe("Unit price × quantity, before the coupon"),
+  discount_cents: z.int().describe("Taken off by the coupon"),
+  coupon_code: z.string().nullable(),
+  tax_cents: z.int().nullable().describe("Tax charged on top of amount_cents; null when not calculated (test mode, tax off, or not paid yet)"),
   buyer_email: z.string(),
   agent_id: z.string().nullable(),
   created_at: z.iso.datetime(),
@@ -47,7 +86,7 @@ export const checkoutStatusSchema = z.object({
     .object({
       license_key: z.string(),
       plugin_id: z.string(),
-      max_machines: z.int(),
+      max_machines: z.int().describe("The product's max_machines × quantity"),
       delivered_to: z.string().describe("The address the key was e-mailed to"),
       email_status: z.enum(["queued", "sent"]),
       receipt_url: z.url(),

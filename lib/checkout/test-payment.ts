@@ -2,6 +2,7 @@ import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { applyPaymentEvent } from "../payments/apply-payment-event.ts";
 import { testPaymentsEnabled } from "../payments/provider.ts";
+import { closeOrderNow } from "./close-order.ts";
 import { effectiveStatus } from "./get-checkout.ts";
 
 async function testOrder(sessionId: string) {
@@ -48,8 +49,8 @@ export async function payTestCheckout(sessionId: string, now = new Date()) {
   );
 }
 
-/** The test-mode cancel link: an open session becomes cancelled; a paid one stays paid. */
+/** The test-mode cancel link: an open session becomes cancelled (its coupon redemption given back); a paid one stays paid. */
 export async function cancelTestCheckout(sessionId: string) {
   const order = await testOrder(sessionId);
-  await getDb().order.updateMany({ where: { id: order.id, status: "open" }, data: { status: "cancelled" } });
+  await closeOrderNow(order.id, "cancelled");
 }

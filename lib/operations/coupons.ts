@@ -1,4 +1,53 @@
-import type { Operation } from "./define.ts";
+import { z } from "zod";
+import { createCoupon, deactivateCoupon, listCoupons } from "../coupons/manage-coupons.ts";
+import { couponParamsSchema, couponSchema, createCouponInputSchema } from "../coupons/schemas.ts";
+import { operation, type Operation } from "./define.ts";
 
-/** The coupons operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. */
-export const COUPONS: Operation[] = [];
+const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
+  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
+  if (!c.seller) throw new Error("seller operation ran without a seller");
+  return c.seller.developer.id;
+};
+
+/**
+ * The seller's discount codes, with the dashboard's session cookie: list, create, deactivate. Buyers apply a code at
+ * checkout (createCheckout's coupon_code); another seller's coupon is a 404.
+ */
+export const COUPONS: Operation[] = [
+  operation({
+    id: "listCoupons",
+    summary: "Your coupons",
+    description: "Your discount codes, newest first, with how many paid orders and open checkouts hold each.",
+    tag: "Coupons",
+    auth: "seller",
+    http: { method: "GET", path: "/api/dashboard/coupons" },
+    output: z.object({ coupons: z.array(couponSchema) }),
+    errors: [401, 403],
+    handler: async (_i, c) => ({ coupons: await listCoupons(sellerOf(c)) }),
+  }),
+  operation({
+    id: "createCoupon",
+    summary: "Create a coupon",
+    description:
+      "A percent (1–100) or amount (minor units in the product's currency) discount, optionally expiring, limited to a number of redemptions, and scoped to some of your products (empty: all). Codes are case-insensitive and stored upper case; a code you already have is 409 `coupon_code_taken`.",
+    tag: "Coupons",
+    auth: "seller",
+    http: { method: "POST", path: "/api/dashboard/coupons", status: 201 },
+    input: { body: createCouponInputSchema },
+    output: z.object({ coupon: couponSchema }),
+    errors: [401, 403, 409],
+    handler: async (b, c) => ({ coupon: await createCoupon(sellerOf(c), b) }),
+  }),
+  operation({
+    id: "deactivateCoupon",
+    summary: "Deactivate a coupon",
+    description: "Buyers can no longer apply it; checkouts already holding it keep their price. Idempotent.",
+    tag: "Coupons",
+    auth: "seller",
+    http: { method: "POST", path: "/api/dashboard/coupons/{id}/deactivate" },
+    input: { params: couponParamsSchema },
+    output: z.object({ coupon: couponSchema }),
+    errors: [401, 403, 404],
+    handler: async (p, c) => ({ coupon: await deactivateCoupon(sellerOf(c), p.id) }),
+  }),
+];

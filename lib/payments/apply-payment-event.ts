@@ -1,4 +1,5 @@
 import { kickOutbox } from "../email/deliver-emails.ts";
+import { closeOrder } from "../checkout/close-order.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
 import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
@@ -13,8 +14,10 @@ export interface PaymentEvent {
   kind: "paid" | "failed" | "expired" | "pending" | "ignored";
   orderId: string | null;
   providerSessionId?: string | null;
-  /** What the provider says was charged. A paid event must carry both, and both must match the order. */
+  /** What the provider says was charged in all (tax included). A paid event must carry it and the currency. */
   amountCents?: number | null;
+  /** What was charged before tax, when the provider says (Stripe's amount_subtotal): must be the order's amount. */
+  subtotalCents?: number | null;
   currency?: string | null;
   /** The provider's own payment state; a paid event fulfils only when this is "paid". */
   paymentStatus?: string | null;
@@ -38,8 +41,9 @@ export interface AppliedEvent {
 
 /**
  * Why a "paid" event must not fulfil its order, or null when it may: the provider must say the payment is
- * complete, and say what it charged, and that must be the order's amount in the order's currency. A missing
- * amount or currency is a refusal, never a pass.
+ * complete, and say what it charged, and that must be the order's amount plus the tax it reports, in the order's
+ * currency; the amount before tax, when reported (always with tax), must be the order's amount, so tax can never
+ * stand in for part of the price. A missing amount or currency is a refusal, never a pass.
  */
 function paidRefusal(
   event: PaymentEvent,
@@ -48,15 +52,20 @@ function paidRefusal(
   if (event.paymentStatus !== "paid") return { reason: "not_paid", log: `payment status is ${String(event.paymentStatus)}, not paid` };
   const amount = event.amountCents;
   const currency = event.currency;
+  const tax = event.paid?.taxCents ?? 0;
+  const subtotal = event.subtotalCents ?? (tax > 0 ? null : order.amountCents);
   if (
     typeof amount !== "number" ||
     typeof currency !== "string" ||
-    amount !== order.amountCents ||
+    !Number.isInteger(tax) ||
+    tax < 0 ||
+    subtotal !== order.amountCents ||
+    amount !== order.amountCents + tax ||
     currency.toLowerCase() !== order.currency.toLowerCase()
   ) {
     return {
       reason: "amount_mismatch",
-      log: `paid ${String(amount)} ${String(currency)}, expected ${order.amountCents} ${order.currency}`,
+      log: `paid ${String(amount)} ${String(currency)} (subtotal ${String(event.subtotalCents)}, tax ${String(tax)}), expected ${order.amountCents} ${order.currency} plus tax`,
     };
   }
   return null;
@@ -98,10 +107,11 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
         }
         case "failed":
         case "expired": {
-          // Never downgrade a paid order, whatever order the events arrive in.
+          // Never downgrade a paid order, whatever order the events arrive in. Closing gives back the coupon
+          // redemption the checkout reserved, once (closeOrder).
           const to = event.kind === "failed" ? "failed" : "expired";
-          const n = await tx.order.updateMany({ where: { id: order.id, status: "open" }, data: { status: to } });
-          return { applied: n.count > 0, fulfilled: false, outcome: n.count > 0 ? to : `not ${to}: order is ${order.status}` };
+          const closed = await closeOrder(tx, order.id, to);
+          return { applied: closed, fulfilled: false, outcome: closed ? to : `not ${to}: order is ${order.status}` };
         }
       }
     },

@@ -3,15 +3,26 @@ import { AppError } from "../http/errors.ts";
 import { stripeProvider } from "./stripe-provider.ts";
 import { testProvider } from "./test-provider.ts";
 
-interface HostedSessionRequest {
+export interface HostedSessionRequest {
   orderId: string;
   productName: string;
   description: string;
   imageUrl: string;
+  /** The product's list price for one seat. */
+  unitAmountCents: number;
+  quantity: number;
+  /** Taken off by the coupon (couponCode); amountCents = unitAmountCents × quantity − discountCents. */
+  discountCents: number;
+  couponCode: string | null;
+  /** What the provider must charge before tax: exactly the order's amount. */
   amountCents: number;
   currency: string;
   buyerEmail: string;
   expiresAt: Date;
+  /** The seller's connected account for a destination charge, with the platform's fee; null: a plain charge. */
+  destination: { accountId: string; applicationFeeCents: number } | null;
+  /** Let the provider calculate and add tax (STRIPE_TAX=on). */
+  automaticTax: boolean;
   metadata: Record<string, string>;
 }
 

@@ -3,8 +3,18 @@ import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { applyPaymentEvent, type AppliedEvent, type PaymentEvent } from "./apply-payment-event.ts";
 import { stripeClient } from "./stripe-client.ts";
-import { applyAccountEvent } from "../payouts/stripe-events.ts";
+import { applyAccountEvent, applyPayoutEvent } from "../payouts/stripe-events.ts";
 import { applyChargeEvent } from "../refunds/stripe-events.ts";
+
+/**
+ * The tax Stripe added on top, or null when it calculated none: tax is "not calculated" unless automatic tax was on
+ * for the session (or Stripe nonetheless reports an amount, which must then be accounted for).
+ */
+function taxOf(session: Stripe.Checkout.Session): number | null {
+  const tax = session.total_details?.amount_tax ?? null;
+  if (tax) return tax;
+  return session.automatic_tax.enabled ? (tax ?? 0) : null;
+}
 
 /** A checkout session event as a provider-neutral payment event. */
 function fromCheckoutEvent(event: Stripe.Event): PaymentEvent {
@@ -16,11 +26,12 @@ function fromCheckoutEvent(event: Stripe.Event): PaymentEvent {
     orderId,
     providerSessionId: session.id,
     amountCents: session.amount_total,
+    subtotalCents: session.amount_subtotal,
     currency: session.currency,
     paymentStatus: session.payment_status,
     paid: {
       providerPaymentId: typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null),
-      taxCents: session.total_details?.amount_tax ?? null,
+      taxCents: taxOf(session),
     },
   };
   switch (event.type) {
@@ -69,6 +80,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
 async function dispatch(event: Stripe.Event): Promise<AppliedEvent> {
   if (event.type.startsWith("checkout.session.")) return applyPaymentEvent(fromCheckoutEvent(event));
   if (event.type.startsWith("account.")) return applyAccountEvent(event);
+  if (event.type.startsWith("payout.")) return applyPayoutEvent(event);
   if (event.type.startsWith("charge.") || event.type.startsWith("refund.")) return applyChargeEvent(event);
   return applyPaymentEvent({ id: event.id, provider: "stripe", type: event.type, kind: "ignored", orderId: null });
 }

@@ -1,0 +1,83 @@
+import { getDb } from "../db.ts";
+import { assertAboveMinimum, discountFor, findUsableCoupon } from "../coupons/apply-coupon.ts";
+import type { Coupon } from "../generated/sqlite/client.ts";
+import { env } from "../env.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { platformFeeCents } from "../pricing.ts";
+import { paymentMode } from "../payments/provider.ts";
+import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
+
+/** Seat models sold by the seat: the buyer chooses how many. */
+const SEAT_PRICED = new Set(["per-seat", "per-user"]);
+
+/** A listed product with what pricing a purchase needs. */
+export async function buyableProduct(productId: string) {
+  const product = await getDb().product.findFirst({
+    where: { id: productId, status: "active" },
+    select: {
+      id: true,
+      developerId: true,
+      name: true,
+      tagline: true,
+      iconUrl: true,
+      priceCents: true,
+      currency: true,
+      pluginId: true,
+      maxMachines: true,
+      seatModel: true,
+    },
+  });
+  if (!product) throw notFound("product", `No listed product has the id "${productId}"; unlisted products cannot be bought.`);
+  return product;
+}
+export type BuyableProduct = Awaited<ReturnType<typeof buyableProduct>>;
+
+export interface PricedCheckout {
+  quantity: number;
+  subtotalCents: number;
+  discountCents: number;
+  amountCents: number;
+  feeCents: number;
+  coupon: Coupon | null;
+}
+
+/**
+ * The one price computation, shared by the quote and the checkout so they can never disagree: unit price × quantity
+ * (more than one only for per-seat and per-user products, else 400 quantity_not_allowed), less the coupon (see
+ * findUsableCoupon for its refusals), never below the currency's minimum charge (400 amount_below_minimum); the
+ * platform fee is on what is paid, after the discount and before tax.
+ */
+export async function priceCheckout(product: BuyableProduct, quantity = 1, couponCode?: string, now = new Date()): Promise<PricedCheckout> {
+  if (quantity !== 1 && !SEAT_PRICED.has(product.seatModel)) {
+    throw new AppError(
+      "quantity_not_allowed",
+      400,
+      `This product is licensed ${product.seatModel}, so it is bought one license at a time; only per-seat and per-user products take a quantity.`,
+    );
+  }
+  const subtotalCents = product.priceCents * quantity;
+  const coupon = couponCode ? await findUsableCoupon(getDb(), couponCode, product, now) : null;
+  const discountCents = coupon ? discountFor(coupon, subtotalCents) : 0;
+  const amountCents = subtotalCents - discountCents;
+  if (coupon && discountCents > 0) assertAboveMinimum(amountCents, product.currency, coupon.code);
+  return { quantity, subtotalCents, discountCents, amountCents, feeCents: platformFeeCents(amountCents), coupon };
+}
+
+/** What a purchase would cost, without opening a checkout or reserving the coupon: for the Buy form and for agents. */
+export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date()): Promise<CheckoutQuote> {
+  const product = await buyableProduct(input.product_id);
+  const p = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now);
+  return {
+    product_id: product.id,
+    currency: product.currency,
+    unit_price_cents: product.priceCents,
+    quantity: p.quantity,
+    subtotal_cents: p.subtotalCents,
+    coupon_code: p.coupon?.code ?? null,
+    discount_cents: p.discountCents,
+    amount_cents: p.amountCents,
+    fee_cents: p.feeCents,
+    max_machines: product.maxMachines * p.quantity,
+    tax: paymentMode().provider === "stripe" && env().STRIPE_TAX === "on" ? "calculated_at_checkout" : "not_calculated",
+  };
+}
