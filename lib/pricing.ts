@@ -9,6 +9,10 @@ export const PRICING = {
   currency: "usd",
 } as const;
 
+/** The currencies a seller may price a product in: lower-case ISO 4217, as stored. The one list (form, API, schema). */
+export const SUPPORTED_CURRENCIES = ["usd", "eur", "gbp"] as const;
+export type SupportedCurrency = (typeof SUPPORTED_CURRENCIES)[number];
+
 /** The platform fee on an amount, rounded half up to the cent. */
 export function platformFeeCents(amountCents: number): number {
   return Math.round((amountCents * PRICING.transaction_fee_percent) / 100);
@@ -17,9 +21,40 @@ export function platformFeeCents(amountCents: number): number {
 // Building an Intl formatter costs far more than using one: keep one per currency.
 const formatters = new Map<string, Intl.NumberFormat>();
 
-export function formatPrice(cents: number, currency: string = PRICING.currency): string {
-  const code = currency.toUpperCase();
+function formatter(code: string): Intl.NumberFormat {
   let f = formatters.get(code);
   if (!f) formatters.set(code, (f = new Intl.NumberFormat("en-US", { style: "currency", currency: code })));
-  return f.format(cents / 100);
+  return f;
+}
+
+/** How many minor units make one major unit: 2 for usd/eur/gbp, 0 for jpy (Intl knows each currency's precision). */
+export function minorDigits(currency: string): number {
+  return formatter(currency.toUpperCase()).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Minor units as a plain decimal in the currency's own precision, exact (no float): 1999 usd → "19.99", 500 jpy → "500". */
+export function minorToDecimal(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor)
+    .toString()
+    .padStart(digits + 1, "0");
+  return digits === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}
+
+/**
+ * A price as every page, e-mail, receipt and API shows it: the symbol, the amount and always the ISO code, so "$"
+ * is never left to mean US, Canadian or Australian dollars ("$12.00 USD", "€12.00 EUR", "£12.00 GBP"). Amounts
+ * are minor units of `currency`; amounts in different currencies are never added before calling this.
+ */
+export function formatPrice(minor: number, currency: string = PRICING.currency): string {
+  const code = currency.toUpperCase();
+  return `${formatter(code).format(minor / 10 ** minorDigits(code))} ${code}`;
+}
+
+/** "USD — US dollar": how the seller's form names a currency. */
+export function currencyLabel(currency: string): string {
+  const code = currency.toUpperCase();
+  const name = new Intl.DisplayNames("en", { type: "currency" }).of(code) ?? code;
+  return `${code} — ${name}`;
 }

@@ -10,16 +10,32 @@ export interface OrderRow {
   product_name: string;
   buyer_email: string;
   agent_id: string | null;
+  quantity: number;
+  coupon_code: string | null;
+  discount_cents: number;
+  refunds_cents: number;
+  tax_cents: number | null;
   amount_display: string;
+  discount_display: string;
   fee_display: string;
+  tax_display: string;
+  refunds_display: string;
   net_display: string;
+  order_path: string;
 }
 
-/** Paid orders with the platform fee and what the seller keeps. */
+const link = `rounded-sm hover:text-indigo-700 hover:underline ${focusRing}`;
+
+/**
+ * Paid orders, each in its own currency: gross (list price × quantity), the coupon's discount, the platform fee,
+ * refunds, what the seller keeps, and the tax collected on top (not part of net). The date opens the order.
+ */
 export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; label?: string }) {
   return (
-    <ScrollTable label={label} minWidth="min-w-[52rem]">
-      <caption className="sr-only">{label}: date, product, buyer, amount, platform fee, net and the AI agent that placed the order</caption>
+    <ScrollTable label={label} minWidth="min-w-[64rem]">
+      <caption className="sr-only">
+        {label}: date, product, buyer, quantity, gross, discount, platform fee, refunds, net, tax collected and the AI agent that placed the order
+      </caption>
       <thead>
         <tr>
           <th scope="col" className={th}>
@@ -32,13 +48,25 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
             Buyer
           </th>
           <th scope="col" className={thNum}>
-            Amount
+            Qty
+          </th>
+          <th scope="col" className={thNum}>
+            Gross
+          </th>
+          <th scope="col" className={thNum}>
+            Discount
           </th>
           <th scope="col" className={thNum}>
             Fee
           </th>
           <th scope="col" className={thNum}>
+            Refunds
+          </th>
+          <th scope="col" className={thNum}>
             Net
+          </th>
+          <th scope="col" className={thNum}>
+            Tax
           </th>
           <th scope="col" className={th}>
             Agent
@@ -49,7 +77,9 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
         {orders.map((o) => (
           <tr key={o.id} className="hover:bg-slate-50">
             <td className={`${td} whitespace-nowrap text-slate-700`}>
-              <time dateTime={o.paid_at}>{formatMoment(o.paid_at)}</time>
+              <Link href={o.order_path} className={link} title="Open this order">
+                <time dateTime={o.paid_at}>{formatMoment(o.paid_at)}</time>
+              </Link>
             </td>
             <td className={td}>
               <Link
@@ -60,17 +90,30 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
               </Link>
             </td>
             <td className={`${td} break-all`}>
-              <Link
-                href={`/dashboard/licenses?q=${encodeURIComponent(o.buyer_email)}`}
-                className={`rounded-sm hover:text-indigo-700 hover:underline ${focusRing}`}
-                title="Find this buyer's licenses"
-              >
+              <Link href={`/dashboard/licenses?q=${encodeURIComponent(o.buyer_email)}`} className={link} title="Find this buyer's licenses">
                 {o.buyer_email}
               </Link>
             </td>
-            <td className={tdNum}>{o.amount_display}</td>
-            <td className={`${tdNum} text-slate-600`}>−{o.fee_display}</td>
-            <td className={`${tdNum} font-semibold text-slate-900`}>{o.net_display}</td>
+            <td className={tdNum}>{o.quantity}</td>
+            <td className={`${tdNum} whitespace-nowrap`}>{o.amount_display}</td>
+            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>
+              {o.discount_cents > 0 ? (
+                <>
+                  −{o.discount_display}
+                  {o.coupon_code ? <span className="block font-mono text-xs">{o.coupon_code}</span> : null}
+                </>
+              ) : (
+                <None label="no discount" />
+              )}
+            </td>
+            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>−{o.fee_display}</td>
+            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>
+              {o.refunds_cents !== 0 ? `−${o.refunds_display}` : <None label="no refunds" />}
+            </td>
+            <td className={`${tdNum} whitespace-nowrap font-semibold text-slate-900`}>{o.net_display}</td>
+            <td className={`${tdNum} whitespace-nowrap text-slate-600`} title="Tax collected on top of the price, not part of your earnings">
+              {o.tax_cents === null ? <span className="text-xs">not calculated</span> : o.tax_display}
+            </td>
             <td className={td}>
               {o.agent_id ? (
                 <code className="rounded bg-violet-50 px-1.5 py-0.5 font-mono text-xs text-violet-800 ring-1 ring-violet-200 ring-inset">

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { CATEGORIES, CATEGORY_LABELS, PLATFORMS, SEAT_MODELS, type SeatModel } from "@/lib/marketplace/constants";
 import { MAX_UPLOAD_BYTES } from "@/lib/dashboard/uploads";
 import type { ProductInput } from "@/lib/marketplace/schemas";
+import { currencyLabel, minorToDecimal, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import { PLATFORM_LABELS, SEAT_MODEL_LABELS } from "@/components/store/labels";
 import { card } from "@/components/ui/styles";
 import { ActionForm, CheckboxField, ChoiceGroup, FileField, SelectField, SubmitButton, TextAreaField, TextField } from "./form-fields";
@@ -83,17 +84,27 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
         />
       </Group>
 
-      <Group legend="Price and licensing" description="One purchase is one license key. You keep 95% of the price.">
+      <Group
+        legend="Price and licensing"
+        description={`One purchase is one license key. The platform keeps ${PRICING.transaction_fee_percent} % of what the buyer pays (after any coupon, before tax); you receive the rest.`}
+      >
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField
             name="price"
-            label={`${L.price} (USD)`}
-            defaultValue={v ? (v.price_cents / 100).toFixed(2) : ""}
-            prefixText="$"
+            label={L.price}
+            defaultValue={v ? minorToDecimal(v.price_cents, v.currency ?? PRICING.currency) : ""}
             inputMode="decimal"
             required
             placeholder="29.00"
-            hint="At least $1.00."
+            hint="At least 1.00, in the currency you choose."
+          />
+          <SelectField
+            name="currency"
+            label={L.currency}
+            defaultValue={v?.currency ?? PRICING.currency}
+            required
+            options={SUPPORTED_CURRENCIES.map((c) => ({ value: c, label: currencyLabel(c) }))}
+            hint="Buyers pay in this currency; every price shows its code."
           />
           <TextField
             name="max_machines"

@@ -7,7 +7,7 @@ export interface DailyRevenue {
   orders: number;
 }
 
-/** The axis top: the day's best rounded up to 1, 2 or 5 × a power of ten (at least $10). */
+/** The axis top: the day's best rounded up to 1, 2 or 5 × a power of ten (at least 10.00 of the currency). */
 function axisTop(maxCents: number): number {
   if (maxCents <= 1000) return 1000;
   const magnitude = 10 ** Math.floor(Math.log10(maxCents));
@@ -16,10 +16,12 @@ function axisTop(maxCents: number): number {
 }
 
 /**
- * Net revenue per day as a server-rendered SVG bar chart. Screen readers get a title and a summary; everyone can
- * open the same numbers as a table.
+ * Net revenue per day in one currency as a server-rendered SVG bar chart. Screen readers get a title and a summary;
+ * everyone can open the same numbers as a table.
  */
-export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[]; id?: string }) {
+export function RevenueChart({ daily, currency, id = "revenue" }: { daily: DailyRevenue[]; currency: string; id?: string }) {
+  const money = (minor: number) => formatCents(minor, currency);
+  const code = currency.toUpperCase();
   const n = daily.length;
   const firstDay = daily[0];
   const lastDay = daily[n - 1];
@@ -36,15 +38,15 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
   const summary =
     orders === 0
       ? `No sales between ${formatDay(first)} and ${formatDay(last)}.`
-      : `${formatCents(total)} net from ${orders} ${orders === 1 ? "order" : "orders"} between ${formatDay(first)} and ${formatDay(last)}. Best day: ${formatDay(best.date)} with ${formatCents(best.net_cents)}.`;
+      : `${money(total)} net from ${orders} ${orders === 1 ? "order" : "orders"} between ${formatDay(first)} and ${formatDay(last)}. Best day: ${formatDay(best.date)} with ${money(best.net_cents)}.`;
 
   return (
     <figure className="min-w-0">
       <div className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3">
         <div aria-hidden="true" className="flex h-44 flex-col justify-between text-right text-xs text-slate-600 tabular-nums sm:h-52">
-          <span className="-translate-y-1/2">{formatCents(top)}</span>
-          <span>{formatCents(top / 2)}</span>
-          <span className="translate-y-1/2">$0</span>
+          <span className="-translate-y-1/2">{money(top)}</span>
+          <span>{money(top / 2)}</span>
+          <span className="translate-y-1/2">{money(0)}</span>
         </div>
         <svg
           role="img"
@@ -53,7 +55,7 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
           preserveAspectRatio="none"
           className="h-44 w-full overflow-visible sm:h-52"
         >
-          <title id={`${id}-title`}>{`Net revenue per day, last ${n} days`}</title>
+          <title id={`${id}-title`}>{`Net revenue per day in ${code}, last ${n} days`}</title>
           <desc id={`${id}-desc`}>{summary}</desc>
           {[0, 50, 100].map((y) => (
             <line
@@ -79,7 +81,7 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
                 rx="0.8"
                 className="fill-indigo-500 hover:fill-indigo-700"
               >
-                <title>{`${formatDay(d.date)}: ${formatCents(d.net_cents)} net, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}</title>
+                <title>{`${formatDay(d.date)}: ${money(d.net_cents)} net, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}</title>
               </rect>
             ) : null;
           })}
@@ -98,9 +100,14 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
           </svg>
           Show the numbers as a table
         </summary>
-        <div className="mt-3 max-h-80 overflow-y-auto rounded-xl border border-slate-200" tabIndex={0} role="region" aria-label="Net revenue per day">
+        <div
+          className="mt-3 max-h-80 overflow-y-auto rounded-xl border border-slate-200"
+          tabIndex={0}
+          role="region"
+          aria-label={`Net revenue per day in ${code}`}
+        >
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">Net revenue per day</caption>
+            <caption className="sr-only">{`Net revenue per day in ${code}`}</caption>
             <thead className="sticky top-0 bg-slate-50">
               <tr>
                 <th scope="col" className="px-3 py-2 font-semibold text-slate-700">
@@ -121,7 +128,7 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
                     <time dateTime={d.date}>{formatDay(d.date)}</time>
                   </th>
                   <td className="px-3 py-1.5 text-right tabular-nums">{d.orders}</td>
-                  <td className="px-3 py-1.5 text-right tabular-nums">{formatCents(d.net_cents)}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{money(d.net_cents)}</td>
                 </tr>
               ))}
             </tbody>
@@ -129,5 +136,26 @@ export function RevenueChart({ daily, id = "revenue" }: { daily: DailyRevenue[];
         </div>
       </details>
     </figure>
+  );
+}
+
+/**
+ * One chart per currency the seller sells in (amounts in different currencies are never added into one bar), each
+ * headed by its code when there is more than one.
+ */
+export function RevenueCharts({ currencies, id }: { currencies: { currency: string; daily: DailyRevenue[] }[]; id: string }) {
+  if (currencies.length === 1) {
+    const [only] = currencies;
+    return only ? <RevenueChart daily={only.daily} currency={only.currency} id={id} /> : null;
+  }
+  return (
+    <div className="space-y-8">
+      {currencies.map((c) => (
+        <div key={c.currency}>
+          <h3 className="mb-3 text-sm font-semibold text-slate-900">In {c.currency.toUpperCase()}</h3>
+          <RevenueChart daily={c.daily} currency={c.currency} id={`${id}-${c.currency}`} />
+        </div>
+      ))}
+    </div>
   );
 }

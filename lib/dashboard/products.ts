@@ -50,6 +50,7 @@ export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>):
     description: p.description,
     plugin_id: p.pluginId,
     price_cents: p.priceCents,
+    currency: p.currency as ProductInput["currency"],
     category: p.category as ProductInput["category"],
     max_machines: p.maxMachines,
     seat_model: p.seatModel as ProductInput["seat_model"],
@@ -73,6 +74,8 @@ function columns(input: ProductInput, developerName: string) {
     description: input.description,
     pluginId: input.plugin_id,
     priceCents: input.price_cents,
+    // Absent: a new product takes the column's default (usd), an update keeps the product's currency.
+    ...(input.currency ? { currency: input.currency } : {}),
     category: input.category,
     maxMachines: input.max_machines,
     seatModel: input.seat_model,

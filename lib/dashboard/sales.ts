@@ -1,8 +1,20 @@
 import { getDb } from "../db.ts";
+import type { LedgerKind } from "../ledger/kinds.ts";
 import { sellerTotals, type CurrencyTotals } from "../ledger/ledger.ts";
-import { formatPrice, PRICING } from "../pricing.ts";
+import { formatPrice, minorToDecimal, PRICING } from "../pricing.ts";
+import { absoluteUrl } from "../urls.ts";
 
 const DAY = 86_400_000;
+
+/**
+ * Kinds that are not the seller's earnings: tax is collected for the tax authority and shown apart, a payout moves
+ * earnings to the bank. Net (per currency, per day, per order) is the sum of every other kind.
+ */
+const OUTSIDE_NET: ReadonlySet<string> = new Set<LedgerKind>(["tax", "tax_refund", "payout"]);
+const TAX: ReadonlySet<string> = new Set<LedgerKind>(["tax", "tax_refund"]);
+
+/** What the Orders page of an order is; the Sales page links each row to it. */
+export const orderPath = (orderId: string) => `/dashboard/orders/${encodeURIComponent(orderId)}`;
 
 /** The currency the figures lead with: the one with the most orders, the platform's own on a tie or with none. */
 function leadingCurrency(totals: CurrencyTotals[]): string {
@@ -15,7 +27,7 @@ function leadingCurrency(totals: CurrencyTotals[]): string {
   return best?.currency ?? PRICING.currency;
 }
 
-/** Each currency's amount, formatted, never added across currencies: "$10.00 · €5.00". */
+/** Each currency's amount, formatted, never added across currencies: "$10.00 USD · €5.00 EUR". */
 function display(totals: CurrencyTotals[], pick: (t: CurrencyTotals) => number, lead: string): string {
   if (totals.length === 0) return formatPrice(0, lead);
   return [...totals.filter((t) => t.currency === lead), ...totals.filter((t) => t.currency !== lead)]
@@ -23,10 +35,39 @@ function display(totals: CurrencyTotals[], pick: (t: CurrencyTotals) => number, 
     .join(" · ");
 }
 
+/** One currency's figures formatted for the page, each with its code. */
+function displays(t: CurrencyTotals) {
+  const f = (n: number) => formatPrice(n, t.currency);
+  return {
+    gross: f(t.gross),
+    discounts: f(t.discounts),
+    fees: f(t.fees),
+    tax: f(t.tax),
+    refunds: f(t.refunds),
+    disputes: f(t.disputes),
+    net: f(t.net),
+    payouts: f(t.payouts),
+  };
+}
+
+const NO_TOTALS = (currency: string): CurrencyTotals => ({
+  currency,
+  orders: 0,
+  gross: 0,
+  discounts: 0,
+  fees: 0,
+  tax: 0,
+  refunds: 0,
+  disputes: 0,
+  net: 0,
+  payouts: 0,
+});
+
 /**
- * A seller's sales, all derived from the ledger: totals per currency (the leading currency's in `totals`, every
- * currency's in `currencies`, displays listing each currency apart), net revenue per day over the last `days` days
- * per currency (`daily` is the leading currency's), and the latest paid orders with their fee and net.
+ * A seller's sales, all derived from the ledger: totals per currency (`currencies`, leading currency first, each with
+ * formatted figures and its own 30-day chart; `totals` keeps the leading currency's figures and displays listing
+ * each currency apart), net per day per currency (`daily` is the leading currency's), and the latest paid orders
+ * with quantity, coupon, discount, fee, tax, refunds and net. Tax is never part of net; currencies are never added.
  */
 export async function sellerSales(developerId: string, opts: { days?: number; now?: Date; take?: number } = {}) {
   const db = getDb();
@@ -44,11 +85,21 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
         orderId: true,
         createdAt: true,
         currency: true,
-        order: { select: { buyerEmail: true, agentId: true, provider: true, product: { select: { id: true, name: true } } } },
+        order: {
+          select: {
+            buyerEmail: true,
+            agentId: true,
+            provider: true,
+            quantity: true,
+            couponCode: true,
+            taxCents: true,
+            product: { select: { id: true, name: true } },
+          },
+        },
       },
     }),
     db.ledgerEntry.findMany({
-      where: { developerId, createdAt: { gte: start }, kind: { not: "payout" } },
+      where: { developerId, createdAt: { gte: start }, kind: { notIn: [...OUTSIDE_NET] } },
       select: { kind: true, amountMinor: true, currency: true, createdAt: true },
     }),
   ]);
@@ -77,36 +128,44 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
     where: { orderId: { in: orderIds }, kind: { not: "payout" } },
     select: { orderId: true, kind: true, amountMinor: true },
   });
-  const sums = new Map<string, { amount: number; fee: number; net: number }>();
+  const sums = new Map<string, { amount: number; discount: number; fee: number; tax: number; refunds: number; net: number }>();
   for (const e of perOrder) {
     if (!e.orderId) continue;
-    const s = sums.get(e.orderId) ?? { amount: 0, fee: 0, net: 0 };
-    if (e.kind === "sale") s.amount += e.amountMinor;
-    if (e.kind === "platform_fee" || e.kind === "fee_refund") s.fee -= e.amountMinor;
-    s.net += e.amountMinor;
+    const s = sums.get(e.orderId) ?? { amount: 0, discount: 0, fee: 0, tax: 0, refunds: 0, net: 0 };
+    const k = e.kind as LedgerKind;
+    if (k === "sale") s.amount += e.amountMinor;
+    if (k === "discount") s.discount -= e.amountMinor;
+    if (k === "platform_fee" || k === "fee_refund") s.fee -= e.amountMinor;
+    if (k === "refund" || k === "dispute" || k === "dispute_reversal") s.refunds -= e.amountMinor;
+    if (TAX.has(k)) s.tax += e.amountMinor;
+    else s.net += e.amountMinor;
     sums.set(e.orderId, s);
   }
 
-  const gross = leading?.gross ?? 0;
-  const fees = leading?.fees ?? 0;
-  const net = leading?.net ?? 0;
+  // The leading currency first, then the others alphabetically; a seller without sales sees the platform's currency.
+  const ordered =
+    currencies.length > 0 ? [...currencies.filter((t) => t.currency === lead), ...currencies.filter((t) => t.currency !== lead)] : [NO_TOTALS(lead)];
+
   return {
     totals: {
       orders: currencies.reduce((n, t) => n + t.orders, 0),
       currency: lead,
-      gross_cents: gross,
-      fee_cents: fees,
-      net_cents: net,
+      gross_cents: leading?.gross ?? 0,
+      fee_cents: leading?.fees ?? 0,
+      net_cents: leading?.net ?? 0,
       gross_display: display(currencies, (t) => t.gross, lead),
       fee_display: display(currencies, (t) => t.fees, lead),
       net_display: display(currencies, (t) => t.net, lead),
       agent_orders: agentOrders,
     },
-    currencies: currencies.map((t) => ({ ...t, daily: seriesOf(t.currency) })),
+    currencies: ordered.map((t) => ({ ...t, display: displays(t), daily: seriesOf(t.currency) })),
     daily: seriesOf(lead),
     orders: sales.flatMap((s) => {
       if (!s.orderId || !s.order) return [];
-      const m = sums.get(s.orderId) ?? { amount: 0, fee: 0, net: 0 };
+      const m = sums.get(s.orderId) ?? { amount: 0, discount: 0, fee: 0, tax: 0, refunds: 0, net: 0 };
+      const f = (n: number) => formatPrice(n, s.currency);
+      // Tax the provider did not calculate (test mode, Stripe Tax off) is "not calculated", not zero.
+      const tax = s.order.taxCents === null ? null : m.tax;
       return [
         {
           id: s.orderId,
@@ -117,19 +176,43 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
           agent_id: s.order.agentId,
           provider: s.order.provider,
           currency: s.currency,
+          quantity: s.order.quantity,
+          coupon_code: s.order.couponCode,
           amount_cents: m.amount,
+          discount_cents: m.discount,
           fee_cents: m.fee,
+          tax_cents: tax,
+          refunds_cents: m.refunds,
           net_cents: m.net,
-          amount_display: formatPrice(m.amount, s.currency),
-          fee_display: formatPrice(m.fee, s.currency),
-          net_display: formatPrice(m.net, s.currency),
+          amount_display: f(m.amount),
+          discount_display: f(m.discount),
+          fee_display: f(m.fee),
+          tax_display: tax === null ? "not calculated" : f(tax),
+          refunds_display: f(m.refunds),
+          net_display: f(m.net),
+          order_path: orderPath(s.orderId),
         },
       ];
     }),
   };
 }
 
-const CSV_COLUMNS = ["date", "kind", "order_id", "product", "buyer_email", "currency", "amount_minor", "amount"] as const;
+export type SellerSales = Awaited<ReturnType<typeof sellerSales>>;
+
+const CSV_COLUMNS = [
+  "date",
+  "kind",
+  "order_id",
+  "product",
+  "buyer_email",
+  "currency",
+  "amount_minor",
+  "amount",
+  "in_net",
+  "quantity",
+  "coupon_code",
+  "order_url",
+] as const;
 
 /** A CSV field: quoted when it must be, and text a spreadsheet would run as a formula defused with a leading quote. */
 function csvField(value: string, text: boolean): string {
@@ -137,17 +220,11 @@ function csvField(value: string, text: boolean): string {
   return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
-/** Minor units as a decimal in the currency's own precision: 1999 usd → "19.99", 500 jpy → "500". */
-function decimal(minor: number, currency: string): string {
-  const digits = new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor)
-    .toString()
-    .padStart(digits + 1, "0");
-  return digits === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
-}
-
-/** The seller's ledger as CSV, one row per entry, oldest first, amounts signed from the seller's side. */
+/**
+ * The seller's ledger as CSV, one row per entry, oldest first, amounts signed from the seller's side in the entry's
+ * own currency (never converted or added across currencies). `in_net` is "no" for tax (collected, not part of the
+ * seller's earnings) and payouts, so summing the "yes" rows of one currency gives the Sales page's net.
+ */
 export async function salesCsv(developerId: string): Promise<string> {
   const entries = await getDb().ledgerEntry.findMany({
     where: { developerId },
@@ -158,7 +235,7 @@ export async function salesCsv(developerId: string): Promise<string> {
       orderId: true,
       currency: true,
       amountMinor: true,
-      order: { select: { buyerEmail: true, product: { select: { name: true } } } },
+      order: { select: { buyerEmail: true, quantity: true, couponCode: true, product: { select: { name: true } } } },
     },
   });
   const rows = entries.map((e) =>
@@ -170,7 +247,11 @@ export async function salesCsv(developerId: string): Promise<string> {
       csvField(e.order?.buyerEmail ?? "", true),
       csvField(e.currency, false),
       csvField(String(e.amountMinor), false),
-      csvField(decimal(e.amountMinor, e.currency), false),
+      csvField(minorToDecimal(e.amountMinor, e.currency), false),
+      OUTSIDE_NET.has(e.kind) ? "no" : "yes",
+      e.order ? String(e.order.quantity) : "",
+      csvField(e.order?.couponCode ?? "", true),
+      e.orderId ? csvField(absoluteUrl(orderPath(e.orderId)), false) : "",
     ].join(","),
   );
   return [CSV_COLUMNS.join(","), ...rows].join("\r\n") + "\r\n";

@@ -25,7 +25,6 @@ export const sellerProductInputSchema = productInputSchema.safeExtend({
 export const sellerProductSchema = productInputSchema.safeExtend({
   id: z.string(),
   status: z.enum(PRODUCT_STATUSES),
-  currency: z.string(),
   sales_count: z.int(),
   license_file_ttl_days: z.int(),
   created_at: z.iso.datetime(),
@@ -39,7 +38,6 @@ export function toSellerProduct(p: ProductRow): SellerProduct {
   return {
     ...productToInput(p),
     id: p.id,
-    currency: p.currency,
     status: p.status as SellerProduct["status"],
     sales_count: p.salesCount,
     license_file_ttl_days: p.licenseFileTtlDays,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONTROL_CHARACTER_MESSAGE as CONTROL, multiLineText, singleLineText } from "../http/input.ts";
 import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
+import { SUPPORTED_CURRENCIES } from "../pricing.ts";
 
 /** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
 export const LISTING_LIMIT = { default: 20, max: 50 } as const;
@@ -158,7 +159,10 @@ export const productInputSchema = z
       .min(3)
       .max(100)
       .regex(/^[a-z0-9]+(\.[a-z0-9-]+)+$/, "must be a reverse-domain identifier such as com.example.myapp"),
-    price_cents: z.int().min(100, "must be at least $1.00").max(1_000_000),
+    price_cents: z.int().min(100, "must be at least 1.00 in the product's currency").max(1_000_000),
+    // Lower-case ISO 4217 as stored. Optional so a client written before currencies existed neither fails nor resets
+    // an existing product's currency: a new product without one is priced in the platform's currency (usd).
+    currency: z.enum(SUPPORTED_CURRENCIES).optional(),
     category: categorySchema,
     max_machines: z.int().min(1).max(100),
     seat_model: z.enum(SEAT_MODELS),

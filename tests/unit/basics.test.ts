@@ -41,9 +41,9 @@ describe("pricing", () => {
     expect(platformFeeCents(799)).toBe(40);
     expect(platformFeeCents(0)).toBe(0);
   });
-  it("formats prices", () => {
-    expect(formatPrice(4900)).toBe("$49.00");
-    expect(formatPrice(799, "usd")).toBe("$7.99");
+  it("formats prices with their ISO code", () => {
+    expect(formatPrice(4900)).toBe("$49.00 USD");
+    expect(formatPrice(799, "usd")).toBe("$7.99 USD");
   });
 });
 

@@ -9,11 +9,11 @@ import { MAX_SCREENSHOTS, PRODUCT_TEXT_FIELDS } from "@/components/dashboard/pro
 const FIELD_OF: Record<string, string> = { price_cents: "price" };
 const NUMERIC = new Set(["max_machines", "trial_days", "price_cents"]);
 
-/** "19", "19.9", "$1,299.00" → cents; "" → undefined; anything else → NaN. */
+/** "19", "19.9", "$1,299.00", "€12" → cents; "" → undefined; anything else → NaN. */
 function parsePrice(text: string): number | undefined {
   const t = text
     .trim()
-    .replace(/^\$\s*/, "")
+    .replace(/^[$€£]\s*/, "")
     .replace(/,/g, "");
   if (t === "") return undefined;
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(t)) return Number.NaN;
@@ -113,6 +113,7 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
     description: values.description,
     plugin_id: String(values.plugin_id).trim().toLowerCase(),
     price_cents: price,
+    currency: String(values.currency).trim() || undefined,
     category: values.category || undefined,
     max_machines: parseWhole(String(values.max_machines)),
     seat_model: values.seat_model || undefined,
@@ -134,7 +135,7 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
       const key = String(issue.path[0] ?? "_form");
       if (handled.has(key)) continue;
       let message = issueMessage(issue, NUMERIC);
-      if (key === "price_cents" && issue.code === "too_big") message = "Must be at most $10,000.00.";
+      if (key === "price_cents" && issue.code === "too_big") message = "Must be at most 10,000.00.";
       if (key === "images") message = issue.code === "too_big" ? message : `Each screenshot must be an uploaded file or a full https:// address.`;
       addError(errors, FIELD_OF[key] ?? key, message);
     }

@@ -6,7 +6,7 @@ import { PRICING } from "@/lib/pricing";
 import { Notice } from "@/components/dashboard/notice";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
-import { RevenueChart } from "@/components/dashboard/revenue-chart";
+import { RevenueCharts } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
 import { buttonPrimary, buttonSecondary, card, focusRing, textLink } from "@/components/ui/styles";
 import { pageSeller } from "../../_lib/seller";
@@ -38,7 +38,7 @@ export default async function OverviewPage({ searchParams }: Props) {
       <Notice searchParams={await searchParams} />
       <PageHeader
         title={`Welcome back, ${developer.name}`}
-        description={`You keep ${100 - PRICING.transaction_fee_percent}% of every sale. No monthly fee, no per-transaction surcharge.`}
+        description={`The platform keeps ${PRICING.transaction_fee_percent} % of what each buyer pays; you receive ${100 - PRICING.transaction_fee_percent} %. No monthly fee; Stripe's processing fee comes out of the platform's share.`}
         actions={
           <>
             <Link href="/dashboard/products/new" className={buttonPrimary}>
@@ -52,12 +52,12 @@ export default async function OverviewPage({ searchParams }: Props) {
       />
 
       <div className="mt-8">
-        <SalesTotals totals={sales.totals} />
+        <SalesTotals sales={sales} />
       </div>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
         <Section id="chart-heading" title="Net revenue, last 30 days" className={`${card} p-5 sm:p-6`}>
-          <RevenueChart daily={sales.daily} id="overview-revenue" />
+          <RevenueCharts currencies={sales.currencies} id="overview-revenue" />
         </Section>
         <Section id="catalogue-heading" title="Your catalogue" className={`${card} p-5 sm:p-6`}>
           <dl className="grid grid-cols-3 gap-3 text-center">

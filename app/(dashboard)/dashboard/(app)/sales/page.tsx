@@ -4,7 +4,7 @@ import { sellerSales } from "@/lib/dashboard/sales";
 import { PRICING } from "@/lib/pricing";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
-import { RevenueChart } from "@/components/dashboard/revenue-chart";
+import { RevenueCharts } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
 import { buttonSecondary, card, textLink } from "@/components/ui/styles";
 import { pageSeller } from "../../../_lib/seller";
@@ -21,7 +21,9 @@ export default async function SalesPage() {
         title="Sales"
         description={
           <>
-            Every paid order with the {PRICING.transaction_fee_percent}% platform fee and your net. Orders placed by AI agents name the agent.{" "}
+            Every paid order in its own currency: gross, coupon discount, the {PRICING.transaction_fee_percent} % platform fee (on what the buyer
+            paid, after discounts and before tax), refunds and your net. Tax collected on top is listed apart: it is not part of your earnings. Orders
+            placed by AI agents name the agent.{" "}
             <Link href="/api/terms" prefetch={false} className={textLink}>
               Fees and terms
             </Link>
@@ -34,10 +36,10 @@ export default async function SalesPage() {
         }
       />
       <div className="mt-8">
-        <SalesTotals totals={sales.totals} />
+        <SalesTotals sales={sales} detailed />
       </div>
       <Section id="chart-heading" title="Net revenue, last 30 days" className={`${card} mt-8 p-5 sm:p-6`}>
-        <RevenueChart daily={sales.daily} id="sales-revenue" />
+        <RevenueCharts currencies={sales.currencies} id="sales-revenue" />
       </Section>
       <Section
         id="orders-heading"
