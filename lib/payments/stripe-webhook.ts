@@ -13,7 +13,9 @@ import { applyChargeEvent } from "../refunds/stripe-events.ts";
 function taxOf(session: Stripe.Checkout.Session): number | null {
   const tax = session.total_details?.amount_tax ?? null;
   if (tax) return tax;
-  return session.automatic_tax.enabled ? (tax ?? 0) : null;
+  // Typed as always present, but an event from an older API version may lack it: absent means not enabled.
+  const automatic = session.automatic_tax as Stripe.Checkout.Session.AutomaticTax | undefined;
+  return automatic?.enabled ? (tax ?? 0) : null;
 }
 
 /** A checkout session event as a provider-neutral payment event. */
