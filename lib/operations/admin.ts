@@ -1,4 +1,175 @@
-import type { Operation } from "./define.ts";
+import { z } from "zod";
+import { listAudit } from "../admin/audit.ts";
+import { listPaymentEvents } from "../admin/events.ts";
+import { getAdminOrder, searchOrders } from "../admin/orders.ts";
+import { adminOverview } from "../admin/overview.ts";
+import { listProducts, removeProduct, restoreProduct } from "../admin/products.ts";
+import {
+  adminOrderDetailSchema,
+  adminOrderSchema,
+  adminProductSchema,
+  adminSellerSchema,
+  auditEntrySchema,
+  auditQuerySchema,
+  eventsQuerySchema,
+  idParamsSchema,
+  noteBodySchema,
+  ordersQuerySchema,
+  overviewSchema,
+  paymentEventSchema,
+  productsQuerySchema,
+  reasonBodySchema,
+  sellersQuerySchema,
+} from "../admin/schemas.ts";
+import { getSeller, listSellers, reinstateSeller, suspendSeller } from "../admin/sellers.ts";
+import { operation } from "./define.ts";
 
-/** The admin operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. */
-export const ADMIN: Operation[] = [];
+const adminOf = (c: { admin?: { email: string } }) => {
+  // The executor resolves `admin` auth before any handler runs; this only narrows the type.
+  if (!c.admin) throw new Error("admin operation ran without the operator");
+  return c.admin;
+};
+
+/**
+ * The operator's console over JSON (ADMIN_EMAILS only; anyone else gets a 404 problem, as for a path that does not
+ * exist). Every write records an audit entry in its own transaction. Not offered as MCP tools.
+ */
+export const ADMIN = [
+  operation({
+    id: "getAdminOverview",
+    summary: "Marketplace overview",
+    description:
+      "Sales, discounts, platform fees and revenue, refunds, disputes and tax for the last 12 months per currency, from the ledger; counts of orders, sellers and products.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/overview" },
+    output: overviewSchema,
+    errors: [404],
+    handler: () => adminOverview(),
+  }),
+  operation({
+    id: "listAdminSellers",
+    summary: "Sellers",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/sellers" },
+    input: { query: sellersQuerySchema },
+    output: z.object({ sellers: z.array(adminSellerSchema) }),
+    errors: [404],
+    handler: async (q) => ({ sellers: await listSellers(q) }),
+  }),
+  operation({
+    id: "getAdminSeller",
+    summary: "One seller",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/sellers/{id}" },
+    input: { params: idParamsSchema },
+    output: z.object({ seller: adminSellerSchema }),
+    errors: [404],
+    handler: async (p) => ({ seller: await getSeller(p.id) }),
+  }),
+  operation({
+    id: "suspendSeller",
+    summary: "Suspend a seller",
+    description: "Hides the seller's listed products and stops them publishing; licenses already sold keep validating.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/sellers/{id}/suspend" },
+    input: { params: idParamsSchema, body: reasonBodySchema },
+    output: z.object({ seller: adminSellerSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ seller: await suspendSeller(adminOf(c), i.id, i.reason) }),
+  }),
+  operation({
+    id: "reinstateSeller",
+    summary: "Reinstate a suspended seller",
+    description: "Lists again exactly the products the suspension hid.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/sellers/{id}/reinstate" },
+    input: { params: idParamsSchema, body: noteBodySchema },
+    output: z.object({ seller: adminSellerSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ seller: await reinstateSeller(adminOf(c), i.id, i.note) }),
+  }),
+  operation({
+    id: "listAdminProducts",
+    summary: "Products of every seller and status",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/products" },
+    input: { query: productsQuerySchema },
+    output: z.object({ products: z.array(adminProductSchema) }),
+    errors: [404],
+    handler: async (q) => ({ products: await listProducts(q) }),
+  }),
+  operation({
+    id: "removeProduct",
+    summary: "Remove a listing",
+    description: "Unlists the product with a reason its seller sees; the seller cannot relist it.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/products/{id}/remove" },
+    input: { params: idParamsSchema, body: reasonBodySchema },
+    output: z.object({ product: adminProductSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ product: await removeProduct(adminOf(c), i.id, i.reason) }),
+  }),
+  operation({
+    id: "restoreProduct",
+    summary: "Restore a removed listing",
+    description: "Back to what it was before the removal, as far as the publishing rules allow now.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/products/{id}/restore" },
+    input: { params: idParamsSchema, body: noteBodySchema },
+    output: z.object({ product: adminProductSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ product: await restoreProduct(adminOf(c), i.id, i.note) }),
+  }),
+  operation({
+    id: "searchAdminOrders",
+    summary: "Search orders",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/orders" },
+    input: { query: ordersQuerySchema },
+    output: z.object({ orders: z.array(adminOrderSchema) }),
+    errors: [404],
+    handler: async (q) => ({ orders: await searchOrders(q) }),
+  }),
+  operation({
+    id: "getAdminOrder",
+    summary: "One order, with its license, refunds, ledger entries and payment events",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/orders/{id}" },
+    input: { params: idParamsSchema },
+    output: z.object({ order: adminOrderDetailSchema }),
+    errors: [404],
+    handler: async (p) => ({ order: await getAdminOrder(p.id) }),
+  }),
+  operation({
+    id: "listPaymentEvents",
+    summary: "Payment events received",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/payment-events" },
+    input: { query: eventsQuerySchema },
+    output: z.object({ events: z.array(paymentEventSchema) }),
+    errors: [404],
+    handler: async (q) => ({ events: await listPaymentEvents(q) }),
+  }),
+  operation({
+    id: "listAuditEntries",
+    summary: "The operator's actions",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/audit" },
+    input: { query: auditQuerySchema },
+    output: z.object({ entries: z.array(auditEntrySchema) }),
+    errors: [404],
+    handler: async (q) => ({ entries: await listAudit(q) }),
+  }),
+];

@@ -10,10 +10,11 @@ import type { RateRule } from "../http/rate-limit.ts";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Who may call: anyone (`public`), or a seller signed in to the dashboard (`seller`: session cookie; writes must come
- * from our own origin).
+ * Who may call: anyone (`public`), a seller signed in to the dashboard (`seller`: session cookie; writes must come
+ * from our own origin), or the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
+ * and writes must come from our own origin).
  */
-type Auth = "public" | "seller";
+type Auth = "public" | "seller" | "admin";
 
 export type Tag =
   "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller" | "Payouts" | "Coupons" | "Orders" | "Admin";
@@ -38,6 +39,8 @@ export interface Seller {
 
 export interface HandlerContext extends CallContext {
   seller?: Seller;
+  /** The operator, for `admin` operations. */
+  admin?: { email: string };
   rawBody?: string;
 }
 

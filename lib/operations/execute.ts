@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adminFor } from "../admin/access.ts";
 import { originAllowed, readCookie } from "../auth/cookies.ts";
 import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
@@ -21,7 +22,8 @@ async function sellerFor(ctx: CallContext, write: boolean): Promise<Seller> {
  * Who is calling, for operations that are not public. Transports that can, call it before reading a body, so an
  * anonymous caller learns first that it must sign in.
  */
-export async function authorize(op: Operation, ctx: CallContext): Promise<Pick<HandlerContext, "seller">> {
+export async function authorize(op: Operation, ctx: CallContext): Promise<Pick<HandlerContext, "seller" | "admin">> {
+  if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   return op.auth === "seller" ? { seller: await sellerFor(ctx, op.http?.method !== "GET") } : {};
 }
 
@@ -34,7 +36,7 @@ export async function execute(
   op: Operation,
   input: Record<string, unknown>,
   ctx: CallContext,
-  extra: { rawBody?: string; caller?: Pick<HandlerContext, "seller"> } = {},
+  extra: { rawBody?: string; caller?: Pick<HandlerContext, "seller" | "admin"> } = {},
 ): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));

@@ -1,0 +1,148 @@
+import { getDb } from "../db.ts";
+import { publishBlocker } from "../dashboard/publish-gate.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { clearReadCache } from "../marketplace/read-cache.ts";
+import type { Admin } from "./access.ts";
+import { writeAudit } from "./audit.ts";
+import { DEFAULT_LIMIT, spellings } from "./search.ts";
+
+export interface AdminProduct {
+  id: string;
+  name: string;
+  plugin_id: string;
+  status: string;
+  moderation_reason: string | null;
+  price_cents: number;
+  currency: string;
+  sales_count: number;
+  seller: { id: string; name: string; email: string; suspended: boolean };
+  created_at: string;
+}
+
+const SELECT = {
+  id: true,
+  name: true,
+  pluginId: true,
+  status: true,
+  moderationReason: true,
+  priceCents: true,
+  currency: true,
+  salesCount: true,
+  createdAt: true,
+  developer: { select: { id: true, name: true, email: true, suspendedAt: true } },
+} as const;
+
+type Row = {
+  id: string;
+  name: string;
+  pluginId: string;
+  status: string;
+  moderationReason: string | null;
+  priceCents: number;
+  currency: string;
+  salesCount: number;
+  createdAt: Date;
+  developer: { id: string; name: string; email: string; suspendedAt: Date | null };
+};
+
+const toAdminProduct = (p: Row): AdminProduct => ({
+  id: p.id,
+  name: p.name,
+  plugin_id: p.pluginId,
+  status: p.status,
+  moderation_reason: p.moderationReason,
+  price_cents: p.priceCents,
+  currency: p.currency,
+  sales_count: p.salesCount,
+  seller: { id: p.developer.id, name: p.developer.name, email: p.developer.email, suspended: p.developer.suspendedAt !== null },
+  created_at: p.createdAt.toISOString(),
+});
+
+/** Products of every status, newest first: by id, plugin id, name or words, seller, or status. */
+export async function listProducts(filter: { q?: string; status?: string; seller_id?: string; limit?: number } = {}): Promise<AdminProduct[]> {
+  const q = filter.q?.trim();
+  const rows = await getDb().product.findMany({
+    where: {
+      ...(q
+        ? {
+            OR: [
+              { id: q },
+              { pluginId: q },
+              { searchText: { contains: q.toLowerCase() } },
+              ...spellings(q).flatMap((s) => [{ name: { contains: s } }, { developer: { email: { contains: s } } }]),
+            ],
+          }
+        : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.seller_id ? { developerId: filter.seller_id } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: filter.limit ?? DEFAULT_LIMIT,
+    select: SELECT,
+  });
+  return rows.map(toAdminProduct);
+}
+
+export async function getAdminProduct(id: string): Promise<AdminProduct> {
+  const row = await getDb().product.findUnique({ where: { id }, select: SELECT });
+  if (!row) throw notFound("product");
+  return toAdminProduct(row);
+}
+
+/**
+ * Removes a listing with a reason the seller sees on their products page. The seller cannot relist it
+ * (setProductStatus refuses "removed"); licenses already sold keep validating. Conditional on the status read, so
+ * a seller's change in between is not overwritten silently: the operator is asked to retry.
+ */
+export async function removeProduct(admin: Admin, id: string, reason: string): Promise<AdminProduct> {
+  await getDb().$transaction(async (tx) => {
+    const product = await tx.product.findUnique({ where: { id }, select: { status: true } });
+    if (!product) throw notFound("product");
+    if (product.status === "removed") throw new AppError("product_already_removed", 409, "This listing is already removed.");
+    const { count } = await tx.product.updateMany({ where: { id, status: product.status }, data: { status: "removed", moderationReason: reason } });
+    if (count !== 1) throw new AppError("listing_changed", 409, "This listing changed in the meantime; reload and try again.");
+    await writeAudit(tx, admin, { action: "product.remove", targetType: "product", targetId: id, detail: { reason, from: product.status } });
+  });
+  clearReadCache();
+  return getAdminProduct(id);
+}
+
+/**
+ * Restores a removed listing to what it was before the removal (recorded in its audit entry), as far as the rules
+ * allow now: a suspended seller's listing becomes "suspended" (it returns when they are reinstated), and a listing
+ * that may not be published now (a paid one without a ready payout account) becomes "unlisted" for the seller to
+ * relist once they can.
+ */
+export async function restoreProduct(admin: Admin, id: string, note?: string): Promise<AdminProduct> {
+  const db = getDb();
+  const product = await db.product.findUnique({ where: { id }, select: { status: true, developerId: true, priceCents: true } });
+  if (!product) throw notFound("product");
+  if (product.status !== "removed") throw new AppError("product_not_removed", 409, "Only a removed listing can be restored.");
+  const removal = await db.auditEntry.findFirst({
+    where: { targetType: "product", targetId: id, action: "product.remove" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { detail: true },
+  });
+  const before = (removal?.detail as { from?: unknown } | null)?.from;
+  const blocker = await publishBlocker(product.developerId, product.priceCents);
+  let status = "unlisted";
+  if (before === "active" || before === "suspended") {
+    if (blocker?.code === "seller_suspended") status = "suspended";
+    else if (!blocker) status = "active";
+  }
+  await db.$transaction(async (tx) => {
+    // A suspension since the gate was read wins: the listing waits for the reinstatement.
+    const seller = await tx.developer.findUnique({ where: { id: product.developerId }, select: { suspendedAt: true } });
+    if (status === "active" && seller?.suspendedAt) status = "suspended";
+    const { count } = await tx.product.updateMany({ where: { id, status: "removed" }, data: { status, moderationReason: null } });
+    if (count !== 1) throw new AppError("product_not_removed", 409, "Only a removed listing can be restored.");
+    await writeAudit(tx, admin, {
+      action: "product.restore",
+      targetType: "product",
+      targetId: id,
+      detail: { to: status, ...(note ? { note } : {}) },
+    });
+  });
+  clearReadCache();
+  return getAdminProduct(id);
+}
