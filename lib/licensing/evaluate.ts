@@ -4,13 +4,20 @@ import type { LicenseState } from "./license-state.ts";
 const DAY = 86_400_000;
 
 /** What a license's standing depends on; the rest of LicenseState (machines, buyer) does not enter into it. */
-export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt">;
+export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> & Partial<Pick<LicenseState, "revocation">>;
+
+/** The code of an inactive license, from why it is inactive: a refund and an open dispute have their own. */
+function inactiveCode(revocation: string | null | undefined): LicenseCode {
+  if (revocation === "refunded") return "REFUNDED";
+  if (revocation === "disputed") return "SUSPENDED";
+  return "REVOKED";
+}
 
 /** The standing of a license for a product, before any machine is considered. */
 export function licenseStanding(state: StandingFacts | null, pluginId: string, now: number): LicenseCode {
   if (!state) return "NOT_FOUND";
   if (state.pluginId !== pluginId) return "PRODUCT_MISMATCH";
-  if (!state.isActive) return "REVOKED";
+  if (!state.isActive) return inactiveCode(state.revocation);
   if (state.expiresAt !== null && state.expiresAt <= now) return state.trial ? "TRIAL_EXPIRED" : "EXPIRED";
   return "VALID";
 }

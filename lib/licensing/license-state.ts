@@ -10,6 +10,8 @@ export interface LicenseState {
   pluginId: string;
   buyerEmail: string;
   isActive: boolean;
+  /** Why it is not active ("seller", "refunded", "disputed", "dispute_lost"); null while active. */
+  revocation?: string | null;
   trial: boolean;
   maxMachines: number;
   issuedAt: number;
@@ -26,6 +28,7 @@ function licenseSelect(fingerprint?: string) {
     key: true,
     buyerEmail: true,
     isActive: true,
+    revocation: true,
     trial: true,
     maxMachines: true,
     activeMachines: true,
@@ -47,6 +50,7 @@ async function load(key: string, fingerprint?: string): Promise<(LicenseState & 
     pluginId: row.product.pluginId,
     buyerEmail: row.buyerEmail,
     isActive: row.isActive,
+    revocation: row.revocation,
     trial: row.trial,
     maxMachines: row.maxMachines,
     issuedAt: row.issuedAt.getTime(),

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { z } from "zod";
+import { writeAudit } from "../admin/audit.ts";
 import { newSessionId } from "../checkout/session-id.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
@@ -155,6 +156,15 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
         status: "pending",
       },
     });
+    // An operator's refund is audited in the transaction that commits to it (lib/admin/audit.ts).
+    if (input.actor.kind === "operator") {
+      await writeAudit(tx, input.actor, {
+        action: "order.refund",
+        targetType: "order",
+        targetId: order.id,
+        detail: { refund_id: id, amount_cents: amount, currency: order.currency, reason },
+      });
+    }
   });
 
   const answer = await askProvider(order, id, amount);
