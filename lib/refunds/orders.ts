@@ -61,11 +61,12 @@ const summarySelect = {
  * e-mails are stored in lower case, and product names are matched through the product's lower-cased search text).
  */
 export async function listOrders(developerId: string | null, query: OrdersQuery) {
-  const q = query.q?.trim().toLowerCase();
+  const raw = query.q?.trim() ?? "";
+  const q = raw.toLowerCase();
   const where: Prisma.OrderWhereInput = {
     ...(developerId ? { product: { developerId } } : {}),
     ...(query.status ? { status: query.status } : {}),
-    ...(q ? { OR: [{ id: query.q!.trim() }, { buyerEmail: { contains: q } }, { product: { searchText: { contains: q } } }] } : {}),
+    ...(q ? { OR: [{ id: raw }, { buyerEmail: { contains: q } }, { product: { searchText: { contains: q } } }] } : {}),
   };
   const db = getDb();
   const [total, rows] = await Promise.all([

@@ -94,7 +94,7 @@ async function disputeCreated(tx: Tx, orderId: string, dispute: Stripe.Dispute):
     amountCents: dispute.amount,
     currency: dispute.currency.toLowerCase(),
     disputeId: dispute.id,
-    reason: dispute.reason ?? null,
+    reason: dispute.reason,
   });
   await enqueueEmail(tx, { to: order.product.developer.email, ...mail, kind: "dispute", dedupeKey: `dispute:${dispute.id}` });
   return { outcome: `dispute opened ${dispute.amount} ${common.currency}`, applied: true, licenseKey, mail: true };
@@ -132,11 +132,11 @@ export async function applyChargeEvent(event: Stripe.Event): Promise<AppliedEven
   let effect: ((tx: Tx, orderId: string) => Promise<Effect>) | null = null;
   if (event.type === "charge.refunded") {
     const charge = event.data.object;
-    orderId = await findOrder(idOf(charge.payment_intent), charge.metadata?.order_id);
+    orderId = await findOrder(idOf(charge.payment_intent), charge.metadata.order_id);
     effect = (tx, id) => chargeRefunded(tx, id, charge);
   } else if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed") {
     const dispute = event.data.object;
-    orderId = await findOrder(idOf(dispute.payment_intent), dispute.metadata?.order_id);
+    orderId = await findOrder(idOf(dispute.payment_intent), dispute.metadata.order_id);
     effect = event.type === "charge.dispute.created" ? (tx, id) => disputeCreated(tx, id, dispute) : (tx, id) => disputeClosed(tx, id, dispute);
   }
   const r = await applyOnce({ id: event.id, provider: "stripe", type: event.type, orderId }, async (tx): Promise<Effect> => {
