@@ -12,12 +12,20 @@ const NOTICES: Record<string, string> = {
   "license-revoked": "License revoked. Apps using it will be refused at their next check.",
   "license-reinstated": "License reinstated. It works again on its machines.",
   "machine-released": "Machine released; the seat is free again.",
+  "payout-connected": "Test payout account connected. You can publish paid listings; in test mode no money moves.",
+  "payout-updated": "Payout account status read from Stripe.",
 };
 
 const ERRORS: Record<string, string> = {
   "not-activated": "That machine was already released.",
   "rate-limited": "Too many attempts in a short time. Wait a minute and try again.",
   failed: "That did not work. Please try again.",
+  "payout-account-required": "A paid listing needs a ready payout account: connect one under Payouts (free listings need none).",
+  "seller-suspended": "Your seller account is suspended by the operator: you cannot publish listings.",
+  "payout-unavailable": "Stripe could not be reached; nothing changed. Try again in a moment.",
+  "payout-refused": "Stripe refused that request. Try again; if it keeps failing, contact the marketplace's operator.",
+  "payouts-not-configured": "Payouts cannot be set up on this deployment: it has no payment provider.",
+  "payout-onboarding-incomplete": "Finish Stripe's onboarding first; the Express dashboard opens once your details are in.",
 };
 
 export function Notice({ searchParams }: { searchParams: Record<string, string | string[] | undefined> }) {

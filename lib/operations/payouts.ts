@@ -1,4 +1,55 @@
+import { z } from "zod";
+import { getPayoutAccount, payoutAccountSchema } from "../payouts/payout-account.ts";
+import { connectInputSchema, connectOutputSchema, connectPayoutAccount, payoutDashboardLink } from "../payouts/stripe-connect.ts";
 import type { Operation } from "./define.ts";
+import { operation } from "./define.ts";
 
-/** The payouts operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. */
-export const PAYOUTS: Operation[] = [];
+const sellerOf = (c: { seller?: { developer: { id: string; email: string } } }) => {
+  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
+  if (!c.seller) throw new Error("seller operation ran without a seller");
+  return c.seller.developer;
+};
+
+/**
+ * The payouts operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. Every
+ * one acts on the signed-in seller's own payout account only: there is no account id in any input to point elsewhere.
+ */
+export const PAYOUTS: Operation[] = [
+  operation({
+    id: "getPayoutAccount",
+    summary: "Your payout account",
+    description:
+      "Whether sales can reach you: the payout account's provider, status (ready, action needed, in review, not connected) and what is still due, in the provider's terms and in plain words. A paid listing needs a ready account.",
+    tag: "Payouts",
+    auth: "seller",
+    http: { method: "GET", path: "/api/dashboard/payouts" },
+    output: z.object({ payout_account: payoutAccountSchema }),
+    errors: [401, 403],
+    handler: async (_i, c) => ({ payout_account: await getPayoutAccount(sellerOf(c).id) }),
+  }),
+  operation({
+    id: "connectPayoutAccount",
+    summary: "Connect your payout account",
+    description:
+      "With Stripe: creates your Stripe Express account once and returns a single-use onboarding URL to open (Stripe collects your identity and bank details; we never see them). In test mode: connects the built-in test payout account, ready at once (url is null). 409 payouts_not_configured when the deployment has no payment provider.",
+    tag: "Payouts",
+    auth: "seller",
+    http: { method: "POST", path: "/api/dashboard/payouts/connect" },
+    input: { body: connectInputSchema },
+    output: connectOutputSchema,
+    errors: [401, 403, 409, 502],
+    handler: async (b, c) => connectPayoutAccount(sellerOf(c), b),
+  }),
+  operation({
+    id: "payoutDashboardLink",
+    summary: "Open your Stripe Express dashboard",
+    description:
+      "A single-use link into your Stripe Express dashboard (payout schedule, bank details, tax forms). 404 without a payout account; 409 for the test account or before onboarding is finished.",
+    tag: "Payouts",
+    auth: "seller",
+    http: { method: "POST", path: "/api/dashboard/payouts/dashboard-link" },
+    output: z.object({ url: z.string() }),
+    errors: [401, 403, 404, 409, 502],
+    handler: async (_i, c) => payoutDashboardLink(sellerOf(c).id),
+  }),
+];

@@ -15,6 +15,20 @@ export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<numbe
     await tx.developer.createMany({
       data: developers.map((d) => ({ id: d.id, name: d.name, email: d.email, website: d.website, bio: d.bio })),
     });
+    // The demo sellers' built-in test payout accounts, ready: their paid listings pass the publishing gate (relist,
+    // price edits) and sell in test mode. A Stripe deployment does not count a test account as ready.
+    await tx.payoutAccount.createMany({
+      data: developers.map((d) => ({
+        id: `test_acct_demo_${d.id}`,
+        developerId: d.id,
+        provider: "test",
+        chargesEnabled: true,
+        payoutsEnabled: true,
+        detailsSubmitted: true,
+        requirementsDue: [],
+        statusAsOf: Math.floor(now.getTime() / 1000),
+      })),
+    });
     const names = new Map(developers.map((d) => [d.id, d.name]));
     await tx.product.createMany({
       data: products.map((p) => {

@@ -5,6 +5,7 @@ import { POST as mcpPost } from "@/app/api/mcp/route";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
+import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
 import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
@@ -18,6 +19,7 @@ import { restRoutes } from "@/lib/operations/http";
 import { operations } from "@/lib/operations/index";
 import { call } from "../helpers/http";
 import { startLeanServer } from "../helpers/lean-server";
+import { startStripeStub } from "../helpers/stripe-stub";
 import { fingerprint, newLicense } from "../helpers/licenses";
 
 /**
@@ -81,6 +83,36 @@ const productBody = (name: string, pluginId: string) => ({
   platforms: ["linux"],
   download_url: "https://example.com/download.zip",
   icon_url: "/icons/tape-warmth.svg",
+});
+
+// Payouts: a second seller whose payout account is a Stripe one (the stand-in answers the Express login link).
+const payoutFx = { cookie: "", base: "" };
+let payoutStub: Awaited<ReturnType<typeof startStripeStub>> | undefined;
+beforeAll(async () => {
+  payoutStub = await startStripeStub({
+    routes: { "POST /v1/accounts/": () => ({ body: { object: "login_link", created: 1, url: "https://connect.stripe.com/express/acct_walk/x" } }) },
+  });
+  payoutFx.base = payoutStub.base;
+  const email = `walk-payouts-${run}@example.com`;
+  const dev = await createDeveloperProfile(email, { name: `Walk Payouts ${run}`, website: null, bio: "" });
+  await getDb().payoutAccount.create({
+    data: {
+      id: `acct_walk${run}`,
+      developerId: dev.id,
+      provider: "stripe",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true,
+      requirementsDue: [],
+    },
+  });
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  payoutFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+afterAll(async () => {
+  await payoutStub?.close();
 });
 
 const EXAMPLES: Record<string, Example> = {
@@ -159,6 +191,15 @@ const EXAMPLES: Record<string, Example> = {
       body: productBody(`Walk Renamed ${run}`, `com.walk.owned${run}`),
     }),
     error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: { name: "x" }, status: 400 }),
+  },
+  getPayoutAccount: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
+  connectPayoutAccount: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: { country: "DE" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { country: "Germany" }, status: 400 }),
+  },
+  payoutDashboardLink: {
+    ok: () => ({ headers: { cookie: payoutFx.cookie }, env: { ...STRIPE_ON, STRIPE_API_BASE: payoutFx.base } }),
+    error: () => ({ headers: { cookie: fx.cookie }, status: 409 }),
   },
   generateLicenseIntegration: {
     ok: () => ({ body: { language: "python", app_id: "com.example.app" } }),

@@ -13,6 +13,10 @@ import { readProductForm } from "../../../_lib/product-form-data";
 function refusedBy(error: unknown, values: FormState["values"]): FormState {
   if (!(error instanceof AppError) || error.status >= 500) throw error;
   if (error.code === "plugin_id_taken") return refused(values, { plugin_id: [error.detail] });
+  // The publish gate: the whole reason on top, and the price marked, since a free listing needs no payout account.
+  if (error.code === "payout_account_required") {
+    return refused(values, { price: ["Connect a payout account under Payouts first, or make the listing free."] }, appErrorMessage(error));
+  }
   const field = error.extra.errors?.[0];
   if (field?.name === "download_url")
     return refused(values, { download_url: [`${field.message.charAt(0).toUpperCase()}${field.message.slice(1)}.`] });
@@ -67,10 +71,15 @@ export async function setProductStatusAction(rawProductId: unknown, status: Prod
   const productId = String(rawProductId);
   const { developer } = await requireSeller();
   if (!PRODUCT_STATUSES.includes(status)) throw new AppError("invalid_status", 400, "Unknown product status.");
+  const page = back === "edit" ? `/dashboard/products/${encodeURIComponent(productId)}` : "/dashboard/products";
   try {
     await setProductStatus(developer.id, productId, status);
   } catch (error) {
     if (isNotFound(error)) notFound();
+    // The publish gate refused a relist: say why on the page instead of the error screen.
+    if (error instanceof AppError && (error.code === "payout_account_required" || error.code === "seller_suspended")) {
+      redirect(`${page}?error=${error.code.replace(/_/g, "-")}`);
+    }
     throw error;
   }
   revalidateProduct(productId);
