@@ -58,3 +58,43 @@ export function currencyLabel(currency: string): string {
   const name = new Intl.DisplayNames("en", { type: "currency" }).of(code) ?? code;
   return `${code} — ${name}`;
 }
+
+/** What a page or mail says about tax the payment provider did not calculate (test mode, Stripe Tax off). */
+export const TAX_NOT_CALCULATED = "not calculated";
+
+/** The money columns of an order (Prisma's Order has them all). */
+export interface OrderMoney {
+  currency: string;
+  quantity: number;
+  subtotalCents: number;
+  discountCents: number;
+  couponCode: string | null;
+  amountCents: number;
+  taxCents: number | null;
+  refundedCents?: number;
+}
+
+/**
+ * An order's charges as every page, e-mail and receipt shows them, each amount with its code: quantity, unit price,
+ * subtotal, the coupon's discount, tax ("not calculated" when the provider did not calculate it, never a made-up
+ * zero) and the total the buyer paid (what the order is for plus tax). Orders from before seats and coupons had no
+ * subtotal of their own: theirs is what was paid.
+ */
+export function orderCharges(o: OrderMoney) {
+  const f = (minor: number) => formatPrice(minor, o.currency);
+  const subtotal = o.subtotalCents > 0 ? o.subtotalCents : o.amountCents + o.discountCents;
+  const quantity = Math.max(1, o.quantity);
+  return {
+    currency: o.currency,
+    quantity,
+    unit: f(Math.round(subtotal / quantity)),
+    subtotal: f(subtotal),
+    discount: o.discountCents > 0 ? f(o.discountCents) : null,
+    couponCode: o.couponCode,
+    tax: o.taxCents === null ? TAX_NOT_CALCULATED : f(o.taxCents),
+    taxCalculated: o.taxCents !== null,
+    total: f(o.amountCents + (o.taxCents ?? 0)),
+    refunded: o.refundedCents && o.refundedCents > 0 ? f(o.refundedCents) : null,
+  };
+}
+export type OrderCharges = ReturnType<typeof orderCharges>;

@@ -5,7 +5,7 @@ import { licenseEmail } from "../email/templates.ts";
 import { recordEntries, saleEntries } from "../ledger/ledger.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
-import { formatPrice } from "../pricing.ts";
+import { formatPrice, orderCharges } from "../pricing.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -54,6 +54,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     productPageUrl: absoluteUrl(paths.product(order.productId)),
     orderId: order.id,
     amountDisplay: formatPrice(order.amountCents, order.currency),
+    charges: orderCharges(order),
   });
   await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "license", dedupeKey: `license:${order.id}` });
   return { fulfilled: true, licenseKey: license.key };

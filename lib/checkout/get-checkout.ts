@@ -1,7 +1,7 @@
 import { downloadPath } from "../marketplace/get-download.ts";
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
-import { formatPrice } from "../pricing.ts";
+import { formatPrice, orderCharges } from "../pricing.ts";
 import { testPaymentsEnabled } from "../payments/provider.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import type { CheckoutStatus, OrderStatus } from "./schemas.ts";
@@ -92,6 +92,7 @@ export async function getCheckoutView(sessionId: string, now = Date.now()) {
     buyerEmail: order.buyerEmail,
     agentId: order.agentId,
     amountDisplay: formatPrice(order.amountCents, order.currency),
+    charges: orderCharges(order),
     expiresAt: order.expiresAt,
     paidAt: order.paidAt,
     product: {

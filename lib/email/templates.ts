@@ -1,4 +1,5 @@
 import { absoluteUrl } from "../urls.ts";
+import type { OrderCharges } from "../pricing.ts";
 
 /**
  * The messages the service sends, as { subject, html, text }. Mail clients ignore <style> blocks and strip most
@@ -123,8 +124,13 @@ export interface LicenseEmailData {
   receiptUrl: string;
   productPageUrl: string;
   orderId: string;
-  /** The price paid, formatted ("$49.00"). */
+  /** The price paid, formatted with its code ("$49.00 USD"); "Complimentary" for a gift. */
   amountDisplay: string;
+  /**
+   * A purchase's charges (lib/pricing.ts orderCharges): quantity, subtotal, discount with the coupon code, tax and the
+   * total paid, each with its currency code. Without it the mail shows `amountDisplay` alone.
+   */
+  charges?: OrderCharges;
   /** "complimentary": a seller sent this license; the mail says it is sent on the seller's behalf. Default "purchase". */
   source?: "purchase" | "complimentary";
 }
@@ -157,6 +163,23 @@ function receiptWording(gift: boolean): { what: string; private: string } {
 function ownLink(url: string, fallback: string): string {
   const target = href(url);
   return target.startsWith(absoluteUrl("/")) ? target : fallback;
+}
+
+/**
+ * What the buyer paid, one row per line: quantity × unit price, subtotal, the coupon's discount, tax ("not
+ * calculated" when none was) and the total, or the one amount when the charges are not known (a gift, older mail).
+ */
+function chargeRows(d: LicenseEmailData, gift: boolean): [string, string][] {
+  const c = d.charges;
+  if (gift || !c) return [[gift ? "Price" : "Price paid", d.amountDisplay]];
+  return [
+    ...(c.quantity > 1 ? [["Quantity", `${c.quantity} × ${c.unit}`] as [string, string]] : []),
+    ...(c.discount
+      ? [["Subtotal", c.subtotal] as [string, string], ["Discount", `−${c.discount}${c.couponCode ? ` (${c.couponCode})` : ""}`] as [string, string]]
+      : []),
+    ["Tax", c.tax],
+    ["Total paid", c.total],
+  ];
 }
 
 /**
@@ -201,7 +224,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     p(`Keep this e-mail: the key is all you need to activate ${escapeHtml(d.productName)}.`, `font-size:13px;line-height:20px;color:${FAINT};`),
     detailRows([
       [gift ? "Product (as the seller names it)" : "Product", `${d.productName} by ${d.developerName}`],
-      [gift ? "Price" : "Price paid", d.amountDisplay],
+      ...chargeRows(d, gift),
       ["Machines", `Up to ${seats} at a time`],
       ["Licensed to", d.buyerEmail],
     ]),
@@ -247,7 +270,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     `    ${d.licenseKey}`,
     "",
     `Product:      ${d.productName} by ${d.developerName}`,
-    `${gift ? "Price:       " : "Price paid:  "} ${d.amountDisplay}`,
+    ...chargeRows(d, gift).map(([label, value]) => `${`${label}:`.padEnd(13)} ${value}`),
     `Machines:     up to ${seats} at a time`,
     `Licensed to:  ${d.buyerEmail}`,
     "",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { licenseEmail } from "@/lib/email/templates";
 import { productInputSchema } from "@/lib/marketplace/schemas";
-import { currencyLabel, formatPrice, minorDigits, minorToDecimal, SUPPORTED_CURRENCIES } from "@/lib/pricing";
+import { currencyLabel, formatPrice, minorDigits, minorToDecimal, orderCharges, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 
 describe("formatPrice: every price carries its ISO code", () => {
   it("shows the symbol, the amount in the currency's precision and the code", () => {
@@ -55,5 +56,59 @@ describe("a product's currency", () => {
     expect(productInputSchema.parse(product).currency).toBeUndefined();
     for (const bad of ["EUR", "jpy", "", "usd\n", 1])
       expect(productInputSchema.safeParse({ ...product, currency: bad }).success, String(bad)).toBe(false);
+  });
+});
+
+describe("an order's charges", () => {
+  const order = { currency: "eur", quantity: 2, subtotalCents: 5000, discountCents: 500, couponCode: "SPRING", amountCents: 4500, taxCents: null };
+
+  it("lists quantity, subtotal, the coupon's discount, tax and the total, each with its code", () => {
+    expect(orderCharges(order)).toEqual({
+      currency: "eur",
+      quantity: 2,
+      unit: "€25.00 EUR",
+      subtotal: "€50.00 EUR",
+      discount: "€5.00 EUR",
+      couponCode: "SPRING",
+      tax: "not calculated",
+      taxCalculated: false,
+      total: "€45.00 EUR",
+      refunded: null,
+    });
+    // Tax the provider calculated is added to the total; zero tax is shown as zero, not as "not calculated".
+    expect(orderCharges({ ...order, taxCents: 855 })).toMatchObject({ tax: "€8.55 EUR", taxCalculated: true, total: "€53.55 EUR" });
+    expect(orderCharges({ ...order, taxCents: 0 })).toMatchObject({ tax: "€0.00 EUR", total: "€45.00 EUR" });
+    // An order from before seats and coupons has no subtotal of its own.
+    expect(orderCharges({ ...order, quantity: 1, subtotalCents: 0, discountCents: 0, couponCode: null, amountCents: 1999 })).toMatchObject({
+      unit: "€19.99 EUR",
+      subtotal: "€19.99 EUR",
+      discount: null,
+      total: "€19.99 EUR",
+    });
+  });
+
+  it("are in the license e-mail, in the HTML and the text part", () => {
+    const mail = licenseEmail({
+      buyerEmail: "buyer@example.com",
+      productName: "Tape Saturator Pro",
+      developerName: "Ferrite Audio",
+      licenseKey: "ABCD-EFGH-JKLM-NPQR",
+      maxMachines: 6,
+      pluginId: "com.ferrite.tapesat",
+      downloadUrl: "http://localhost:3000/downloads/tape-saturator-pro?t=lic1.abc",
+      receiptUrl: "http://localhost:3000/licenses",
+      productPageUrl: "http://localhost:3000/products/tape-saturator-pro",
+      orderId: "cs_test_123",
+      amountDisplay: formatPrice(4500, "eur"),
+      charges: orderCharges(order),
+    });
+    for (const part of [mail.text, mail.html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ")]) {
+      expect(part).toContain("2 × €25.00 EUR");
+      expect(part).toContain("€50.00 EUR");
+      expect(part).toContain("−€5.00 EUR (SPRING)");
+      expect(part).toMatch(/Tax:?\s+not calculated/);
+      expect(part).toMatch(/Total paid:?\s+€45\.00 EUR/);
+      expect(part).toMatch(/6 machines/);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { TestModeBanner } from "@/components/checkout/test-mode-banner";
 import { plural } from "@/components/store/labels";
+import { OrderChargesList } from "@/components/store/order-charges";
 import { buttonPrimary, card, textLink } from "@/components/ui/styles";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
 
@@ -73,7 +74,9 @@ export default async function CheckoutPage({ params }: Props) {
 }
 
 function TestCheckout({ view }: { view: CheckoutView }) {
-  const machines = plural(view.product.maxMachines, "machine");
+  // The license will cover the product's machines for each seat bought.
+  const seats = view.product.maxMachines * view.charges.quantity;
+  const machines = plural(seats, "machine");
   return (
     <CheckoutFrame wide>
       <TestModeBanner />
@@ -89,16 +92,8 @@ function TestCheckout({ view }: { view: CheckoutView }) {
             <ProductSummary product={view.product} size="lg" />
           </div>
 
-          <dl className="mt-6 divide-y divide-slate-200 border-t border-slate-200 text-sm">
-            <div className="flex items-baseline justify-between gap-4 py-3">
-              <dt className="text-slate-600">License</dt>
-              <dd className="text-right font-medium text-slate-900">One-time · up to {machines}</dd>
-            </div>
-            <div className="flex items-baseline justify-between gap-4 py-3">
-              <dt className="text-base font-semibold text-slate-900">Total</dt>
-              <dd className="text-2xl font-semibold text-slate-900">{view.amountDisplay}</dd>
-            </div>
-          </dl>
+          <p className="mt-6 border-t border-slate-200 pt-3 text-sm text-slate-600">One-time purchase, no subscription.</p>
+          <OrderChargesList charges={view.charges} seats={seats} />
 
           <div className="mt-4 rounded-xl bg-slate-50 px-4 py-3.5 ring-1 ring-slate-200 ring-inset">
             <h3 className="text-sm font-semibold text-slate-900">What you get</h3>
@@ -119,7 +114,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
           <form method="post" action={checkoutPaths.pay(view.id)} className="mt-6">
             <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
               <LockIcon />
-              Pay {view.amountDisplay}
+              Pay {view.charges.total}
             </button>
           </form>
           <p className="mt-2 text-center text-xs text-slate-600">Test mode: nothing is charged.</p>

@@ -46,7 +46,12 @@ export default async function CheckoutCancelledPage({ params }: Props) {
         }
         footer={<ProductSummary product={view.product} linkName showTagline={false} />}
       >
-        <p>You have not been charged.</p>
+        <p>
+          You have not been charged. The order was for {view.charges.quantity} × {view.charges.unit}
+          {view.charges.discount ? ` less ${view.charges.discount}${view.charges.couponCode ? ` (${view.charges.couponCode})` : ""}` : ""}:{" "}
+          {view.charges.total}
+          {view.charges.taxCalculated ? " including tax" : ""}.
+        </p>
         {resumeUrl ? <p>Changed your mind? Your payment page is still open for now.</p> : null}
       </StatusPanel>
     </CheckoutFrame>

@@ -11,6 +11,7 @@ import { checkoutPaths, findCheckout, isClosed, loadCheckout, type CheckoutView 
 import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { plural } from "@/components/store/labels";
+import { OrderChargesList } from "@/components/store/order-charges";
 import { buttonPrimary, buttonSecondary, card, textLink } from "@/components/ui/styles";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
 
@@ -79,7 +80,7 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
           </span>
           <h1 className="mt-4 text-2xl font-semibold tracking-tight text-balance text-slate-900 sm:text-3xl">Payment complete</h1>
           <p className="mt-2 text-base leading-7 text-pretty text-slate-700">
-            Thank you for buying {view.product.name}. You paid {view.amountDisplay}
+            Thank you for buying {view.product.name}. You paid {view.charges.total}
             {view.paidAt ? (
               <>
                 {" "}
@@ -92,6 +93,13 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
           <div className="mt-6">
             <LicenseKeyCard licenseKey={license.key} maxMachines={license.maxMachines} buyerEmail={view.buyerEmail} emailStatus={view.emailStatus} />
           </div>
+
+          <section aria-labelledby="charges-heading" className="mt-8">
+            <h2 id="charges-heading" className="text-base font-semibold text-slate-900">
+              What you paid
+            </h2>
+            <OrderChargesList charges={view.charges} seats={license.maxMachines} className="mt-2" />
+          </section>
 
           <section aria-labelledby="product-heading" className="mt-8">
             <h2 id="product-heading" className="sr-only">
