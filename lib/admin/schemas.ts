@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONTROL_CHARACTER_MESSAGE as CONTROL, multiLineText, singleLineText } from "../http/input.ts";
 import { PRODUCT_STATUSES, OPERATOR_PRODUCT_STATUSES } from "../marketplace/constants.ts";
+import { refundRequestSchema } from "../refunds/schemas.ts";
 import { AUDIT_ACTIONS } from "./audit.ts";
 
 /** Ids of sellers, products and orders: slugs and generated ids, never free text. */
@@ -48,15 +49,13 @@ const reason = z
   .trim()
   .min(3, "give a reason of at least 3 characters")
   .max(500)
-  .refine(multiLineText, CONTROL)
+  .refine(singleLineText, CONTROL)
   .describe("Why; the seller sees it");
 const note = z.string().trim().max(500).refine(multiLineText, CONTROL).optional().describe("A note for the audit log");
 export const reasonBodySchema = z.object({ reason });
 export const noteBodySchema = z.object({ note });
-export const refundBodySchema = z.object({
-  amount_cents: z.int().min(1).max(100_000_000).optional().describe("Minor units to refund; the whole remaining amount when absent"),
-  reason: reason.describe("Why; the buyer's mail and the audit log carry it"),
-});
+/** The same refund request a seller makes (lib/refunds/schemas.ts). */
+export const refundBodySchema = refundRequestSchema;
 
 const iso = z.string();
 const money = z.int();

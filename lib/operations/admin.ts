@@ -19,9 +19,12 @@ import {
   paymentEventSchema,
   productsQuerySchema,
   reasonBodySchema,
+  refundBodySchema,
   sellersQuerySchema,
 } from "../admin/schemas.ts";
 import { getSeller, listSellers, reinstateSeller, suspendSeller } from "../admin/sellers.ts";
+import { refundOrder, toRefundOut } from "../refunds/refund-order.ts";
+import { refundSchema } from "../refunds/schemas.ts";
 import { operation } from "./define.ts";
 
 const adminOf = (c: { admin?: { email: string } }) => {
@@ -149,6 +152,27 @@ export const ADMIN = [
     output: z.object({ order: adminOrderDetailSchema }),
     errors: [404],
     handler: async (p) => ({ order: await getAdminOrder(p.id) }),
+  }),
+  operation({
+    id: "refundOrderAsOperator",
+    summary: "Refund an order",
+    description:
+      "Refunds all that remains of a paid order, or `amount_cents` of it, with a reason the buyer's e-mail carries. A full refund revokes the license. Racing refunds never exceed what was paid.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/orders/{id}/refund", status: 201 },
+    input: { params: idParamsSchema, body: refundBodySchema },
+    output: z.object({ refund: refundSchema, full: z.boolean(), order: adminOrderDetailSchema }),
+    errors: [400, 403, 404, 409, 502],
+    handler: async (i, c) => {
+      const refund = await refundOrder({
+        orderId: i.id,
+        ...(i.amount_cents !== undefined ? { amountCents: i.amount_cents } : {}),
+        reason: i.reason,
+        actor: { kind: "operator", email: adminOf(c).email },
+      });
+      return { refund: toRefundOut(refund), full: refund.full, order: await getAdminOrder(i.id) };
+    },
   }),
   operation({
     id: "listPaymentEvents",
