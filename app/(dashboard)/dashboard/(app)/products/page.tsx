@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { operatorHolds } from "@/lib/admin/seller-holds";
 import { listSellerProducts } from "@/lib/dashboard/products";
-import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
+import { CATEGORY_LABELS, OPERATOR_PRODUCT_STATUSES } from "@/lib/marketplace/constants";
 import { formatPrice } from "@/lib/pricing";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -9,6 +10,7 @@ import { ProductStatusBadge } from "@/components/dashboard/status-badge";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
 import { buttonPrimary, buttonSecondary, card, focusRing } from "@/components/ui/styles";
 import { pageSeller } from "../../../_lib/seller";
+import { OperatorHoldsNotice } from "./_operator-holds";
 import { setProductStatusAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -16,15 +18,18 @@ export const metadata: Metadata = { title: "Products", robots: { index: false } 
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+const heldByOperator = (status: string) => (OPERATOR_PRODUCT_STATUSES as readonly string[]).includes(status);
+
 const smallButton = "inline-flex items-center rounded-md px-2.5 py-1.5 text-sm font-medium";
 
 export default async function ProductsPage({ searchParams }: Props) {
   const { developer } = await pageSeller();
-  const products = await listSellerProducts(developer.id);
+  const [products, holds] = await Promise.all([listSellerProducts(developer.id), operatorHolds(developer.id)]);
 
   return (
     <>
       <Notice searchParams={await searchParams} />
+      <OperatorHoldsNotice holds={holds} />
       <PageHeader
         title="Products"
         description="Listed products are in the store, the catalog API and the MCP tools. Unlisting hides a product from new buyers; licenses already sold keep working."
@@ -86,12 +91,15 @@ export default async function ProductsPage({ searchParams }: Props) {
                           View<span className="sr-only"> {p.name} in the store</span>
                         </a>
                       ) : null}
-                      <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
-                        <button type="submit" className={`${buttonSecondary} px-3 py-1.5`}>
-                          {listed ? "Unlist" : "Relist"}
-                          <span className="sr-only"> {p.name}</span>
-                        </button>
-                      </form>
+                      {/* Removed and suspended listings are the operator's to restore (the notice above says why). */}
+                      {heldByOperator(p.status) ? null : (
+                        <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
+                          <button type="submit" className={`${buttonSecondary} px-3 py-1.5`}>
+                            {listed ? "Unlist" : "Relist"}
+                            <span className="sr-only"> {p.name}</span>
+                          </button>
+                        </form>
+                      )}
                     </div>
                   </li>
                 );
@@ -164,12 +172,14 @@ export default async function ProductsPage({ searchParams }: Props) {
                                 View<span className="sr-only"> {p.name} in the store</span>
                               </a>
                             ) : null}
-                            <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
-                              <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
-                                {listed ? "Unlist" : "Relist"}
-                                <span className="sr-only"> {p.name}</span>
-                              </button>
-                            </form>
+                            {heldByOperator(p.status) ? null : (
+                              <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
+                                <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
+                                  {listed ? "Unlist" : "Relist"}
+                                  <span className="sr-only"> {p.name}</span>
+                                </button>
+                              </form>
+                            )}
                           </div>
                         </td>
                       </tr>

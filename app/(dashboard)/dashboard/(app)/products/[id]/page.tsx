@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { currentSeller } from "@/lib/auth/next-session";
+import { operatorHolds } from "@/lib/admin/seller-holds";
 import { getSellerProduct, productToInput } from "@/lib/dashboard/products";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { toListingProduct } from "@/lib/marketplace/serialize";
@@ -17,6 +18,7 @@ import { platformLabel, plural, seatModelLabel } from "@/components/store/labels
 import { ProductCard } from "@/components/store/product-card";
 import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
 import { pageSeller } from "../../../../_lib/seller";
+import { OperatorHoldsNotice } from "../_operator-holds";
 import { setProductStatusAction, updateProductAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -58,7 +60,10 @@ export default async function EditProductPage({ params, searchParams }: Props) {
   const storeHref = `/products/${encodeURIComponent(product.id)}`;
   const net = product.priceCents - platformFeeCents(product.priceCents);
 
-  const statusButton = (
+  // Removed and suspended listings are the operator's to restore; the notice below says why.
+  const held = product.status === "removed" || product.status === "suspended";
+  const holds = await operatorHolds(developer.id);
+  const statusButton = held ? null : (
     <form action={setProductStatusAction.bind(null, product.id, listed ? "unlisted" : "active", "edit")}>
       <button type="submit" className={buttonSecondary}>
         {listed ? "Unlist" : "Relist"}
@@ -69,6 +74,7 @@ export default async function EditProductPage({ params, searchParams }: Props) {
   return (
     <>
       <Notice searchParams={await searchParams} />
+      <OperatorHoldsNotice holds={holds} productId={product.id} />
       <PageHeader
         eyebrow={
           <Link href="/dashboard/products" className={`rounded-sm hover:text-slate-900 hover:underline ${focusRing}`}>
