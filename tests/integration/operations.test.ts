@@ -5,6 +5,7 @@ import { POST as mcpPost } from "@/app/api/mcp/route";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
+import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
 import { sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
@@ -115,7 +116,41 @@ afterAll(async () => {
   await payoutStub?.close();
 });
 
+// Orders and refunds: a seller with a paid test-mode order of their own product (the walk's other seller gets 404).
+const ordersFx = { cookie: "", order: "" };
+beforeAll(async () => {
+  const email = `walk-orders-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Orders ${run}`, website: null, bio: "" });
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Orders ${run}`, `com.walk.orders${run}`)));
+  ordersFx.order = (await createCheckout({ product_id: product.id, buyer_email: `walk-buyer-${run}@example.com` })).session_id;
+  await payTestCheckout(ordersFx.order);
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  ordersFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const ORDERS_EXAMPLES: Record<string, Example> = {
+  listOrders: {
+    ok: () => ({ headers: { cookie: ordersFx.cookie }, query: { q: "walk-buyer", page: "1" } }),
+    error: () => ({ query: { q: "walk-buyer" }, status: 401 }),
+  },
+  getOrder: {
+    ok: () => ({ headers: { cookie: ordersFx.cookie }, params: { id: ordersFx.order } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: ordersFx.order }, status: 404 }),
+  },
+  refundOrder: {
+    ok: () => ({ headers: { cookie: ordersFx.cookie }, params: { id: ordersFx.order }, body: { amount_cents: 10, reason: "Registry walk" } }),
+    error: () => ({
+      headers: { cookie: ordersFx.cookie },
+      params: { id: ordersFx.order },
+      body: { amount_cents: 999_999, reason: "Too much" },
+      status: 409,
+    }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
+  ...ORDERS_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
