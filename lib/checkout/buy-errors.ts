@@ -10,6 +10,14 @@ const BUY_ERRORS = {
   not_configured: "Checkout is not configured on this deployment, so licenses cannot be bought here yet.",
   provider_unavailable: "The payment provider is not answering. Please try again in a moment.",
   failed: "The checkout could not be opened. Please try again.",
+  invalid_coupon: "A coupon code is 3 to 32 letters, digits, - or _.",
+  invalid_quantity: "Choose between 1 and 100 seats.",
+  coupon_not_found: "This coupon code does not exist for this product. Check the spelling, or buy without it.",
+  coupon_expired: "This coupon code has expired.",
+  coupon_exhausted: "This coupon code has been used up.",
+  coupon_not_applicable: "This coupon code does not apply to this product (or is for another currency).",
+  amount_below_minimum: "With this coupon the price would fall below the smallest card payment (0.50 of the currency), so it cannot be used here.",
+  quantity_not_allowed: "This product is sold one license at a time, not by the seat.",
 } as const satisfies Record<string, string>;
 
 export type BuyErrorCode = keyof typeof BUY_ERRORS;
@@ -19,8 +27,19 @@ export function buyErrorMessage(code: string | undefined): string | null {
   return code && Object.hasOwn(BUY_ERRORS, code) ? BUY_ERRORS[code as BuyErrorCode] : null;
 }
 
+/** Refusals of createCheckout that the form names by their own code. */
+const OWN_CODES = new Set<string>([
+  "coupon_not_found",
+  "coupon_expired",
+  "coupon_exhausted",
+  "coupon_not_applicable",
+  "amount_below_minimum",
+  "quantity_not_allowed",
+]);
+
 /** The code for a refusal of createCheckout. */
 export function buyErrorCode(error: AppError): BuyErrorCode {
+  if (OWN_CODES.has(error.code)) return error.code as BuyErrorCode;
   if (error.code === "checkout_not_configured") return "not_configured";
   if (error.status === 404) return "not_buyable";
   if (error.status >= 500) return "provider_unavailable";

@@ -7,21 +7,34 @@ import { RULES } from "@/lib/http/rate-limit";
 import { methods, route } from "@/lib/http/route";
 import { productIdSchema } from "@/lib/marketplace/schemas";
 
+const FIELD_ERRORS: Record<string, BuyErrorCode> = { buyer_email: "invalid_email", coupon_code: "invalid_coupon", quantity: "invalid_quantity" };
+
 // The product page's Buy form: open a checkout session and send the browser to pay; problems go back to the form
-// as a code (?buy_error=<code>), which the page turns into its own words (lib/checkout/buy-errors.ts).
+// as a code (?buy_error=<code>), which the page turns into its own words (lib/checkout/buy-errors.ts), with what the
+// buyer typed (e-mail, coupon, seats) so nothing has to be entered again.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     rateLimit: ({ client }) => [[RULES.checkout, client]],
     handler: async ({ request }) => {
       const form = await readForm(request);
+      const coupon = form.coupon_code?.trim() ?? "";
+      const quantity = form.quantity?.trim() ?? "";
       const back = (code: BuyErrorCode) => {
         const pid = form.product_id;
         const id = pid !== undefined && productIdSchema.safeParse(pid).success ? pid : null;
-        const target = id ? `/products/${id}?buy_error=${code}&email=${encodeURIComponent(form.buyer_email ?? "")}#buy` : "/";
-        return seeOther(target);
+        const refill = new URLSearchParams({ buy_error: code, email: form.buyer_email ?? "" });
+        if (coupon) refill.set("coupon", coupon);
+        if (quantity) refill.set("quantity", quantity);
+        return seeOther(id ? `/products/${id}?${refill.toString()}#buy` : "/");
       };
-      const parsed = createCheckoutRequestSchema.safeParse({ product_id: form.product_id, buyer_email: form.buyer_email });
-      if (!parsed.success) return back(parsed.error.issues[0]?.path[0] === "buyer_email" ? "invalid_email" : "not_buyable");
+      const parsed = createCheckoutRequestSchema.safeParse({
+        product_id: form.product_id,
+        buyer_email: form.buyer_email,
+        ...(coupon ? { coupon_code: coupon } : {}),
+        // A form sends text; only a plain whole number is a quantity ("" or absent: one).
+        ...(quantity ? { quantity: /^\d{1,3}$/.test(quantity) ? Number(quantity) : Number.NaN } : {}),
+      });
+      if (!parsed.success) return back(FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "not_buyable");
       try {
         const session = await createCheckout(parsed.data);
         return seeOther(session.url);

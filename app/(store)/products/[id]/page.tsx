@@ -8,6 +8,7 @@ import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { getProduct } from "@/lib/marketplace/get-product";
 import { productIdSchema, type ProductDetails } from "@/lib/marketplace/schemas";
 import { checkoutConfigured } from "@/lib/payments/provider";
+import { BuyOptions } from "@/components/checkout/buy-options";
 import { browseHref } from "@/components/store/browse-query";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
 import { PlatformBadges } from "@/components/store/platform-badges";
@@ -24,7 +25,12 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
  * message (lib/checkout/buy-errors.ts), so a crafted link cannot put words on the page. The e-mail is plain
  * text, length-capped, and only refills the input.
  */
-function buyFormState(query: Record<string, string | string[] | undefined>): { error: string | null; email: string } {
+function buyFormState(query: Record<string, string | string[] | undefined>): {
+  error: string | null;
+  email: string;
+  coupon: string;
+  quantity: string;
+} {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
   const clean = (v: string, max: number) =>
     v
@@ -32,7 +38,13 @@ function buyFormState(query: Record<string, string | string[] | undefined>): { e
       .replace(/[\u0000-\u001f\u007f]/g, " ")
       .trim()
       .slice(0, max);
-  return { error: buyErrorMessage(first(query.buy_error)), email: clean(first(query.email), 254) };
+  const quantity = clean(first(query.quantity), 3);
+  return {
+    error: buyErrorMessage(first(query.buy_error)),
+    email: clean(first(query.email), 254),
+    coupon: clean(first(query.coupon), 32),
+    quantity: /^\d{1,3}$/.test(quantity) ? quantity : "",
+  };
 }
 
 function isNotFound(error: unknown): boolean {
@@ -304,6 +316,14 @@ export default async function ProductPage({ params, searchParams }: Props) {
                     Your license key is sent to this address.
                   </p>
                 </div>
+                <BuyOptions
+                  productId={product.id}
+                  perSeat={product.seat_model === "per-seat" || product.seat_model === "per-user"}
+                  maxMachines={product.max_machines}
+                  coupon={buy.coupon}
+                  quantity={buy.quantity}
+                  describedBy={buy.error ? "buy_error" : undefined}
+                />
                 <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
                   Buy
                 </button>

@@ -1,0 +1,153 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { formatPrice } from "@/lib/pricing";
+import { inputBase } from "@/components/ui/styles";
+
+interface Quote {
+  currency: string;
+  quantity: number;
+  subtotal_cents: number;
+  discount_cents: number;
+  amount_cents: number;
+  max_machines: number;
+  coupon_code: string | null;
+  tax: "calculated_at_checkout" | "not_calculated";
+}
+
+/** A preview answers one input (coupon and seats): shown only while the fields still hold that input. */
+type Preview = { key: string } & ({ kind: "quote"; quote: Quote } | { kind: "refused"; detail: string });
+
+/** The quote request for the fields' current values, or null when there is nothing to preview (or nothing valid). */
+function requestFor(coupon: string, quantity: string): { key: string; code: string; seats: number } | null {
+  const code = coupon.trim();
+  const seats = Number(quantity);
+  if (!Number.isInteger(seats) || seats < 1 || seats > 100) return null;
+  if (code && !/^[A-Za-z0-9_-]{3,32}$/.test(code)) return null;
+  if (!code && seats === 1) return null;
+  return { key: `${code.toUpperCase()}|${seats}`, code, seats };
+}
+
+/**
+ * The Buy form's coupon and seat fields, with a price preview from POST /api/checkout/quote (the same rules the
+ * checkout applies, so the preview cannot promise another price). The form works without JavaScript: the fields are
+ * plain inputs and the checkout itself re-checks everything.
+ */
+export function BuyOptions(props: {
+  productId: string;
+  perSeat: boolean;
+  maxMachines: number;
+  coupon: string;
+  quantity: string;
+  describedBy?: string;
+}) {
+  const [coupon, setCoupon] = useState(props.coupon);
+  const [quantity, setQuantity] = useState(props.quantity || "1");
+  const [answer, setAnswer] = useState<Preview | null>(null);
+  const request = requestFor(coupon, props.perSeat ? quantity : "1");
+  const preview = request && answer?.key === request.key ? answer : null;
+  const key = request?.key;
+
+  useEffect(() => {
+    if (!key) return;
+    const [code = "", seatsText = "1"] = key.split("|");
+    const seats = Number(seatsText);
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      fetch("/api/checkout/quote", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ product_id: props.productId, ...(code ? { coupon_code: code } : {}), ...(props.perSeat ? { quantity: seats } : {}) }),
+        signal: abort.signal,
+      })
+        .then(async (r) => {
+          const body = (await r.json()) as Quote & { detail?: string };
+          setAnswer(r.ok ? { key, kind: "quote", quote: body } : { key, kind: "refused", detail: body.detail ?? "This coupon cannot be used." });
+        })
+        .catch(() => {
+          // Aborted by a newer input, or offline: the checkout still prices and checks everything.
+        });
+    }, 350);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [key, props.productId, props.perSeat]);
+
+  const seatsNow = Number(quantity);
+  return (
+    <>
+      {props.perSeat ? (
+        <div>
+          <label htmlFor="quantity" className="block text-sm font-medium text-slate-800">
+            Seats
+          </label>
+          <input
+            id="quantity"
+            type="number"
+            name="quantity"
+            min={1}
+            max={100}
+            step={1}
+            inputMode="numeric"
+            value={quantity}
+            onChange={(e) => setQuantity(e.target.value)}
+            aria-describedby="quantity_hint"
+            className={`${inputBase} mt-1.5 w-28`}
+          />
+          <p id="quantity_hint" className="mt-1.5 text-xs text-slate-600">
+            Each seat allows {props.maxMachines} machine{props.maxMachines === 1 ? "" : "s"}
+            {Number.isInteger(seatsNow) && seatsNow > 1 ? ` — ${props.maxMachines * seatsNow} in all` : ""}.
+          </p>
+        </div>
+      ) : null}
+      <div>
+        <label htmlFor="coupon_code" className="block text-sm font-medium text-slate-800">
+          Coupon code <span className="font-normal text-slate-600">(optional)</span>
+        </label>
+        <input
+          id="coupon_code"
+          type="text"
+          name="coupon_code"
+          maxLength={32}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          pattern="[A-Za-z0-9_\-]{3,32}"
+          title="3 to 32 letters, digits, - or _"
+          value={coupon}
+          onChange={(e) => setCoupon(e.target.value)}
+          aria-describedby={props.describedBy ? `${props.describedBy} buy_preview` : "buy_preview"}
+          className={`${inputBase} mt-1.5 uppercase`}
+        />
+      </div>
+      <div id="buy_preview" aria-live="polite" className="text-sm">
+        {preview?.kind === "quote" ? (
+          <dl className="space-y-1 rounded-lg bg-slate-50 px-3.5 py-3 text-slate-700">
+            <div className="flex justify-between gap-3">
+              <dt>{preview.quote.quantity > 1 ? `${preview.quote.quantity} seats` : "Price"}</dt>
+              <dd>{formatPrice(preview.quote.subtotal_cents, preview.quote.currency)}</dd>
+            </div>
+            {preview.quote.discount_cents > 0 ? (
+              <div className="flex justify-between gap-3">
+                <dt>Coupon {preview.quote.coupon_code}</dt>
+                <dd>−{formatPrice(preview.quote.discount_cents, preview.quote.currency)}</dd>
+              </div>
+            ) : null}
+            <div className="flex justify-between gap-3 font-semibold text-slate-900">
+              <dt>You pay</dt>
+              <dd>{formatPrice(preview.quote.amount_cents, preview.quote.currency)}</dd>
+            </div>
+            <p className="text-xs text-slate-600">
+              {preview.quote.tax === "calculated_at_checkout" ? "Plus tax where it applies, calculated at checkout." : "Tax is not calculated."}
+            </p>
+          </dl>
+        ) : preview?.kind === "refused" ? (
+          <p role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-amber-900">
+            {preview.detail}
+          </p>
+        ) : null}
+      </div>
+    </>
+  );
+}
