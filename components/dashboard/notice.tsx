@@ -20,7 +20,7 @@ const ERRORS: Record<string, string> = {
   "not-activated": "That machine was already released.",
   "rate-limited": "Too many attempts in a short time. Wait a minute and try again.",
   failed: "That did not work. Please try again.",
-  "payout-account-required": "A paid listing needs a ready payout account: connect one under Payouts (free listings need none).",
+  "payout-account-required": "A paid listing needs a ready payout account: connect one under Payouts first.",
   "seller-suspended": "Your seller account is suspended by the operator: you cannot publish listings.",
   "payout-unavailable": "Stripe could not be reached; nothing changed. Try again in a moment.",
   "payout-refused": "Stripe refused that request. Try again; if it keeps failing, contact the marketplace's operator.",

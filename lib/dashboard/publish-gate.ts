@@ -45,7 +45,7 @@ export async function publishBlocker(developerId: string, priceCents: number): P
     return {
       code: "payout_account_required",
       status: 409,
-      message: `A paid listing needs a payout account that can take payments. ${missing} Free listings need none.`,
+      message: `A paid listing needs a payout account that can take payments. ${missing}`,
     };
   }
   return null;

@@ -65,8 +65,8 @@ function summary(a: PayoutAccountOut): string {
       return "Paid listings cannot be published or sold until this is done:";
     default:
       return a.connect_with === "test"
-        ? "Connect the test payout account to publish paid listings. Free listings need no payout account."
-        : "Connect a Stripe account to publish paid listings; Stripe pays the money from your sales to your bank. Free listings need no payout account.";
+        ? "Connect the test payout account to publish and sell listings."
+        : "Connect a Stripe account to publish and sell listings; Stripe pays the money from your sales to your bank.";
   }
 }
 

@@ -13,9 +13,9 @@ import { readProductForm } from "../../../_lib/product-form-data";
 function refusedBy(error: unknown, values: FormState["values"]): FormState {
   if (!(error instanceof AppError) || error.status >= 500) throw error;
   if (error.code === "plugin_id_taken") return refused(values, { plugin_id: [error.detail] });
-  // The publish gate: the whole reason on top, and the price marked, since a free listing needs no payout account.
+  // The publish gate: the whole reason on top, and the price marked (what a payout account is needed for).
   if (error.code === "payout_account_required") {
-    return refused(values, { price: ["Connect a payout account under Payouts first, or make the listing free."] }, appErrorMessage(error));
+    return refused(values, { price: ["A paid listing needs a ready payout account: connect one under Payouts first."] }, appErrorMessage(error));
   }
   const field = error.extra.errors?.[0];
   if (field?.name === "download_url")
