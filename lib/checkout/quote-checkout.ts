@@ -1,10 +1,11 @@
 import { getDb } from "../db.ts";
-import { assertAboveMinimum, discountFor, findUsableCoupon } from "../coupons/apply-coupon.ts";
+import { assertAboveMinimum, atLimit, discountFor, exhausted, findUsableCoupon } from "../coupons/apply-coupon.ts";
 import type { Coupon } from "../generated/sqlite/client.ts";
 import { env } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { platformFeeCents } from "../pricing.ts";
 import { paymentMode } from "../payments/provider.ts";
+import { sweepExpiredCheckouts } from "./close-order.ts";
 import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
 
 /** Seat models sold by the seat: the buyer chooses how many. */
@@ -56,7 +57,12 @@ export async function priceCheckout(product: BuyableProduct, quantity = 1, coupo
     );
   }
   const subtotalCents = product.priceCents * quantity;
-  const coupon = couponCode ? await findUsableCoupon(getDb(), couponCode, product, now) : null;
+  let coupon = couponCode ? await findUsableCoupon(getDb(), couponCode, product, now) : null;
+  if (coupon && atLimit(coupon)) {
+    // Checkouts that expired unpaid may still hold redemptions (test mode has no expiry event): close them, look again.
+    if ((await sweepExpiredCheckouts([coupon.id], now)) > 0) coupon = await getDb().coupon.findUniqueOrThrow({ where: { id: coupon.id } });
+    if (atLimit(coupon)) throw exhausted(coupon.code);
+  }
   const discountCents = coupon ? discountFor(coupon, subtotalCents) : 0;
   const amountCents = subtotalCents - discountCents;
   if (coupon && discountCents > 0) assertAboveMinimum(amountCents, product.currency, coupon.code);

@@ -26,8 +26,9 @@ const productIdsOf = (coupon: Pick<Coupon, "productIds">): string[] =>
 /**
  * Finds the coupon a buyer typed for this product's seller and says why it cannot be used, each reason its own
  * code: unknown or deactivated (404 coupon_not_found), past its expiry (409 coupon_expired), used up (409
- * coupon_exhausted), or not for this product or its currency (400 coupon_not_applicable). The limit is checked here
- * for a clear answer, and enforced by the reservation (reserveRedemption), which holds under races.
+ * coupon_exhausted: see atLimit), or not for this product or its currency (400 coupon_not_applicable). The limit is
+ * checked before pricing for a clear answer, and enforced by the reservation (reserveRedemption), which holds under
+ * races.
  */
 export async function findUsableCoupon(db: Tx | Db, code: string, product: CouponTarget, now = new Date()): Promise<Coupon> {
   const upper = code.toUpperCase();
@@ -47,9 +48,12 @@ export async function findUsableCoupon(db: Tx | Db, code: string, product: Coupo
       `The coupon code "${upper}" is an amount in ${String(coupon.currency).toUpperCase()}; this product is priced in ${product.currency.toUpperCase()}.`,
     );
   }
-  if (coupon.maxRedemptions !== null && coupon.redemptions >= coupon.maxRedemptions) throw exhausted(upper);
   return coupon;
 }
+
+/** Whether every redemption is taken (by paid orders and open checkouts). */
+export const atLimit = (coupon: Pick<Coupon, "maxRedemptions" | "redemptions">): boolean =>
+  coupon.maxRedemptions !== null && coupon.redemptions >= coupon.maxRedemptions;
 
 export const exhausted = (code: string) => new AppError("coupon_exhausted", 409, `The coupon code "${code}" has been used up.`);
 
