@@ -13,6 +13,21 @@ export const PRICING = {
 export const SUPPORTED_CURRENCIES = ["usd", "eur", "gbp"] as const;
 export type SupportedCurrency = (typeof SUPPORTED_CURRENCIES)[number];
 
+/** The seller's share of what the buyer pays, in percent. */
+export const SELLER_SHARE_PERCENT = 100 - PRICING.transaction_fee_percent;
+
+/**
+ * The fee in words, the one wording pages, documents and tools use. The processor sentence is what Stripe documents
+ * for destination charges (docs.stripe.com/connect/destination-charges: the platform's "account balance is debited
+ * for the cost of the Stripe fees"), so Stripe's fee comes out of the platform's share and the seller's 95 % is whole.
+ */
+export const FEE_TERMS = {
+  platform: `The platform keeps ${PRICING.transaction_fee_percent} % of what the buyer pays (after any coupon, before tax); the seller receives ${SELLER_SHARE_PERCENT} %.`,
+  processor:
+    "Sales are Stripe Connect destination charges: Stripe takes its processing fees from the platform's balance, so they come out of the platform's share, not the seller's.",
+  testMode: "In test mode no money moves.",
+} as const;
+
 /** The platform fee on an amount, rounded half up to the cent. */
 export function platformFeeCents(amountCents: number): number {
   return Math.round((amountCents * PRICING.transaction_fee_percent) / 100);

@@ -50,6 +50,19 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
                 </>
               ) : null}
             </p>
+            {license.charges ? (
+              <p className="mt-1 text-xs text-slate-600" data-testid="license-paid">
+                {license.charges.quantity > 1 ? `${license.charges.quantity} × ${license.charges.unit} · ` : ""}
+                Paid {license.charges.total}
+                {license.charges.discount
+                  ? ` after ${license.charges.discount} off${license.charges.couponCode ? ` (${license.charges.couponCode})` : ""}`
+                  : ""}
+                {license.charges.taxCalculated ? ` incl. ${license.charges.tax} tax` : " · tax not calculated"}
+                {license.charges.refunded ? ` · ${license.charges.refunded} refunded` : ""}
+                {" · "}
+                {plural(license.maxMachines, "seat")}
+              </p>
+            ) : null}
           </div>
         </div>
 

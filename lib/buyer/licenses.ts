@@ -3,6 +3,7 @@ import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
 import { licenseIsActive } from "../receipts/issue-receipt.ts";
+import { orderCharges } from "../pricing.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 /** Every license bought with (or given to) an e-mail address, with its machines. */
@@ -20,10 +21,24 @@ export async function buyerLicenses(email: string) {
       expiresAt: true,
       product: { select: { id: true, name: true, iconUrl: true, downloadUrl: true, pluginId: true, developer: { select: { name: true } } } },
       activations: { select: { id: true, fingerprint: true, activatedAt: true, lastValidatedAt: true }, orderBy: { activatedAt: "asc" } },
+      order: {
+        select: {
+          currency: true,
+          quantity: true,
+          subtotalCents: true,
+          discountCents: true,
+          couponCode: true,
+          amountCents: true,
+          taxCents: true,
+          refundedCents: true,
+        },
+      },
     },
   });
-  return licenses.map((l) => ({
+  return licenses.map(({ order, ...l }) => ({
     ...l,
+    // What was paid, with its currency code; trials and complimentary licenses have no order.
+    charges: order ? orderCharges(order) : null,
     active: licenseIsActive(l),
     product: {
       ...l.product,

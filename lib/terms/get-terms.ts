@@ -1,5 +1,5 @@
 import { env } from "../env.ts";
-import { platformFeeCents, PRICING } from "../pricing.ts";
+import { FEE_TERMS, platformFeeCents, PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { CATEGORIES } from "../marketplace/constants.ts";
@@ -78,7 +78,7 @@ export function getTerms() {
         price_cents: 4900,
         platform_fee_cents: platformFeeCents(4900),
         seller_receives_cents: 4900 - platformFeeCents(4900),
-        note: "Payment-processor fees (Stripe) are charged by the processor on top, as on every platform.",
+        note: `${FEE_TERMS.platform} ${FEE_TERMS.processor} ${FEE_TERMS.testMode}`,
       },
     },
     capabilities: {

@@ -1,4 +1,4 @@
-import { PRICING, platformFeeCents, formatPrice } from "../../pricing.ts";
+import { FEE_TERMS, PRICING, platformFeeCents, formatPrice } from "../../pricing.ts";
 import { table } from "./markdown.ts";
 import { publicKeyCommand } from "./integration/common.ts";
 import {
@@ -264,7 +264,7 @@ ${table(
   ],
 )}
 
-Example: a ${formatPrice(example)} plugin pays ${formatPrice(feeCents)} to the platform and the seller keeps ${formatPrice(example - feeCents)}, before the payment processor's own fee (Stripe charges its fee on every platform). There is no charge for licenses that are not sold: trials, activations, validations and receipts are free.
+${FEE_TERMS.platform} Example: a ${formatPrice(example)} plugin pays ${formatPrice(feeCents)} to the platform and the seller receives ${formatPrice(example - feeCents)}. ${FEE_TERMS.processor} ${FEE_TERMS.testMode} Tax, when the operator turns Stripe Tax on, is added on top of the price and is not part of either share. There is no charge for licenses that are not sold: trials, activations, validations and receipts are free.
 
 - The machine-readable terms, with a worked fee example and a comparison, are at \`GET /api/terms\`.
 - Self-hosted deployments pay nothing to anyone but their own hosting and payment processor.

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listSellerProducts } from "@/lib/dashboard/products";
 import { sellerSales } from "@/lib/dashboard/sales";
-import { PRICING } from "@/lib/pricing";
+import { getPayoutAccount } from "@/lib/payouts/payout-account";
+import { PRICING, SELLER_SHARE_PERCENT } from "@/lib/pricing";
 import { Notice } from "@/components/dashboard/notice";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
@@ -19,6 +20,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function OverviewPage({ searchParams }: Props) {
   const { developer } = await pageSeller();
   const [sales, products] = await Promise.all([sellerSales(developer.id), listSellerProducts(developer.id)]);
+  const payout = await getPayoutAccount(developer.id);
   const listed = products.filter((p) => p.status === "active").length;
   const licenses = products.reduce((n, p) => n + p._count.licenses, 0);
   const recent = sales.orders.slice(0, 5);
@@ -38,7 +40,7 @@ export default async function OverviewPage({ searchParams }: Props) {
       <Notice searchParams={await searchParams} />
       <PageHeader
         title={`Welcome back, ${developer.name}`}
-        description={`The platform keeps ${PRICING.transaction_fee_percent} % of what each buyer pays; you receive ${100 - PRICING.transaction_fee_percent} %. No monthly fee; Stripe's processing fee comes out of the platform's share.`}
+        description={`You receive ${SELLER_SHARE_PERCENT} % of what each buyer pays (after any coupon, before tax); the platform keeps ${PRICING.transaction_fee_percent} % and pays Stripe's processing fee from it. No monthly fee.`}
         actions={
           <>
             <Link href="/dashboard/products/new" className={buttonPrimary}>
@@ -50,6 +52,22 @@ export default async function OverviewPage({ searchParams }: Props) {
           </>
         }
       />
+
+      {!payout.ready && payout.connect_with !== null ? (
+        <div
+          id="payout-cta"
+          className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3"
+        >
+          <p className="text-sm text-amber-900">
+            {payout.status === "not_connected"
+              ? "Connect your payout account to publish paid listings and get paid."
+              : "Your payout account needs attention before paid listings can be published or sold."}
+          </p>
+          <Link href="/dashboard/payouts" className={buttonSecondary}>
+            {payout.status === "not_connected" ? "Connect payout account" : "See what is needed"}
+          </Link>
+        </div>
+      ) : null}
 
       <div className="mt-8">
         <SalesTotals sales={sales} />

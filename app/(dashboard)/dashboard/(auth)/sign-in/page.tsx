@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentSeller } from "@/lib/auth/next-session";
-import { PRICING } from "@/lib/pricing";
+import { PRICING, SELLER_SHARE_PERCENT } from "@/lib/pricing";
 import { param } from "@/components/dashboard/format";
 import { buttonPrimary, card, container, inputBase } from "@/components/ui/styles";
 
@@ -24,13 +24,16 @@ const ERRORS: Record<string, string> = {
 };
 const errorMessage = (code: string): string | null => (Object.hasOwn(ERRORS, code) ? (ERRORS[code] ?? null) : null);
 
-/** Where to go after signing in: only dashboard paths. */
+/** Where to go after signing in: only dashboard paths, or the operator's console (/admin answers 404 to non-operators). */
 function nextPath(text: string): string | null {
-  return /^\/dashboard(?:[/?][A-Za-z0-9/_\-.?=&%]*)?$/.test(text) && text.length <= 300 ? text : null;
+  return /^\/(?:dashboard|admin)(?:[/?][A-Za-z0-9/_\-.?=&%]*)?$/.test(text) && text.length <= 300 ? text : null;
 }
 
 const POINTS = [
-  ["Keep 95% of every sale", `A ${PRICING.transaction_fee_percent}% fee and nothing else: no monthly plan, no fixed fee per order.`],
+  [
+    `Receive ${SELLER_SHARE_PERCENT} % of every sale`,
+    `A ${PRICING.transaction_fee_percent} % fee on what the buyer pays and nothing else: no monthly plan, no fixed fee per order, and Stripe's processing fee comes out of the platform's share.`,
+  ],
   [
     "License keys done properly",
     "Keys bound to machines, seat limits that hold under load, trials, revocation and signed receipts your app can check offline.",
@@ -43,11 +46,11 @@ const POINTS = [
 ] as const;
 
 export default async function SellerSignInPage({ searchParams }: Props) {
-  const seller = await currentSeller();
-  if (seller) redirect(seller.developer ? "/dashboard" : "/dashboard/welcome");
   const query = await searchParams;
   const error = errorMessage(param(query.error));
   const next = nextPath(param(query.next));
+  const seller = await currentSeller();
+  if (seller) redirect(next ?? (seller.developer ? "/dashboard" : "/dashboard/welcome"));
 
   return (
     // On phones the form follows the heading directly; on wide screens it sits beside the pitch.
