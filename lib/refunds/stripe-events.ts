@@ -1,4 +1,4 @@
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
@@ -8,6 +8,7 @@ import { licenseCache } from "../licensing/license-state.ts";
 import { changeOrderLicense } from "../licensing/set-license-status.ts";
 import type { AppliedEvent } from "../payments/apply-payment-event.ts";
 import { applyOnce, EventNotReady } from "../payments/event-log.ts";
+import { stripeClient } from "../payments/stripe-client.ts";
 import { newRefundId } from "./refund-order.ts";
 import { lockOrder, orderTotal, settleRefund, type Tx } from "./settle-refund.ts";
 
@@ -17,12 +18,25 @@ const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "s
  * The order a charge or dispute is about: by the payment id fulfilment stored, or else by the order id our checkout
  * put in the payment's metadata (an event can arrive before the payment's completion has been applied).
  */
+async function paymentIntentOrderId(id: string): Promise<string | undefined> {
+  try {
+    return (await stripeClient().paymentIntents.retrieve(id)).metadata.order_id;
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined;
+    console.error(`Stripe: could not read PaymentIntent ${id}`, error);
+    throw new EventNotReady(`could not read PaymentIntent ${id} from Stripe yet`);
+  }
+}
+
 async function findOrder(paymentIntent: string | null, metadataOrderId: string | undefined) {
   const db = getDb();
   if (paymentIntent) {
     const byPayment = await db.order.findUnique({ where: { providerPaymentId: paymentIntent }, select: { id: true } });
     if (byPayment) return byPayment.id;
   }
+  // Disputes carry no metadata of ours; the PaymentIntent does (checkout sets it). Asked only for payments not
+  // matched locally; if Stripe cannot answer now, the event waits (409) rather than being recorded as foreign.
+  if (!metadataOrderId && paymentIntent) metadataOrderId = await paymentIntentOrderId(paymentIntent);
   if (!metadataOrderId) return null;
   const byId = await db.order.findUnique({ where: { id: metadataOrderId }, select: { id: true, provider: true, providerPaymentId: true } });
   if (!byId || byId.provider !== "stripe") return null;
