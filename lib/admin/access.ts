@@ -6,6 +6,8 @@ import { AppError } from "../http/errors.ts";
 /** The operator, as the console knows them: the signed-in address that ADMIN_EMAILS lists. */
 export interface Admin {
   email: string;
+  /** Which sign-in the operator used (for signing out). */
+  via?: SessionKind;
 }
 
 /** ADMIN_EMAILS as a set of lower-cased addresses; empty (nobody) when unset. */
@@ -33,7 +35,7 @@ export async function adminFromCookies(read: (name: string) => string | undefine
   if (adminEmails().size === 0) return null;
   for (const kind of KINDS) {
     const session = await sessionFromToken(read(SESSION_COOKIE[kind]), kind);
-    if (session && isAdminEmail(session.email)) return { email: session.email.toLowerCase() };
+    if (session && isAdminEmail(session.email)) return { email: session.email.toLowerCase(), via: kind };
   }
   return null;
 }

@@ -1,0 +1,174 @@
+import type { ReactNode } from "react";
+import { param } from "@/components/dashboard/format";
+import { buttonPrimary, buttonSecondary, inputBase } from "@/components/ui/styles";
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** Messages after the console's own redirects (?notice=…, ?error=…): known codes only, in our words. */
+const NOTICES: Record<string, string> = {
+  "seller-suspended": "Seller suspended. Their listings are hidden and they cannot publish; their licenses keep working.",
+  "seller-reinstated": "Seller reinstated. The listings their suspension hid are listed again.",
+  "product-removed": "Listing removed. The seller sees your reason and cannot relist it.",
+  "product-restored": "Listing restored.",
+  refunded: "Refund made. The buyer is told by e-mail; a full refund revokes the license.",
+};
+const ERRORS: Record<string, string> = {
+  invalid: "Please check the form: a reason of 3 to 500 characters on one line, and an amount like 12.50.",
+  seller_already_suspended: "That seller is already suspended.",
+  seller_not_suspended: "That seller is not suspended.",
+  seller_not_found: "There is no such seller.",
+  product_not_found: "There is no such product.",
+  order_not_found: "There is no such order.",
+  product_already_removed: "That listing is already removed.",
+  product_not_removed: "Only a removed listing can be restored.",
+  listing_changed: "That listing changed in the meantime; try again.",
+  refund_exceeds_remaining: "That is more than remains to be refunded on this order.",
+  order_not_paid: "Only paid orders can be refunded.",
+  order_disputed: "This payment is under dispute (or the dispute was lost); it cannot be refunded.",
+  refund_not_possible: "The payment provider has not reported this payment yet; try again in a minute.",
+  payment_provider_unavailable: "The payment provider could not be reached; nothing was refunded. Try again shortly.",
+  failed: "That did not work. Please try again.",
+};
+const known = (map: Record<string, string>, code: string) => (Object.hasOwn(map, code) ? map[code] : undefined);
+export const errorCode = (code: string) => (Object.hasOwn(ERRORS, code) ? code : "failed");
+
+export function AdminNotice({ searchParams }: { searchParams: SearchParams }) {
+  const notice = known(NOTICES, param(searchParams.notice));
+  const error = known(ERRORS, param(searchParams.error));
+  if (!notice && !error) return null;
+  return (
+    <div className="mb-6 space-y-3">
+      {notice ? (
+        <p
+          role="status"
+          id="admin-notice"
+          className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm font-medium text-emerald-900"
+        >
+          {notice}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" id="admin-error" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-900">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A GET search form: the query box and any filters, as links that can be shared and reloaded. */
+export function SearchForm({ label, q, placeholder, children }: { label: string; q: string; placeholder: string; children?: ReactNode }) {
+  return (
+    <form method="get" role="search" aria-label={label} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <div className="min-w-0 flex-1">
+        <label htmlFor="admin-q" className="block text-sm font-medium text-slate-900">
+          Search
+        </label>
+        <input id="admin-q" name="q" type="search" defaultValue={q} maxLength={200} placeholder={placeholder} className={`${inputBase} mt-1.5`} />
+      </div>
+      {children}
+      <button type="submit" className={buttonPrimary}>
+        Search
+      </button>
+    </form>
+  );
+}
+
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+}) {
+  return (
+    <div>
+      <label htmlFor={`admin-${name}`} className="block text-sm font-medium text-slate-900">
+        {label}
+      </label>
+      <select id={`admin-${name}`} name={name} defaultValue={value} className={`${inputBase} mt-1.5`}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** An action that needs a reason, folded away until opened so a table stays readable. */
+export function ReasonForm({
+  action,
+  id,
+  summary,
+  label,
+  submit,
+  required = true,
+  danger = false,
+  children,
+}: {
+  action: (fd: FormData) => Promise<void>;
+  id: string;
+  summary: string;
+  label: string;
+  submit: string;
+  required?: boolean;
+  danger?: boolean;
+  children?: ReactNode;
+}) {
+  const field = `${summary.toLowerCase().replace(/[^a-z]+/g, "-")}-${id}`;
+  return (
+    <details className="group">
+      <summary className={`${buttonSecondary} cursor-pointer px-2.5 py-1.5 [&::-webkit-details-marker]:hidden`}>{summary}</summary>
+      <form action={action} className="mt-2 w-72 space-y-2">
+        <input type="hidden" name="id" value={id} />
+        {children}
+        <div>
+          <label htmlFor={field} className="block text-xs font-medium text-slate-700">
+            {label}
+          </label>
+          <input
+            id={field}
+            name="reason"
+            required={required}
+            minLength={required ? 3 : undefined}
+            maxLength={500}
+            className={`${inputBase} mt-1 py-1.5`}
+          />
+        </div>
+        <button
+          type="submit"
+          className={`${danger ? "bg-red-600 text-white hover:bg-red-700" : "bg-indigo-600 text-white hover:bg-indigo-700"} inline-flex rounded-lg px-3 py-1.5 text-sm font-semibold`}
+        >
+          {submit}
+        </button>
+      </form>
+    </details>
+  );
+}
+
+const tones = {
+  green: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",
+  red: "bg-red-50 text-red-800 ring-red-600/30",
+  amber: "bg-amber-50 text-amber-900 ring-amber-600/30",
+  slate: "bg-slate-100 text-slate-700 ring-slate-500/30",
+} as const;
+
+export function Badge({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
+  return (
+    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${tones[tone]}`}>
+      {children}
+    </span>
+  );
+}
+
+const PRODUCT_TONES: Record<string, keyof typeof tones> = { active: "green", unlisted: "slate", suspended: "amber", removed: "red" };
+const PRODUCT_LABELS: Record<string, string> = { active: "Listed", unlisted: "Unlisted", suspended: "Seller suspended", removed: "Removed" };
+export function ProductBadge({ status }: { status: string }) {
+  return <Badge tone={PRODUCT_TONES[status] ?? "slate"}>{PRODUCT_LABELS[status] ?? status}</Badge>;
+}

@@ -1,0 +1,205 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { getAdminOrder } from "@/lib/admin/orders";
+import { requireAdmin } from "@/lib/admin/session";
+import { AppError } from "@/lib/http/errors";
+import { formatPrice, minorToDecimal, TAX_NOT_CALCULATED } from "@/lib/pricing";
+import { formatMoment } from "@/components/dashboard/format";
+import { PageHeader, Section } from "@/components/dashboard/page-header";
+import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { card, focusRing, inputBase } from "@/components/ui/styles";
+import { refundOrderAction } from "../../actions";
+import { AdminNotice, Badge, type SearchParams } from "../../_ui";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Order" };
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 py-2.5">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="text-right font-medium wrap-anywhere text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+async function load(id: string) {
+  try {
+    return await getAdminOrder(id.slice(0, 100));
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) notFound();
+    throw error;
+  }
+}
+
+export default async function AdminOrderPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const o = await load((await params).id);
+  const total = o.amount_cents + (o.tax_cents ?? 0);
+  const remaining = total - o.refunded_cents;
+  const money = (n: number) => formatPrice(n, o.currency);
+  return (
+    <>
+      <AdminNotice searchParams={await searchParams} />
+      <PageHeader
+        eyebrow={
+          <Link href="/admin/orders" className={`rounded-sm hover:text-slate-900 hover:underline ${focusRing}`}>
+            <span aria-hidden="true">← </span>Orders
+          </Link>
+        }
+        title={`Order ${o.id}`}
+        description={
+          <span className="flex flex-wrap items-center gap-2 text-sm">
+            <Badge tone={o.status === "paid" ? "green" : "slate"}>{o.status}</Badge>
+            {o.dispute_status ? <Badge tone="amber">dispute {o.dispute_status}</Badge> : null}
+            <span>
+              {o.product.name} by {o.seller.name} ({o.seller.email}), bought by {o.buyer_email}
+            </span>
+          </span>
+        }
+      />
+      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-10">
+          <Section id="refunds-heading" title="Refunds">
+            {o.refunds.length === 0 ? (
+              <p className="text-sm text-slate-600">No refunds.</p>
+            ) : (
+              <ScrollTable label="Refunds">
+                <thead>
+                  <tr>
+                    <th scope="col" className={th}>
+                      When
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Amount
+                    </th>
+                    <th scope="col" className={th}>
+                      By
+                    </th>
+                    <th scope="col" className={th}>
+                      Reason
+                    </th>
+                    <th scope="col" className={th}>
+                      Status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {o.refunds.map((r) => (
+                    <tr key={r.id}>
+                      <td className={`${td} whitespace-nowrap`}>{formatMoment(r.created_at)}</td>
+                      <td className={tdNum}>{formatPrice(r.amount_cents, r.currency)}</td>
+                      <td className={td}>
+                        {r.initiated_by}
+                        {r.actor_email ? <span className="block text-xs text-slate-600">{r.actor_email}</span> : null}
+                      </td>
+                      <td className={td}>{r.reason}</td>
+                      <td className={td}>{r.status}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </ScrollTable>
+            )}
+          </Section>
+          <Section id="ledger-heading" title="Ledger entries">
+            <ScrollTable label="Ledger entries">
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    When
+                  </th>
+                  <th scope="col" className={th}>
+                    Kind
+                  </th>
+                  <th scope="col" className={thNum}>
+                    Amount (seller&apos;s side)
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {o.ledger.map((e) => (
+                  <tr key={e.key}>
+                    <td className={`${td} whitespace-nowrap`}>{formatMoment(e.created_at)}</td>
+                    <td className={td}>{e.kind.replace(/_/g, " ")}</td>
+                    <td className={tdNum}>{formatPrice(e.amount_minor, e.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
+          </Section>
+          <Section id="events-heading" title="Payment events">
+            {o.events.length === 0 ? (
+              <p className="text-sm text-slate-600">None recorded for this order.</p>
+            ) : (
+              <ul className="space-y-2 text-sm">
+                {o.events.map((e) => (
+                  <li key={e.id} className="flex flex-wrap gap-x-3">
+                    <span className="text-slate-600">{formatMoment(e.processed_at)}</span>
+                    <span className="font-medium">{e.type}</span>
+                    <span className="text-slate-600">{e.outcome ?? ""}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+        </div>
+        <aside className="space-y-6">
+          <div className={`${card} p-5`}>
+            <h2 className="text-sm font-semibold text-slate-900">Money</h2>
+            <dl className="mt-2 divide-y divide-slate-100 text-sm">
+              <Row term="Subtotal">
+                {money(o.subtotal_cents)}
+                {o.quantity > 1 ? ` (${String(o.quantity)} seats)` : ""}
+              </Row>
+              {o.discount_cents ? <Row term={`Discount ${o.coupon_code ?? ""}`}>−{money(o.discount_cents)}</Row> : null}
+              <Row term="Tax">{o.tax_cents === null ? TAX_NOT_CALCULATED : money(o.tax_cents)}</Row>
+              <Row term="Total paid">{money(total)}</Row>
+              <Row term="Platform fee">{money(o.fee_cents)}</Row>
+              <Row term="Refunded">{money(o.refunded_cents)}</Row>
+              <Row term="License">{o.license ? (o.license.is_active ? "active" : `revoked (${o.license.revocation ?? "seller"})`) : "none"}</Row>
+              <Row term="Provider">
+                {o.provider}
+                {o.provider_payment_id ? ` · ${o.provider_payment_id}` : ""}
+              </Row>
+            </dl>
+          </div>
+          {o.status === "paid" && remaining > 0 ? (
+            <form action={refundOrderAction} className={`${card} space-y-3 p-5`} aria-labelledby="refund-heading">
+              <h2 id="refund-heading" className="text-sm font-semibold text-slate-900">
+                Refund
+              </h2>
+              <p className="text-sm text-slate-600">
+                Up to {money(remaining)} remains. A full refund revokes the license; the buyer is told by e-mail.
+              </p>
+              <input type="hidden" name="id" value={o.id} />
+              <div>
+                <label htmlFor="refund-amount" className="block text-sm font-medium text-slate-900">
+                  Amount in {o.currency.toUpperCase()} (empty: all that remains)
+                </label>
+                <input
+                  id="refund-amount"
+                  name="amount"
+                  inputMode="decimal"
+                  pattern="\d{1,9}(\.\d{1,2})?"
+                  placeholder={minorToDecimal(remaining, o.currency)}
+                  className={`${inputBase} mt-1.5`}
+                />
+              </div>
+              <div>
+                <label htmlFor="refund-reason" className="block text-sm font-medium text-slate-900">
+                  Reason (the buyer sees it)
+                </label>
+                <input id="refund-reason" name="reason" required maxLength={500} className={`${inputBase} mt-1.5`} />
+              </div>
+              <button type="submit" className="inline-flex rounded-lg bg-red-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-red-700">
+                Refund
+              </button>
+            </form>
+          ) : null}
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { searchOrders } from "@/lib/admin/orders";
+import { requireAdmin } from "@/lib/admin/session";
+import { formatPrice } from "@/lib/pricing";
+import { formatMoment, param } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { textLink } from "@/components/ui/styles";
+import { AdminNotice, Badge, FilterSelect, SearchForm, type SearchParams } from "../_ui";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Orders" };
+
+const STATUSES = [
+  ["", "Any status"],
+  ["paid", "Paid"],
+  ["open", "Open"],
+  ["expired", "Expired"],
+  ["cancelled", "Cancelled"],
+  ["failed", "Failed"],
+] as const;
+
+export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const query = await searchParams;
+  const q = param(query.q).slice(0, 200);
+  const status = param(query.status);
+  const known = STATUSES.find(([v]) => v === status && v !== "")?.[0];
+  const orders = await searchOrders({ q: q || undefined, status: known || undefined, limit: 100 });
+  return (
+    <>
+      <AdminNotice searchParams={query} />
+      <PageHeader
+        title="Orders"
+        description="Every seller's orders. Open one to see its license, refunds, ledger entries and payment events, and to refund it."
+      />
+      <div className="mt-6">
+        <SearchForm label="Search orders" q={q} placeholder="Order id, buyer e-mail, product, seller or payment id">
+          <FilterSelect name="status" label="Status" value={status} options={STATUSES} />
+        </SearchForm>
+      </div>
+      <div className="mt-6">
+        {orders.length === 0 ? (
+          <p className="text-sm text-slate-600">No order matches.</p>
+        ) : (
+          <ScrollTable label="Orders" minWidth="min-w-[64rem]">
+            <caption className="sr-only">Orders, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={th}>
+                  Order
+                </th>
+                <th scope="col" className={th}>
+                  Buyer
+                </th>
+                <th scope="col" className={th}>
+                  Product and seller
+                </th>
+                <th scope="col" className={thNum}>
+                  Paid
+                </th>
+                <th scope="col" className={thNum}>
+                  Refunded
+                </th>
+                <th scope="col" className={th}>
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((o) => (
+                <tr key={o.id} className="align-top">
+                  <td className={td}>
+                    <Link href={`/admin/orders/${encodeURIComponent(o.id)}`} className={`${textLink} font-mono text-xs`}>
+                      {o.id}
+                    </Link>
+                    <p className="text-xs text-slate-600">{formatMoment(o.created_at)}</p>
+                  </td>
+                  <td className={td}>{o.buyer_email}</td>
+                  <td className={td}>
+                    <p>
+                      {o.product.name}
+                      {o.quantity > 1 ? ` × ${String(o.quantity)}` : ""}
+                    </p>
+                    <p className="text-xs text-slate-600">{o.seller.name}</p>
+                  </td>
+                  <td className={tdNum}>{formatPrice(o.amount_cents + (o.tax_cents ?? 0), o.currency)}</td>
+                  <td className={tdNum}>{o.refunded_cents ? formatPrice(o.refunded_cents, o.currency) : "—"}</td>
+                  <td className={td}>
+                    <Badge tone={o.status === "paid" ? "green" : "slate"}>{o.status}</Badge>
+                    {o.dispute_status ? (
+                      <span className="ml-1">
+                        <Badge tone="amber">dispute {o.dispute_status}</Badge>
+                      </span>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
+      </div>
+    </>
+  );
+}

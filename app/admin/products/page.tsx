@@ -1,0 +1,128 @@
+import type { Metadata } from "next";
+import { listProducts } from "@/lib/admin/products";
+import { requireAdmin } from "@/lib/admin/session";
+import { OPERATOR_PRODUCT_STATUSES, PRODUCT_STATUSES } from "@/lib/marketplace/constants";
+import { formatPrice } from "@/lib/pricing";
+import { param } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { textLink } from "@/components/ui/styles";
+import { removeProductAction, restoreProductAction } from "../actions";
+import { AdminNotice, FilterSelect, ProductBadge, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Products" };
+
+const STATUSES = [["", "Any status"], ...[...PRODUCT_STATUSES, ...OPERATOR_PRODUCT_STATUSES].map((s) => [s, s] as const)] as const;
+const isStatus = (s: string) => (STATUSES as readonly (readonly [string, string])[]).some(([v]) => v === s && v !== "");
+const isId = (s: string) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(s);
+
+export default async function AdminProductsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const query = await searchParams;
+  const q = param(query.q).slice(0, 200);
+  const status = param(query.status);
+  const seller = param(query.seller);
+  const products = await listProducts({
+    q: q || undefined,
+    status: isStatus(status) ? status : undefined,
+    seller_id: isId(seller) ? seller : undefined,
+    limit: 100,
+  });
+  return (
+    <>
+      <AdminNotice searchParams={query} />
+      <PageHeader
+        title="Products"
+        description="Removing a listing hides it everywhere with a reason its seller sees; they cannot relist it. Restoring puts it back as it was, as far as the publishing rules allow now."
+      />
+      <div className="mt-6">
+        <SearchForm label="Search products" q={q} placeholder="Name, words, id, plugin id or seller's e-mail">
+          <FilterSelect name="status" label="Status" value={status} options={STATUSES} />
+          {isId(seller) ? <input type="hidden" name="seller" value={seller} /> : null}
+        </SearchForm>
+      </div>
+      <div className="mt-6">
+        {products.length === 0 ? (
+          <p className="text-sm text-slate-600">No product matches.</p>
+        ) : (
+          <ScrollTable label="Products" minWidth="min-w-[60rem]">
+            <caption className="sr-only">Products of every seller and status, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={th}>
+                  Product
+                </th>
+                <th scope="col" className={th}>
+                  Seller
+                </th>
+                <th scope="col" className={th}>
+                  Status
+                </th>
+                <th scope="col" className={thNum}>
+                  Price
+                </th>
+                <th scope="col" className={thNum}>
+                  Sales
+                </th>
+                <th scope="col" className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((p) => (
+                <tr key={p.id} className="align-top">
+                  <td className={td}>
+                    {p.status === "active" ? (
+                      <a href={`/products/${encodeURIComponent(p.id)}`} className={textLink}>
+                        {p.name}
+                      </a>
+                    ) : (
+                      <span className="font-medium text-slate-900">{p.name}</span>
+                    )}
+                    <p className="text-xs text-slate-600">{p.plugin_id}</p>
+                  </td>
+                  <td className={td}>
+                    <p>{p.seller.name}</p>
+                    <p className="text-xs text-slate-600">
+                      {p.seller.email}
+                      {p.seller.suspended ? " · suspended" : ""}
+                    </p>
+                  </td>
+                  <td className={td}>
+                    <ProductBadge status={p.status} />
+                    {p.moderation_reason ? <p className="mt-1 max-w-xs text-xs text-slate-600">{p.moderation_reason}</p> : null}
+                  </td>
+                  <td className={tdNum}>{formatPrice(p.price_cents, p.currency)}</td>
+                  <td className={tdNum}>{p.sales_count.toLocaleString("en-US")}</td>
+                  <td className={td}>
+                    {p.status === "removed" ? (
+                      <ReasonForm
+                        action={restoreProductAction}
+                        id={p.id}
+                        summary="Restore"
+                        label="Note for the audit log (optional)"
+                        submit="Restore listing"
+                        required={false}
+                      />
+                    ) : (
+                      <ReasonForm
+                        action={removeProductAction}
+                        id={p.id}
+                        summary="Remove"
+                        label="Reason (the seller sees it)"
+                        submit="Remove listing"
+                        danger
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { listSellers } from "@/lib/admin/sellers";
+import { requireAdmin } from "@/lib/admin/session";
+import { formatDay, param } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { None, ScrollTable, td, th } from "@/components/dashboard/table";
+import { textLink } from "@/components/ui/styles";
+import { reinstateSellerAction, suspendSellerAction } from "../actions";
+import { AdminNotice, Badge, FilterSelect, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sellers" };
+
+const STANDINGS = [
+  ["", "All sellers"],
+  ["active", "In good standing"],
+  ["suspended", "Suspended"],
+] as const;
+
+export default async function AdminSellersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireAdmin();
+  const query = await searchParams;
+  const q = param(query.q).slice(0, 200);
+  const standing = param(query.standing);
+  const sellers = await listSellers({
+    q: q || undefined,
+    standing: standing === "active" || standing === "suspended" ? standing : undefined,
+    limit: 100,
+  });
+  return (
+    <>
+      <AdminNotice searchParams={query} />
+      <PageHeader
+        title="Sellers"
+        description="Suspending a seller hides their listed products from the store, the catalog API and agents and stops them publishing; licenses they sold keep working. Reinstating lists again exactly what the suspension hid."
+      />
+      <div className="mt-6">
+        <SearchForm label="Search sellers" q={q} placeholder="Name, e-mail address or id">
+          <FilterSelect name="standing" label="Standing" value={standing} options={STANDINGS} />
+        </SearchForm>
+      </div>
+      <div className="mt-6">
+        {sellers.length === 0 ? (
+          <p className="text-sm text-slate-600">No seller matches.</p>
+        ) : (
+          <ScrollTable label="Sellers" minWidth="min-w-[56rem]">
+            <caption className="sr-only">Sellers, newest first, with their products and standing</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={th}>
+                  Seller
+                </th>
+                <th scope="col" className={th}>
+                  Joined
+                </th>
+                <th scope="col" className={th}>
+                  Products
+                </th>
+                <th scope="col" className={th}>
+                  Payouts
+                </th>
+                <th scope="col" className={th}>
+                  Standing
+                </th>
+                <th scope="col" className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sellers.map((s) => (
+                <tr key={s.id} className="align-top">
+                  <td className={td}>
+                    <p className="font-semibold text-slate-900">{s.name}</p>
+                    <p className="text-xs text-slate-600">{s.email}</p>
+                  </td>
+                  <td className={`${td} whitespace-nowrap`}>{formatDay(s.created_at)}</td>
+                  <td className={td}>
+                    <Link href={`/admin/products?seller=${encodeURIComponent(s.id)}`} className={textLink}>
+                      {Object.values(s.products).reduce((a, b) => a + b, 0)} products
+                    </Link>
+                    <p className="text-xs text-slate-600">
+                      {Object.entries(s.products)
+                        .map(([status, n]) => `${String(n)} ${status}`)
+                        .join(", ") || "none yet"}
+                    </p>
+                  </td>
+                  <td className={td}>{s.payout_ready ? <Badge tone="green">Ready</Badge> : <None label="not ready" />}</td>
+                  <td className={td}>
+                    {s.suspended_at ? (
+                      <>
+                        <Badge tone="red">Suspended</Badge>
+                        <p className="mt-1 text-xs text-slate-600">
+                          {formatDay(s.suspended_at)}: {s.suspended_reason}
+                        </p>
+                      </>
+                    ) : (
+                      <Badge tone="green">Good standing</Badge>
+                    )}
+                  </td>
+                  <td className={td}>
+                    {s.suspended_at ? (
+                      <ReasonForm
+                        action={reinstateSellerAction}
+                        id={s.id}
+                        summary="Reinstate"
+                        label="Note for the audit log (optional)"
+                        submit="Reinstate seller"
+                        required={false}
+                      />
+                    ) : (
+                      <ReasonForm
+                        action={suspendSellerAction}
+                        id={s.id}
+                        summary="Suspend"
+                        label="Reason (the seller sees it)"
+                        submit="Suspend seller"
+                        danger
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
+      </div>
+    </>
+  );
+}
