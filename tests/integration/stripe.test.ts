@@ -5,6 +5,9 @@ import { GET as status } from "@/app/api/checkout/[session_id]/route";
 import { POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
+import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { createProduct } from "@/lib/dashboard/products";
+import { productInputSchema } from "@/lib/marketplace/schemas";
 import { call, expectProblem } from "../helpers/http";
 import { startStripeStub } from "../helpers/stripe-stub";
 
@@ -101,6 +104,12 @@ describe("Stripe Checkout sessions", () => {
     expect(f.get("cancel_url")).toBe(`http://localhost:3000/checkout/${order.id}/cancelled`);
     expect(reply.url).toBe(`https://checkout.stripe.com/c/pay/${order.providerSessionId}`);
     expect(order).toMatchObject({ provider: "stripe", status: "open", checkoutUrl: reply.url });
+    // A seller without a connected account (the demo catalogue): a plain charge to the platform, tax explicitly off.
+    expect(f.get("payment_intent_data[transfer_data][destination]")).toBeNull();
+    expect(f.get("payment_intent_data[application_fee_amount]")).toBeNull();
+    expect(f.get("payment_intent_data[on_behalf_of]")).toBeNull();
+    expect(f.get("automatic_tax[enabled]")).toBe("false");
+    expect(order.payoutAccountId).toBeNull();
   });
 
   it("answer 502 and mark the order failed when Stripe cannot be reached", async () => {
@@ -231,5 +240,180 @@ describe("Stripe webhooks", () => {
     const genuine = await deliver(sessionEvent("checkout.session.completed", order, { currency: "USD" }));
     expect(genuine.body).toMatchObject({ applied: true, fulfilled: true });
     expect(await getDb().license.count({ where: { orderId: order.id } })).toBe(1);
+  });
+});
+
+describe("Stripe Connect sales: destination charges, seats, coupons and tax", () => {
+  const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+  /** A seller whose Stripe Express account is ready (as account.updated would have left it), with a per-seat EUR product. */
+  async function connectedSeller() {
+    const id = unique();
+    const dev = await createDeveloperProfile(`connect-${id}@example.com`, { name: `Connect Studio ${id}`, website: null, bio: "" });
+    const account = await getDb().payoutAccount.create({
+      data: {
+        id: `acct_${id}`,
+        developerId: dev.id,
+        provider: "stripe",
+        chargesEnabled: true,
+        payoutsEnabled: true,
+        detailsSubmitted: true,
+        requirementsDue: [],
+      },
+    });
+    const product = await createProduct(
+      dev.id,
+      productInputSchema.parse({
+        name: `Team Mixer ${id}`,
+        description: "A per-seat product sold through Stripe Connect in these tests.",
+        plugin_id: `com.connect.p${id}`,
+        price_cents: 2500,
+        currency: "eur",
+        category: "audio-plugins",
+        max_machines: 1,
+        seat_model: "per-seat",
+        platforms: ["macos"],
+        download_url: "https://example.com/download",
+        icon_url: "/icons/tape-warmth.svg",
+      }),
+    );
+    return { dev, account, product };
+  }
+
+  async function open(productId: string, extra: Record<string, unknown>) {
+    const before = stub.requests.length;
+    const r = await call(create, "/api/checkout/create", {
+      method: "POST",
+      json: { product_id: productId, buyer_email: `connect-${unique()}@example.com`, ...extra },
+    });
+    expect(r.status, r.text).toBe(200);
+    const order = await getDb().order.findUniqueOrThrow({ where: { id: r.body.session_id } });
+    return { order, form: stub.requests[before]!.form };
+  }
+
+  function withTax(on: boolean) {
+    process.env.STRIPE_TAX = on ? "on" : "off";
+    resetEnv();
+  }
+
+  it("send the seats at the discounted total as one line, a destination charge with the fee and on_behalf_of, and automatic tax with the seller liable", async () => {
+    const { account, product, dev } = await connectedSeller();
+    const code = `TEAM${unique()}`.slice(0, 20).toUpperCase();
+    await getDb().coupon.create({ data: { developerId: dev.id, code, kind: "percent", percentOff: 20, productIds: [product.id] } });
+    withTax(true);
+    try {
+      const { order, form: f } = await open(product.id, { quantity: 2, coupon_code: code.toLowerCase() });
+      // 2 seats × 25.00 = 50.00, 20 % off = 40.00 paid, fee 5 % = 2.00.
+      expect(order).toMatchObject({
+        quantity: 2,
+        subtotalCents: 5000,
+        discountCents: 1000,
+        amountCents: 4000,
+        feeCents: 200,
+        payoutAccountId: account.id,
+      });
+      expect(f.get("line_items[0][quantity]")).toBe("1");
+      expect(f.get("line_items[0][price_data][unit_amount]")).toBe("4000");
+      expect(f.get("line_items[0][price_data][currency]")).toBe("eur");
+      expect(f.get("line_items[0][price_data][tax_behavior]")).toBe("exclusive");
+      expect(f.get("line_items[0][price_data][product_data][name]")).toBe(`${product.name} — 2 seats (coupon ${code})`);
+      expect(f.get("payment_intent_data[transfer_data][destination]")).toBe(account.id);
+      expect(f.get("payment_intent_data[application_fee_amount]")).toBe("200");
+      expect(f.get("payment_intent_data[on_behalf_of]")).toBe(account.id);
+      expect(f.get("automatic_tax[enabled]")).toBe("true");
+      expect(f.get("automatic_tax[liability][type]")).toBe("account");
+      expect(f.get("automatic_tax[liability][account]")).toBe(account.id);
+      expect(f.get("metadata[quantity]")).toBe("2");
+      expect(f.get("metadata[coupon_code]")).toBe(code);
+
+      // The completion carries the tax Stripe added on top. Tax standing in for part of the price is refused.
+      const paid = { currency: "eur", payment_intent: `pi_${unique()}`, automatic_tax: { enabled: true, status: "complete" } };
+      const noSubtotal = await deliver(
+        sessionEvent("checkout.session.completed", order, { ...paid, amount_total: 4760, total_details: { amount_tax: 760 } }),
+      );
+      expect(noSubtotal.body).toMatchObject({ fulfilled: false, reason: "amount_mismatch" });
+      const shifted = await deliver(
+        sessionEvent("checkout.session.completed", order, { ...paid, amount_subtotal: 3240, amount_total: 4000, total_details: { amount_tax: 760 } }),
+      );
+      expect(shifted.body).toMatchObject({ fulfilled: false, reason: "amount_mismatch" });
+      const genuine = await deliver(
+        sessionEvent("checkout.session.completed", order, { ...paid, amount_subtotal: 4000, amount_total: 4760, total_details: { amount_tax: 760 } }),
+      );
+      expect(genuine.body, genuine.text).toMatchObject({ applied: true, fulfilled: true });
+
+      const after = await getDb().order.findUniqueOrThrow({ where: { id: order.id } });
+      expect(after).toMatchObject({ status: "paid", taxCents: 760, providerPaymentId: paid.payment_intent });
+      const ledger = await getDb().ledgerEntry.findMany({ where: { orderId: order.id } });
+      expect(Object.fromEntries(ledger.map((e) => [e.kind, [e.amountMinor, e.currency]]))).toEqual({
+        sale: [5000, "eur"],
+        discount: [-1000, "eur"],
+        platform_fee: [-200, "eur"],
+        tax: [760, "eur"],
+      });
+      const s = await call(status, "/x", { params: { session_id: order.id } });
+      expect(s.body).toMatchObject({
+        quantity: 2,
+        subtotal_cents: 5000,
+        discount_cents: 1000,
+        coupon_code: code,
+        amount_cents: 4000,
+        tax_cents: 760,
+      });
+      expect(s.body.license.max_machines).toBe(2);
+    } finally {
+      withTax(false);
+    }
+  });
+
+  it("without a coupon send the seats as the line's quantity; tax off is not calculated; an account that is not ready gets a plain charge", async () => {
+    const { account, product } = await connectedSeller();
+    const { order, form: f } = await open(product.id, { quantity: 3 });
+    expect(f.get("line_items[0][quantity]")).toBe("3");
+    expect(f.get("line_items[0][price_data][unit_amount]")).toBe("2500");
+    expect(f.get("line_items[0][price_data][tax_behavior]")).toBeNull();
+    expect(f.get("payment_intent_data[transfer_data][destination]")).toBe(account.id);
+    expect(f.get("payment_intent_data[application_fee_amount]")).toBe("375");
+    expect(f.get("automatic_tax[enabled]")).toBe("false");
+    expect(f.get("automatic_tax[liability][type]")).toBeNull();
+    const done = await deliver(
+      sessionEvent("checkout.session.completed", order, {
+        currency: "eur",
+        amount_subtotal: 7500,
+        amount_total: 7500,
+        total_details: { amount_tax: 0 },
+      }),
+    );
+    expect(done.body).toMatchObject({ fulfilled: true });
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: order.id } })).taxCents).toBeNull();
+
+    await getDb().payoutAccount.update({ where: { id: account.id }, data: { payoutsEnabled: false } });
+    const plain = await open(product.id, {});
+    expect(plain.order.payoutAccountId).toBeNull();
+    expect(plain.form.get("payment_intent_data[transfer_data][destination]")).toBeNull();
+    expect(plain.form.get("payment_intent_data[on_behalf_of]")).toBeNull();
+  });
+
+  it("give a coupon's redemption back once when Stripe expires the session, also when the event is delivered twice", async () => {
+    const { product, dev } = await connectedSeller();
+    const code = `ONCE${unique()}`.slice(0, 20).toUpperCase();
+    const coupon = await getDb().coupon.create({
+      data: { developerId: dev.id, code, kind: "amount", amountOffMinor: 500, currency: "eur", productIds: [], maxRedemptions: 1 },
+    });
+    const { order } = await open(product.id, { coupon_code: code });
+    expect(order.amountCents).toBe(2000);
+    expectProblem(
+      await call(create, "/api/checkout/create", {
+        method: "POST",
+        json: { product_id: product.id, buyer_email: "late@example.com", coupon_code: code },
+      }),
+      409,
+      "coupon_exhausted",
+    );
+    const expired = sessionEvent("checkout.session.expired", order, { status: "expired", payment_status: "unpaid", currency: "eur" });
+    await Promise.all([deliver(expired), deliver(expired)]);
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("expired");
+    expect((await getDb().coupon.findUniqueOrThrow({ where: { id: coupon.id } })).redemptions).toBe(0);
+    await open(product.id, { coupon_code: code });
+    expect((await getDb().coupon.findUniqueOrThrow({ where: { id: coupon.id } })).redemptions).toBe(1);
   });
 });
