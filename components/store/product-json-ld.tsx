@@ -1,4 +1,5 @@
 import type { ProductDetails } from "@/lib/marketplace/schemas";
+import { minorToDecimal } from "@/lib/pricing";
 
 /** schema.org Product markup for search engines and agents. */
 export function ProductJsonLd({ product, available }: { product: ProductDetails; available: boolean }) {
@@ -19,7 +20,7 @@ export function ProductJsonLd({ product, available }: { product: ProductDetails;
     },
     offers: {
       "@type": "Offer",
-      price: (product.price_cents / 100).toFixed(2),
+      price: minorToDecimal(product.price_cents, product.currency),
       priceCurrency: product.currency.toUpperCase(),
       // Not for sale while this deployment has no way to take payment (see lib/payments/provider.ts).
       availability: available ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",

@@ -9,7 +9,8 @@ import { salesCsv, sellerSales } from "@/lib/dashboard/sales";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { platformRevenue, recordEntries, saleEntries, sellerTotals } from "@/lib/ledger/ledger";
 import { productInputSchema } from "@/lib/marketplace/schemas";
-import { formatPrice } from "@/lib/pricing";
+import { formatPrice, platformFeeCents } from "@/lib/pricing";
+import { absoluteUrl } from "@/lib/urls";
 
 afterAll(() => disconnectDb());
 
@@ -111,14 +112,27 @@ describe("the ledger: every figure of the Sales page derives from it", () => {
     // The second product belongs to the same seller and sells in euros.
     await getDb().product.update({ where: { id: euro.product.id }, data: { developerId: dev.id, currency: "eur" } });
     const usd1 = await order(product.id, { now: new Date(now.getTime() - 3 * DAY), agent: "agent:test/1" });
-    await order(product.id, { now });
+    const usd2 = await order(product.id, { now });
     await order(product.id, { now: new Date(now.getTime() - 40 * DAY) });
     const eur1 = await order(euro.product.id, { now: new Date(now.getTime() - DAY) });
+    // Two seats with a coupon, and tax the provider calculated: the checkout's figures on the order, paid with tax.
+    const eur2 = await order(euro.product.id, { now: new Date(now.getTime() - DAY), pay: false });
+    await getDb().order.update({
+      where: { id: eur2 },
+      data: { quantity: 2, subtotalCents: 3998, discountCents: 400, couponCode: "SPRING", amountCents: 3598, feeCents: platformFeeCents(3598) },
+    });
+    await getDb().$transaction((tx) => fulfilOrder(tx, eur2, new Date(now.getTime() - DAY), { taxCents: 684 }));
     // A later movement: part of an order refunded, with the fee on it.
     await getDb().$transaction((tx) =>
       recordEntries(tx, [
         { key: `refund:re_${usd1}`, developerId: dev.id, orderId: usd1, kind: "refund", amountMinor: -1000, currency: "usd", createdAt: now },
         { key: `fee_refund:re_${usd1}`, developerId: dev.id, orderId: usd1, kind: "fee_refund", amountMinor: 50, currency: "usd", createdAt: now },
+        // Part of the taxed order refunded with its share of tax, and a dispute lost on another order.
+        { key: `refund:re_${eur2}`, developerId: dev.id, orderId: eur2, kind: "refund", amountMinor: -1000, currency: "eur", createdAt: now },
+        { key: `fee_refund:re_${eur2}`, developerId: dev.id, orderId: eur2, kind: "fee_refund", amountMinor: 50, currency: "eur", createdAt: now },
+        { key: `tax_refund:re_${eur2}`, developerId: dev.id, orderId: eur2, kind: "tax_refund", amountMinor: -190, currency: "eur", createdAt: now },
+        { key: `dispute:dp_${usd2}`, developerId: dev.id, orderId: usd2, kind: "dispute", amountMinor: -2500, currency: "usd", createdAt: now },
+        { key: `payout:po_${usd2}`, developerId: dev.id, kind: "payout", amountMinor: -2000, currency: "usd", createdAt: now },
       ]),
     );
 
@@ -130,35 +144,74 @@ describe("the ledger: every figure of the Sales page derives from it", () => {
       currency,
       orders: raw.filter((e) => e.currency === currency && e.kind === "sale").length,
       gross: sum(currency, ["sale"]),
+      discounts: 0 - sum(currency, ["discount"]),
       fees: 0 - sum(currency, ["platform_fee", "fee_refund"]),
+      tax: sum(currency, ["tax", "tax_refund"]),
       refunds: 0 - sum(currency, ["refund"]),
       disputes: 0 - sum(currency, ["dispute", "dispute_reversal"]),
-      net: sum(currency, ["sale", "platform_fee", "fee_refund", "refund", "dispute", "dispute_reversal"]),
+      net: sum(currency, ["sale", "discount", "platform_fee", "fee_refund", "refund", "dispute", "dispute_reversal"]),
       payouts: 0 - sum(currency, ["payout"]),
     });
     expect(await sellerTotals(dev.id)).toEqual([expected("eur"), expected("usd")]);
-    expect(expected("usd")).toMatchObject({ orders: 3, gross: 7500, fees: 325, refunds: 1000, net: 6175 });
-    expect(expected("eur")).toMatchObject({ orders: 1, gross: 1999, fees: 100, net: 1899 });
+    expect(expected("usd")).toMatchObject({
+      orders: 3,
+      gross: 7500,
+      discounts: 0,
+      fees: 325,
+      tax: 0,
+      refunds: 1000,
+      disputes: 2500,
+      net: 3675,
+      payouts: 2000,
+    });
+    // Tax is collected for the tax authority: apart from net, which is gross − discounts − fees − refunds − disputes.
+    expect(expected("eur")).toMatchObject({ orders: 2, gross: 5997, discounts: 400, fees: 100 + 180 - 50, tax: 684 - 190, refunds: 1000, net: 4367 });
+    for (const c of ["eur", "usd"]) {
+      const t = expected(c);
+      expect(t.net).toBe(t.gross - t.discounts - t.fees - t.refunds - t.disputes);
+    }
 
     // The leading currency (most orders) in the cents figures, every currency apart in the displays.
     expect(sales.totals).toEqual({
-      orders: 4,
+      orders: 5,
       currency: "usd",
       gross_cents: 7500,
       fee_cents: 325,
-      net_cents: 6175,
-      gross_display: `${formatPrice(7500, "usd")} · ${formatPrice(1999, "eur")}`,
-      fee_display: `${formatPrice(325, "usd")} · ${formatPrice(100, "eur")}`,
-      net_display: `${formatPrice(6175, "usd")} · ${formatPrice(1899, "eur")}`,
+      net_cents: 3675,
+      gross_display: `${formatPrice(7500, "usd")} · ${formatPrice(5997, "eur")}`,
+      fee_display: `${formatPrice(325, "usd")} · ${formatPrice(230, "eur")}`,
+      net_display: `${formatPrice(3675, "usd")} · ${formatPrice(4367, "eur")}`,
       agent_orders: 1,
     });
-    expect(sales.currencies.map(({ daily: _, ...t }) => t)).toEqual([expected("eur"), expected("usd")]);
+    // Each currency on its own, the leading one first, every figure formatted with its code.
+    expect(sales.currencies.map(({ daily: _, display: __, ...t }) => t)).toEqual([expected("usd"), expected("eur")]);
+    for (const c of sales.currencies) {
+      const t = expected(c.currency);
+      expect(c.display).toEqual({
+        gross: formatPrice(t.gross, c.currency),
+        discounts: formatPrice(t.discounts, c.currency),
+        fees: formatPrice(t.fees, c.currency),
+        tax: formatPrice(t.tax, c.currency),
+        refunds: formatPrice(t.refunds, c.currency),
+        disputes: formatPrice(t.disputes, c.currency),
+        net: formatPrice(t.net, c.currency),
+        payouts: formatPrice(t.payouts, c.currency),
+      });
+    }
+    expect(sales.currencies.find((c) => c.currency === "eur")!.display).toMatchObject({
+      discounts: "€4.00 EUR",
+      tax: "€4.94 EUR",
+      net: "€43.67 EUR",
+    });
 
     // The chart: each day's net per currency, from the entries dated that day.
     const start = Math.floor(now.getTime() / DAY) * DAY - 29 * DAY;
     for (const c of sales.currencies) {
       const days = Array.from({ length: 30 }, (_, i) => {
-        const inDay = raw.filter((e) => e.currency === c.currency && e.kind !== "payout" && Math.floor((e.createdAt.getTime() - start) / DAY) === i);
+        const inDay = raw.filter(
+          (e) =>
+            e.currency === c.currency && !["payout", "tax", "tax_refund"].includes(e.kind) && Math.floor((e.createdAt.getTime() - start) / DAY) === i,
+        );
         return {
           date: new Date(start + i * DAY).toISOString().slice(0, 10),
           net_cents: inDay.reduce((s, e) => s + e.amountMinor, 0),
@@ -168,45 +221,102 @@ describe("the ledger: every figure of the Sales page derives from it", () => {
       expect(c.daily).toEqual(days);
     }
     expect(sales.daily).toEqual(sales.currencies.find((c) => c.currency === "usd")!.daily);
-    expect(sales.daily.at(-1)).toMatchObject({ date: "2031-03-10", net_cents: 2375 - 1000 + 50, orders: 1 });
+    expect(sales.daily.at(-1)).toMatchObject({ date: "2031-03-10", net_cents: 2375 - 1000 + 50 - 2500, orders: 1 });
+    // The euro chart: both orders the day before (sale, discount and fee; not the tax), the refund today.
+    const eurDaily = sales.currencies.find((c) => c.currency === "eur")!.daily;
+    expect(eurDaily.at(-2)).toMatchObject({ net_cents: 1999 - 100 + 3998 - 400 - 180, orders: 2 });
+    expect(eurDaily.at(-1)).toMatchObject({ net_cents: -1000 + 50, orders: 0 });
 
     // The order rows: newest first, each order's own entries.
-    const sales_ = raw.filter((e) => e.kind === "sale").sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    // Ties (two orders paid at the same moment) in the order of their keys, as the page lists them.
+    const sales_ = raw
+      .filter((e) => e.kind === "sale")
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
     expect(sales.orders.map((o) => o.id)).toEqual(sales_.map((e) => e.orderId));
     for (const row of sales.orders) {
       const mine = raw.filter((e) => e.orderId === row.id);
-      const amount = mine.filter((e) => e.kind === "sale").reduce((s, e) => s + e.amountMinor, 0);
-      const fee = -mine.filter((e) => e.kind === "platform_fee" || e.kind === "fee_refund").reduce((s, e) => s + e.amountMinor, 0);
-      const net = mine.reduce((s, e) => s + e.amountMinor, 0);
-      expect(row).toMatchObject({ amount_cents: amount, fee_cents: fee, net_cents: net, currency: mine[0]!.currency });
+      const of = (kinds: string[]) => mine.filter((e) => kinds.includes(e.kind)).reduce((s, e) => s + e.amountMinor, 0);
+      const net = mine.filter((e) => !["tax", "tax_refund", "payout"].includes(e.kind)).reduce((s, e) => s + e.amountMinor, 0);
+      const o = await getDb().order.findUniqueOrThrow({ where: { id: row.id } });
+      expect(row).toMatchObject({
+        amount_cents: of(["sale"]),
+        discount_cents: 0 - of(["discount"]),
+        fee_cents: 0 - of(["platform_fee", "fee_refund"]),
+        tax_cents: o.taxCents === null ? null : of(["tax", "tax_refund"]),
+        refunds_cents: 0 - of(["refund", "dispute", "dispute_reversal"]),
+        net_cents: net,
+        currency: mine[0]!.currency,
+        quantity: o.quantity,
+        coupon_code: o.couponCode,
+        order_path: `/dashboard/orders/${row.id}`,
+      });
       expect(row.net_display).toBe(formatPrice(net, row.currency));
+      expect(row.tax_display).toBe(o.taxCents === null ? "not calculated" : formatPrice(of(["tax", "tax_refund"]), row.currency));
     }
+    expect(sales.orders.find((o) => o.id === eur2)).toMatchObject({
+      quantity: 2,
+      coupon_code: "SPRING",
+      amount_display: "€39.98 EUR",
+      discount_display: "€4.00 EUR",
+      fee_display: "€1.30 EUR",
+      tax_display: "€4.94 EUR",
+      refunds_display: "€10.00 EUR",
+      net_display: "€24.68 EUR",
+    });
     // The CSV: one row per entry, oldest first, signed amounts in minor units and as decimals.
     const [header, ...lines] = (await salesCsv(dev.id)).trimEnd().split("\r\n");
-    expect(header).toBe("date,kind,order_id,product,buyer_email,currency,amount_minor,amount");
+    expect(header).toBe("date,kind,order_id,product,buyer_email,currency,amount_minor,amount,in_net,quantity,coupon_code,order_url");
     const names = new Map([
       [product.id, product.name],
       [euro.product.id, euro.product.name],
     ]);
     const orders = await getDb().order.findMany({ where: { id: { in: raw.flatMap((e) => (e.orderId ? [e.orderId] : [])) } } });
     const rows = raw.map((e) => {
-      const o = orders.find((x) => x.id === e.orderId)!;
+      const o = orders.find((x) => x.id === e.orderId);
       const amount = `${e.amountMinor < 0 ? "-" : ""}${Math.floor(Math.abs(e.amountMinor) / 100)}.${String(Math.abs(e.amountMinor) % 100).padStart(2, "0")}`;
-      return [e.createdAt.toISOString(), e.kind, e.orderId, names.get(o.productId), o.buyerEmail, e.currency, String(e.amountMinor), amount].join(
-        ",",
-      );
+      return [
+        e.createdAt.toISOString(),
+        e.kind,
+        e.orderId ?? "",
+        o ? names.get(o.productId) : "",
+        o?.buyerEmail ?? "",
+        e.currency,
+        String(e.amountMinor),
+        amount,
+        ["tax", "tax_refund", "payout"].includes(e.kind) ? "no" : "yes",
+        o ? String(o.quantity) : "",
+        o?.couponCode ?? "",
+        e.orderId ? absoluteUrl(`/dashboard/orders/${e.orderId}`) : "",
+      ].join(",");
     });
+    // Summing one currency's "yes" rows gives the Sales page's net: the CSV reproduces every figure.
+    for (const c of sales.currencies) {
+      const fromCsv = lines
+        .map((l) => l.split(","))
+        .filter((f) => f[5] === c.currency && f[8] === "yes")
+        .reduce((s, f) => s + Number(f[6]), 0);
+      expect(fromCsv).toBe(c.net);
+    }
     expect([...lines].sort()).toEqual(rows.sort());
     expect(lines.map((l) => l.slice(0, 24))).toEqual(lines.map((l) => l.slice(0, 24)).sort());
-    expect(lines).toContain(`${now.toISOString()},refund,${usd1},${product.name},${orders.find((o) => o.id === usd1)!.buyerEmail},usd,-1000,-10.00`);
+    expect(lines).toContain(
+      `${now.toISOString()},refund,${usd1},${product.name},${orders.find((o) => o.id === usd1)!.buyerEmail},usd,-1000,-10.00,yes,1,,${absoluteUrl(`/dashboard/orders/${usd1}`)}`,
+    );
+    expect(lines.find((l) => l.startsWith(`${new Date(now.getTime() - DAY).toISOString()},tax,${eur2},`))).toContain(",eur,684,6.84,no,2,SPRING,");
 
-    expect(sales.orders.find((o) => o.id === eur1)).toMatchObject({ currency: "eur", amount_display: "€19.99", fee_display: "€1.00" });
+    expect(sales.orders.find((o) => o.id === eur1)).toMatchObject({
+      currency: "eur",
+      amount_display: "€19.99 EUR",
+      fee_display: "€1.00 EUR",
+      tax_display: "not calculated",
+    });
   });
 
   it("a seller with no sales shows zeros in the platform's currency", async () => {
     const { dev } = await seller();
     const sales = await sellerSales(dev.id);
-    expect(sales.totals).toMatchObject({ orders: 0, gross_cents: 0, gross_display: "$0.00", net_display: "$0.00" });
+    expect(sales.totals).toMatchObject({ orders: 0, gross_cents: 0, gross_display: "$0.00 USD", net_display: "$0.00 USD" });
+    expect(sales.currencies).toMatchObject([{ currency: "usd", orders: 0, net: 0, display: { net: "$0.00 USD" } }]);
     expect(sales.daily).toHaveLength(30);
     expect(sales.orders).toEqual([]);
   });
