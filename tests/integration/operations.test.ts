@@ -149,8 +149,45 @@ const ORDERS_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// Checkout pricing and coupons: a seller with one coupon of their own; a coupon of another seller is a 404.
+const couponsFx = { cookie: "", coupon: "", otherCoupon: "", n: 0 };
+beforeAll(async () => {
+  const email = `walk-coupons-${run}@example.com`;
+  const dev = await createDeveloperProfile(email, { name: `Walk Coupons ${run}`, website: null, bio: "" });
+  const stranger = await createDeveloperProfile(`walk-coupons-other-${run}@example.com`, {
+    name: `Walk Coupons Other ${run}`,
+    website: null,
+    bio: "",
+  });
+  const coupon = (developerId: string) =>
+    getDb().coupon.create({ data: { developerId, code: `WALK${run}`.toUpperCase(), kind: "percent", percentOff: 10, productIds: [] } });
+  couponsFx.coupon = (await coupon(dev.id)).id;
+  couponsFx.otherCoupon = (await coupon(stranger.id)).id;
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  couponsFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const COUPONS_EXAMPLES: Record<string, Example> = {
+  quoteCheckout: {
+    ok: () => ({ body: { product_id: fx.productId, quantity: 1 } }),
+    error: () => ({ body: { product_id: "no-such-product" }, status: 404 }),
+  },
+  listCoupons: { ok: () => ({ headers: { cookie: couponsFx.cookie } }), error: () => ({ status: 401 }) },
+  createCoupon: {
+    // A fresh code per call: a code the seller already has is a 409.
+    ok: () => ({ headers: { cookie: couponsFx.cookie }, body: { code: `W${++couponsFx.n}-${run}`, kind: "percent", percent_off: 15 } }),
+    error: () => ({ headers: { cookie: couponsFx.cookie }, body: { code: `WALK${run}`, kind: "percent", percent_off: 15 }, status: 409 }),
+  },
+  deactivateCoupon: {
+    ok: () => ({ headers: { cookie: couponsFx.cookie }, params: { id: couponsFx.coupon } }),
+    error: () => ({ headers: { cookie: couponsFx.cookie }, params: { id: couponsFx.otherCoupon }, status: 404 }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
   ...ORDERS_EXAMPLES,
+  ...COUPONS_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
