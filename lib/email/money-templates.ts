@@ -17,9 +17,7 @@ const LINE = "#e2e8f0";
 const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
 
 /** An amount with its currency code, never ambiguous between dollars: "$12.50 USD", "€5.00 EUR". */
-export function moneyWithCode(cents: number, currency: string): string {
-  return `${formatPrice(cents, currency)} ${currency.toUpperCase()}`;
-}
+const moneyWithCode = (minor: number, currency: string) => formatPrice(minor, currency);
 
 function page(title: string, paragraphs: string[], rows: Array<[string, string]>, footer: string): string {
   const p = (html: string) => `<p style="margin:0 0 16px 0;color:${MUTED};">${html}</p>`;

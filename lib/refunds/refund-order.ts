@@ -49,7 +49,7 @@ function exceeds(remaining: number, currency: string): AppError {
     "refund_exceeds_remaining",
     409,
     remaining > 0
-      ? `At most ${formatPrice(remaining, currency)} ${currency.toUpperCase()} of this order can still be refunded.`
+      ? `At most ${formatPrice(remaining, currency)} of this order can still be refunded.`
       : "This order has already been refunded in full.",
   );
 }
