@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
-import { DEFAULT_LIMIT, spellings } from "./search.ts";
+import { containsText, DEFAULT_LIMIT } from "./search.ts";
 
 export interface AdminOrder {
   id: string;
@@ -106,14 +106,13 @@ export async function searchOrders(filter: { q?: string; status?: string; limit?
             OR: [
               { id: q },
               { providerPaymentId: q },
-              { buyerEmail: { contains: q.toLowerCase() } },
+              { buyerEmail: containsText(q) },
               { productId: q },
               { product: { searchText: { contains: q.toLowerCase() } } },
               { product: { developerId: q } },
-              ...spellings(q).flatMap((s) => [
-                { product: { developer: { name: { contains: s } } } },
-                { product: { developer: { email: { contains: s } } } },
-              ]),
+              { product: { name: containsText(q) } },
+              { product: { developer: { name: containsText(q) } } },
+              { product: { developer: { email: containsText(q) } } },
             ],
           }
         : {}),

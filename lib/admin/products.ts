@@ -4,7 +4,7 @@ import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
-import { DEFAULT_LIMIT, spellings } from "./search.ts";
+import { containsText, DEFAULT_LIMIT } from "./search.ts";
 
 export interface AdminProduct {
   id: string;
@@ -69,7 +69,9 @@ export async function listProducts(filter: { q?: string; status?: string; seller
               { id: q },
               { pluginId: q },
               { searchText: { contains: q.toLowerCase() } },
-              ...spellings(q).flatMap((s) => [{ name: { contains: s } }, { developer: { email: { contains: s } } }]),
+              { name: containsText(q) },
+              { developer: { email: containsText(q) } },
+              { developer: { name: containsText(q) } },
             ],
           }
         : {}),

@@ -1,12 +1,11 @@
+import { dbEngine } from "../db.ts";
+
 /**
- * Spellings to look for with `contains`: PostgreSQL compares case-sensitively and SQLite's Prisma client has no
- * `mode: "insensitive"`, so a term is tried as typed, lower-cased and with capitalised words (addresses and the
- * products' search text are stored lower-cased already).
+ * A case-insensitive `contains` on both engines: SQLite's LIKE already ignores ASCII case, and PostgreSQL gets
+ * Prisma's `mode: "insensitive"` (ILIKE), which the SQLite client's types do not know, hence the cast.
  */
-export function spellings(q: string): string[] {
-  const lower = q.toLowerCase();
-  const title = lower.replace(/(^|\s)(\p{L})/gu, (_m, s: string, c: string) => s + c.toUpperCase());
-  return [...new Set([q, lower, title, q.toUpperCase()])];
+export function containsText(q: string): { contains: string } {
+  return dbEngine() === "postgresql" ? ({ contains: q, mode: "insensitive" } as { contains: string }) : { contains: q };
 }
 
 export const DEFAULT_LIMIT = 50;

@@ -3,7 +3,7 @@ import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
-import { DEFAULT_LIMIT, spellings } from "./search.ts";
+import { containsText, DEFAULT_LIMIT } from "./search.ts";
 
 export interface AdminSeller {
   id: string;
@@ -58,7 +58,7 @@ export async function listSellers(filter: { q?: string; standing?: "suspended" |
   const q = filter.q?.trim();
   const rows = await getDb().developer.findMany({
     where: {
-      ...(q ? { OR: [{ id: q }, ...spellings(q).flatMap((s) => [{ name: { contains: s } }, { email: { contains: s } }])] } : {}),
+      ...(q ? { OR: [{ id: q }, { name: containsText(q) }, { email: containsText(q) }] } : {}),
       ...(filter.standing === "suspended" ? { suspendedAt: { not: null } } : filter.standing === "active" ? { suspendedAt: null } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
