@@ -11,7 +11,14 @@ test("buy in test mode: create a checkout over the API, pay in the browser, use 
 
   await page.goto(url);
   await expect(page.getByText(/test mode/i).first()).toBeVisible();
+  // Every price carries its ISO code; the summary lists quantity, subtotal, tax (not calculated in test mode) and total.
+  expect(product.price_display).toMatch(new RegExp(` ${product.currency.toUpperCase()}$`));
   await expect(page.getByText(product.price_display).first()).toBeVisible();
+  const charges = page.getByTestId("order-charges");
+  await expect(charges).toContainText(`1 × ${product.price_display}`);
+  await expect(charges.getByText("Tax")).toBeVisible();
+  await expect(charges).toContainText("not calculated");
+  await expect(page.getByRole("button", { name: `Pay ${product.price_display}` })).toBeVisible();
   await expect(page.getByText(email).first()).toBeVisible();
   await shot("checkout-test-mode");
   await page.getByRole("button", { name: /^pay/i }).click();
@@ -21,6 +28,9 @@ test("buy in test mode: create a checkout over the API, pay in the browser, use 
   expect(key).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   await expect(page.getByRole("link", { name: /download/i }).first()).toBeVisible();
   await expect(page.getByText(email).first()).toBeVisible();
+  await expect(page.getByText(`You paid ${product.price_display}`)).toBeVisible();
+  await expect(page.getByTestId("order-charges")).toContainText(`Up to ${product.max_machines} machine`);
+  await expect(page.getByTestId("order-charges")).toContainText("not calculated");
   await shot("checkout-success");
 
   // The agent's follow-up, without scraping the page.
@@ -33,6 +43,8 @@ test("buy in test mode: create a checkout over the API, pay in the browser, use 
     .toBe(1);
   const { messages } = await (await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json();
   expect(messages[0].text).toContain(key);
+  expect(messages[0].text).toMatch(new RegExp(`Total paid:\\s+${product.price_display.replace(/[$.]/g, "\\$&")}`));
+  expect(messages[0].text).toMatch(/Tax:\s+not calculated/);
   expect(messages[0].status).toBe("sent");
 
   // The app activates and validates it.

@@ -40,7 +40,10 @@ test("a product page shows the product, its offer as JSON-LD, and a buy form", a
   await expect(page.getByRole("link", { name: new RegExp(p.developer) }).first()).toBeVisible();
   const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? "{}");
   expect(ld["@type"]).toBe("Product");
-  expect(ld.offers.priceCurrency).toBe("USD");
+  expect(ld.offers.priceCurrency).toBe(p.currency.toUpperCase());
+  expect(ld.offers.price).toBe((p.price_cents / 100).toFixed(2));
+  // The shown price names its currency, so "$" is never left to mean any dollar.
+  expect(p.price_display).toMatch(new RegExp(`^\\S+ ${p.currency.toUpperCase()}$`));
   await expect(page.getByLabel(/e-?mail/i)).toBeVisible();
   await expect(page.getByRole("button", { name: /buy/i })).toBeVisible();
   await shot("product");
