@@ -185,9 +185,67 @@ const COUPONS_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// The operator's console: ADMIN_EMAILS lists a walk address; a seller of its own with two listed products and a paid
+// order to act on (suspend then reinstate, remove then restore, a small refund). Anyone else gets a 404 problem.
+const adminFx = { cookie: "", seller: "", product: "", order: "", email: `walk-ops-${run}@example.com` };
+beforeAll(async () => {
+  process.env.ADMIN_EMAILS = adminFx.email;
+  resetEnv();
+  const dev = await sellingDeveloper(`walk-admin-seller-${run}@example.com`, { name: `Walk Admin ${run}`, website: null, bio: "" });
+  adminFx.seller = dev.id;
+  adminFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Admin ${run}`, `com.walk.admin${run}`)))).id;
+  adminFx.order = (await createCheckout({ product_id: adminFx.product, buyer_email: `walk-admin-buyer-${run}@example.com` })).session_id;
+  await payTestCheckout(adminFx.order);
+  await requestSignIn({ email: adminFx.email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: adminFx.email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  adminFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const asAdmin = (c: Omit<Call, "headers"> = {}): Call => ({ ...c, headers: { cookie: adminFx.cookie } });
+const ADMIN_EXAMPLES: Record<string, Example> = {
+  getAdminOverview: { ok: () => asAdmin(), error: () => ({ headers: { cookie: fx.cookie }, status: 404 }) },
+  listAdminSellers: { ok: () => asAdmin({ query: { q: "walk admin", standing: "active" } }), error: () => ({ query: { q: "walk" }, status: 404 }) },
+  getAdminSeller: {
+    ok: () => asAdmin({ params: { id: adminFx.seller } }),
+    error: () => ({ ...asAdmin({ params: { id: "no-such-seller" } }), status: 404 }),
+  },
+  suspendSeller: {
+    ok: () => asAdmin({ params: { id: adminFx.seller }, body: { reason: "Registry walk" } }),
+    error: () => ({ params: { id: adminFx.seller }, body: { reason: "Registry walk" }, status: 404 }),
+  },
+  reinstateSeller: {
+    ok: () => asAdmin({ params: { id: adminFx.seller }, body: { note: "Registry walk" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: adminFx.seller }, body: {}, status: 404 }),
+  },
+  listAdminProducts: {
+    ok: () => asAdmin({ query: { q: "walk admin", status: "active", seller_id: adminFx.seller } }),
+    error: () => ({ headers: { cookie: fx.cookie }, status: 404 }),
+  },
+  removeProduct: {
+    ok: () => asAdmin({ params: { id: adminFx.product }, body: { reason: "Registry walk" } }),
+    error: () => ({ params: { id: adminFx.product }, body: { reason: "Registry walk" }, status: 404 }),
+  },
+  restoreProduct: {
+    ok: () => asAdmin({ params: { id: adminFx.product }, body: { note: "Registry walk" } }),
+    error: () => ({ ...asAdmin({ params: { id: fx.productId }, body: {} }), status: 409 }),
+  },
+  searchAdminOrders: { ok: () => asAdmin({ query: { q: "walk-admin-buyer", status: "paid" } }), error: () => ({ status: 404 }) },
+  getAdminOrder: { ok: () => asAdmin({ params: { id: adminFx.order } }), error: () => ({ ...asAdmin({ params: { id: "cs_none" } }), status: 404 }) },
+  refundOrderAsOperator: {
+    ok: () => asAdmin({ params: { id: adminFx.order }, body: { amount_cents: 10, reason: "Registry walk" } }),
+    error: () => ({ ...asAdmin({ params: { id: adminFx.order }, body: { amount_cents: 999_999, reason: "Too much" } }), status: 409 }),
+  },
+  listPaymentEvents: { ok: () => asAdmin({ query: { type: "test.", order_id: adminFx.order } }), error: () => ({ status: 404 }) },
+  listAuditEntries: {
+    ok: () => asAdmin({ query: { action: "seller.suspend", target_id: adminFx.seller } }),
+    error: () => ({ ...asAdmin({ query: { action: "seller.delete" } }), status: 400 }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
   ...ORDERS_EXAMPLES,
   ...COUPONS_EXAMPLES,
+  ...ADMIN_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
