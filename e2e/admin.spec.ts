@@ -1,0 +1,84 @@
+import type { Page } from "@playwright/test";
+import { expect, noHorizontalScroll, test } from "./fixtures";
+
+// The operator's console at /admin: the addresses ADMIN_EMAILS lists (playwright.config.ts sets this one) sign in with the
+// usual sign-in link and see the overview; anyone else, signed in or not, gets the site's ordinary 404 page.
+
+const OPERATOR = "operator@e2e.example.com";
+
+/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
+async function signInLink(page: Page, email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+          messages: Array<{ kind: string; text: string }>;
+        };
+        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
+        return link;
+      },
+      { timeout: 15_000 },
+    )
+    .not.toBe("");
+  return link;
+}
+
+async function expectNotFoundPage(page: Page) {
+  const response = await page.goto("/admin");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "We couldn't find that page" })).toBeVisible();
+}
+
+test("anonymous visitors and a signed-in buyer get the 404 page at /admin, and the API answers a 404 problem", async ({ page }) => {
+  await expectNotFoundPage(page);
+  for (const path of ["/admin/sellers", "/admin/orders"]) expect((await page.goto(path))?.status()).toBe(404);
+
+  const buyer = `e2e-admin-buyer-${Date.now()}@example.com`;
+  await page.goto("/licenses");
+  await page.getByLabel(/e-?mail address/i).fill(buyer);
+  await page.getByRole("button", { name: "Send sign-in link" }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email\?purpose=buyer$/);
+  await page.goto(await signInLink(page, buyer));
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(/\/licenses$/);
+  await expectNotFoundPage(page);
+
+  const api = await page.request.get("/api/admin/overview");
+  expect(api.status()).toBe(404);
+  expect(api.headers()["content-type"]).toBe("application/problem+json");
+  expect(await api.json()).toMatchObject({ status: 404, code: "route_not_found" });
+});
+
+test("the operator signs in with the usual link and sees the overview", async ({ page, shot }) => {
+  await page.goto("/dashboard/sign-in?next=/admin");
+  await page.getByLabel("E-mail address").fill(OPERATOR);
+  await page.getByRole("button", { name: /e-mail me a sign-in link/i }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email/);
+  await page.goto(await signInLink(page, OPERATOR));
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByText(OPERATOR)).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Operator console" });
+  await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("definition").first()).toBeVisible();
+  await noHorizontalScroll(page);
+  await shot("admin-overview");
+
+  // Each section opens, and the API answers the same session.
+  for (const [link, heading] of [
+    ["Sellers", "Sellers"],
+    ["Products", "Products"],
+    ["Orders", "Orders"],
+    ["Payment events", "Payment events"],
+    ["Audit", "Audit"],
+  ] as const) {
+    await nav.getByRole("link", { name: link }).click();
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  }
+  const overview = await page.request.get("/api/admin/overview");
+  expect(overview.status()).toBe(200);
+  expect(await overview.json()).toMatchObject({ counts: { sellers: expect.any(Number) } });
+});
