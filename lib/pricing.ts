@@ -11,7 +11,6 @@ export const PRICING = {
 
 /** The currencies a seller may price a product in: lower-case ISO 4217, as stored. The one list (form, API, schema). */
 export const SUPPORTED_CURRENCIES = ["usd", "eur", "gbp"] as const;
-export type SupportedCurrency = (typeof SUPPORTED_CURRENCIES)[number];
 
 /** The seller's share of what the buyer pays, in percent. */
 export const SELLER_SHARE_PERCENT = 100 - PRICING.transaction_fee_percent;

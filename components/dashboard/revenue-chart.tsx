@@ -19,7 +19,7 @@ function axisTop(maxCents: number): number {
  * Net revenue per day in one currency as a server-rendered SVG bar chart. Screen readers get a title and a summary;
  * everyone can open the same numbers as a table.
  */
-export function RevenueChart({ daily, currency, id = "revenue" }: { daily: DailyRevenue[]; currency: string; id?: string }) {
+function RevenueChart({ daily, currency, id = "revenue" }: { daily: DailyRevenue[]; currency: string; id?: string }) {
   const money = (minor: number) => formatCents(minor, currency);
   const code = currency.toUpperCase();
   const n = daily.length;

@@ -1,7 +1,7 @@
 import { getDb } from "../db.ts";
 import type { LedgerKind } from "../ledger/kinds.ts";
 import { sellerTotals, type CurrencyTotals } from "../ledger/ledger.ts";
-import { formatPrice, minorToDecimal, PRICING } from "../pricing.ts";
+import { formatPrice, minorToDecimal, PRICING, TAX_NOT_CALCULATED } from "../pricing.ts";
 import { absoluteUrl } from "../urls.ts";
 
 const DAY = 86_400_000;
@@ -14,7 +14,7 @@ const OUTSIDE_NET: ReadonlySet<string> = new Set<LedgerKind>(["tax", "tax_refund
 const TAX: ReadonlySet<string> = new Set<LedgerKind>(["tax", "tax_refund"]);
 
 /** What the Orders page of an order is; the Sales page links each row to it. */
-export const orderPath = (orderId: string) => `/dashboard/orders/${encodeURIComponent(orderId)}`;
+const orderPath = (orderId: string) => `/dashboard/orders/${encodeURIComponent(orderId)}`;
 
 /** The currency the figures lead with: the one with the most orders, the platform's own on a tie or with none. */
 function leadingCurrency(totals: CurrencyTotals[]): string {
@@ -187,7 +187,7 @@ export async function sellerSales(developerId: string, opts: { days?: number; no
           amount_display: f(m.amount),
           discount_display: f(m.discount),
           fee_display: f(m.fee),
-          tax_display: tax === null ? "not calculated" : f(tax),
+          tax_display: tax === null ? TAX_NOT_CALCULATED : f(tax),
           refunds_display: f(m.refunds),
           net_display: f(m.net),
           order_path: orderPath(s.orderId),
