@@ -90,7 +90,8 @@ function operationObject(op: Operation): Json {
         .filter(Boolean)
         .join(" ") || op.summary,
     tags: [op.tag],
-    ...(op.auth === "seller" ? { security: [{ sellerSession: [] }] } : {}),
+    // The operator signs in with the same links (a seller session of an ADMIN_EMAILS address).
+    ...(op.auth === "seller" || op.auth === "admin" ? { security: [{ sellerSession: [] }] } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } } : {}),
     responses,
