@@ -54,6 +54,8 @@ export default defineConfig({
           DATABASE_URL: `file:${join(tmpdir(), `ilm-e2e-${Date.now().toString(36)}.db`)}`,
           // A production server without Stripe refuses checkout; the suite buys through test mode, so it opts in.
           PAYMENTS: "test",
+          // The operator of the suite's deployment (e2e/money.spec.ts, e2e/admin.spec.ts).
+          ADMIN_EMAILS: "operator@e2e.example.com",
           // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
           RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
           RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
