@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
+import { connectTestPayouts } from "./support/payouts";
 import { signIn } from "./support/sign-in";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -75,6 +76,7 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   await settled(page);
   await shot("dashboard-welcome");
   await createProfile(page, `E2E Studio ${run}`);
+  await connectTestPayouts(page);
 
   // A refused form keeps what was typed and names each problem next to its field.
   await page.goto("/dashboard/products/new");

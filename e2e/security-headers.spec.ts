@@ -147,6 +147,7 @@ test("the checkout Pay form and a seller's dashboard pages work under the policy
     "/dashboard/licenses",
     "/dashboard/sales",
     "/dashboard/profile",
+    "/dashboard/payouts",
   ]) {
     await test.step(path, async () => {
       await checkPage(page, await page.goto(path), consoleCsp);

@@ -169,6 +169,7 @@ export default async function PayoutsPage({ searchParams }: Props) {
               Stripe so you can publish and sell end to end.
             </p>
           ) : null}
+          {!stripe ? <p className="mt-3 text-sm text-slate-700">Where the operator enables Stripe Connect, a sale works like this:</p> : null}
           <ol className="mt-3 space-y-2 text-sm text-slate-700">
             <li>
               <span className="font-semibold text-slate-900">1. The buyer pays</span> on Stripe&apos;s checkout page, in your listing&apos;s currency.
