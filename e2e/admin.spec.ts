@@ -28,6 +28,8 @@ async function expectNotFoundPage(page: Page) {
   const response = await page.goto("/admin");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "We couldn't find that page" })).toBeVisible();
+  // Not even the title tells the console is there.
+  await expect(page).toHaveTitle(/^Page not found/);
 }
 
 test("anonymous visitors and a signed-in buyer get the 404 page at /admin, and the API answers a 404 problem", async ({ page }) => {
@@ -60,6 +62,7 @@ test("the operator signs in with the usual link and sees the overview", async ({
   await expect(page).toHaveURL(/\/admin$/);
 
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page).toHaveTitle(/^Overview · Operator console/);
   await expect(page.getByText(OPERATOR)).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Operator console" });
   await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");

@@ -6,7 +6,7 @@ import { buttonSecondary, container, focusRing } from "@/components/ui/styles";
 import { AdminNav } from "./_nav";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: { default: "Operator console", template: "%s · Operator console" }, robots: { index: false } };
+export const metadata: Metadata = { robots: { index: false } };
 
 /** Only the operator sees any of this; everyone else gets the site's ordinary 404 page (lib/admin/session.ts). */
 export default async function AdminLayout({ children }: { children: ReactNode }) {

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { adminOverview, type MonthFigures } from "@/lib/admin/overview";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatPrice } from "@/lib/pricing";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { StatCard, StatGrid } from "@/components/dashboard/stat-card";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Overview" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Overview");
 
 const COLUMNS = [
   ["orders", "Sales"],

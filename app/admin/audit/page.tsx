@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AUDIT_ACTIONS, listAudit } from "@/lib/admin/audit";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatMoment, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { ScrollTable, td, th } from "@/components/dashboard/table";
@@ -9,7 +9,7 @@ import { buttonPrimary, textLink } from "@/components/ui/styles";
 import { FilterSelect, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Audit" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Audit");
 
 const TARGET_LINKS: Record<string, (id: string) => string> = {
   developer: (id) => `/admin/products?seller=${encodeURIComponent(id)}`,

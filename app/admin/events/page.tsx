@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listPaymentEvents, paymentEventTypes } from "@/lib/admin/events";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatMoment, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { None, ScrollTable, td, th } from "@/components/dashboard/table";
@@ -9,7 +9,7 @@ import { buttonPrimary, textLink } from "@/components/ui/styles";
 import { FilterSelect, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Payment events" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Payment events");
 
 export default async function AdminEventsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin();

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { searchOrders } from "@/lib/admin/orders";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatPrice } from "@/lib/pricing";
 import { formatMoment, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -10,7 +10,7 @@ import { textLink } from "@/components/ui/styles";
 import { AdminNotice, Badge, FilterSelect, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Orders" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Orders");
 
 const STATUSES = [
   ["", "Any status"],

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listProducts } from "@/lib/admin/products";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { OPERATOR_PRODUCT_STATUSES, PRODUCT_STATUSES } from "@/lib/marketplace/constants";
 import { formatPrice } from "@/lib/pricing";
 import { param } from "@/components/dashboard/format";
@@ -11,7 +11,7 @@ import { removeProductAction, restoreProductAction } from "../actions";
 import { AdminNotice, FilterSelect, ProductBadge, ReasonForm, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Products" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Products");
 
 const STATUSES = [["", "Any status"], ...[...PRODUCT_STATUSES, ...OPERATOR_PRODUCT_STATUSES].map((s) => [s, s] as const)] as const;
 const isStatus = (s: string) => (STATUSES as readonly (readonly [string, string])[]).some(([v]) => v === s && v !== "");

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listSellers } from "@/lib/admin/sellers";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatDay, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { None, ScrollTable, td, th } from "@/components/dashboard/table";
@@ -10,7 +10,7 @@ import { reinstateSellerAction, suspendSellerAction } from "../actions";
 import { AdminNotice, Badge, FilterSelect, ReasonForm, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Sellers" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Sellers");
 
 const STANDINGS = [
   ["", "All sellers"],

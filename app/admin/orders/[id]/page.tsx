@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { getAdminOrder } from "@/lib/admin/orders";
-import { requireAdmin } from "@/lib/admin/session";
+import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { AppError } from "@/lib/http/errors";
 import { formatPrice, minorToDecimal, TAX_NOT_CALCULATED } from "@/lib/pricing";
 import { formatMoment } from "@/components/dashboard/format";
@@ -14,7 +14,7 @@ import { refundOrderAction } from "../../actions";
 import { AdminNotice, Badge, type SearchParams } from "../../_ui";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Order" };
+export const generateMetadata = (): Promise<Metadata> => adminMetadata("Order");
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
