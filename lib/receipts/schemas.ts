@@ -15,6 +15,21 @@ const receiptSchema = z.object({
   issued_at: z.iso.datetime(),
   expires_at: z.iso.datetime().nullable().describe("null for a perpetual license"),
   checked_at: z.iso.datetime(),
+  purchase: z
+    .object({
+      order_id: z.string(),
+      currency: z.string().describe("ISO 4217, lower case"),
+      quantity: z.int(),
+      subtotal_cents: z.int().describe("List price × quantity, in minor units of `currency`"),
+      discount_cents: z.int(),
+      coupon_code: z.string().nullable(),
+      amount_cents: z.int().describe("What was paid for the product: subtotal − discount, before tax"),
+      tax_cents: z.int().nullable().describe("Tax charged on top; null when it was not calculated"),
+      total_cents: z.int().describe("amount_cents + tax_cents"),
+      total_display: z.string().describe('The total with its currency code, e.g. "€45.00 EUR"'),
+    })
+    .optional()
+    .describe("What was paid, for a license bought through a checkout (signed with the rest); absent for trials and gifts"),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
