@@ -22,6 +22,7 @@ const licenseView = {
   maxMachines: true,
   activeMachines: true,
   isActive: true,
+  revocation: true,
   revokedAt: true,
   revokedReason: true,
   trial: true,

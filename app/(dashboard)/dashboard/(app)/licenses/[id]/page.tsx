@@ -218,6 +218,13 @@ export default async function LicensePage({ params, searchParams }: Props) {
                   Revoke license
                 </button>
               </form>
+            ) : license.revocation === "refunded" || license.revocation === "disputed" || license.revocation === "dispute_lost" ? (
+              // Ended by the payment side (lib/licensing/set-license-status.ts refuses to reinstate these).
+              <p className="mt-3 text-sm text-slate-600">
+                {license.revocation === "disputed"
+                  ? "Suspended while a payment dispute is open; it works again if the dispute is won."
+                  : "The payment went back to the buyer, so this license cannot be reinstated. Issue a complimentary license instead."}
+              </p>
             ) : (
               <form action={setLicenseStatusAction.bind(null, license.id, true)} className="mt-3 space-y-4">
                 <p className="text-sm text-slate-600">The key works again on its machines and can activate free seats.</p>
