@@ -3,7 +3,7 @@ import { operations } from "../operations/index.ts";
 import { LICENSE_CODES } from "../licensing/codes.ts";
 import { CATEGORIES, CATEGORY_LABELS } from "../marketplace/constants.ts";
 import { catalogProductSchema } from "../marketplace/schemas.ts";
-import { PRICING } from "../pricing.ts";
+import { FEE_TERMS, formatPrice, PRICING, SUPPORTED_CURRENCIES } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
@@ -128,6 +128,12 @@ export function llmsFullTxt(): string {
   out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema)), "");
   out.push("## Pricing", "");
   for (const [k, v] of Object.entries(PRICING)) out.push(`- ${k}: ${v}`);
+  out.push(
+    "",
+    `${FEE_TERMS.platform} ${FEE_TERMS.processor} ${FEE_TERMS.testMode}`,
+    "",
+    `Products are priced in ${SUPPORTED_CURRENCIES.map((c) => c.toUpperCase()).join(", ")}; \`currency\` is the lower-case ISO 4217 code and amounts are integer minor units. \`price_display\` always ends with the ISO code (e.g. "${formatPrice(1250, "eur")}"), so a "$" is never ambiguous. Amounts in different currencies are never added together.`,
+  );
   out.push("", "## Links", "");
   for (const [k, v] of Object.entries(discoveryLinks())) out.push(`- ${k}: ${v}`);
   return out.join("\n") + "\n";
