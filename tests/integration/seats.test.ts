@@ -3,10 +3,12 @@ import { POST as create } from "@/app/api/checkout/create/route";
 import { GET as status } from "@/app/api/checkout/[session_id]/route";
 import { POST as quote } from "@/app/api/checkout/quote/route";
 import { POST as startForm } from "@/app/checkout/start/route";
+import { POST as mcpPost } from "@/app/api/mcp/route";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { createProduct } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { productInputSchema } from "@/lib/marketplace/schemas";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { call, expectProblem } from "../helpers/http";
 import { sellingDeveloper } from "../helpers/sellers";
 
@@ -157,5 +159,45 @@ describe("the Buy form (/checkout/start)", () => {
     expect(q.get("buy_error")).toBe("invalid_quantity");
     const solo = await post({ product_id: perMachine.id, buyer_email: "form-back@example.com", quantity: "3" });
     expect(new URL(solo.headers.get("location")!).searchParams.get("buy_error")).toBe("quantity_not_allowed");
+  });
+});
+
+describe("MCP agent_checkout", () => {
+  async function tool(args: Record<string, unknown>) {
+    const response = await mcpPost(
+      new Request("http://localhost:3000/api/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", [CLIENT_ADDRESS_HEADER]: "198.51.100.7" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "agent_checkout", arguments: args } }),
+      }),
+    );
+    const text = await response.text();
+    const json = /^\s*\{/.test(text)
+      ? JSON.parse(text)
+      : JSON.parse(
+          text
+            .split("\n")
+            .find((l) => l.startsWith("data:"))!
+            .slice(5),
+        );
+    return json.result as { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text: string }> };
+  }
+
+  it("takes the same optional coupon_code and quantity, and says why a coupon is refused", async () => {
+    const ok = await tool({
+      product_id: perSeat.id,
+      buyer_email: "agent-seats@example.com",
+      agent_id: "seat-agent",
+      quantity: 4,
+      coupon_code: couponCode,
+    });
+    expect(ok.isError ?? false, JSON.stringify(ok)).toBe(false);
+    expect(ok.structuredContent).toMatchObject({ amount_cents: 4320, currency: "eur" });
+    expect(ok.content[0]!.text).toContain("€43.20 EUR");
+    const order = await getDb().order.findUniqueOrThrow({ where: { id: String(ok.structuredContent!.session_id) } });
+    expect(order).toMatchObject({ quantity: 4, subtotalCents: 4800, discountCents: 480, amountCents: 4320, agentId: "seat-agent", couponCode });
+    const refused = await tool({ product_id: perSeat.id, buyer_email: "agent-seats@example.com", agent_id: "seat-agent", coupon_code: "NOPE-NOPE" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/coupon_not_found|does not exist/);
   });
 });
