@@ -29,9 +29,7 @@ export function toCouponOut(c: Coupon): CouponOut {
  */
 export async function listCoupons(developerId: string): Promise<CouponOut[]> {
   const db = getDb();
-  const ids = (await db.coupon.findMany({ where: { developerId, active: true, maxRedemptions: { not: null } }, select: { id: true } })).map(
-    (c) => c.id,
-  );
+  const ids = (await db.coupon.findMany({ where: { developerId, active: true }, select: { id: true } })).map((c) => c.id);
   await sweepExpiredCheckouts(ids);
   const coupons = await db.coupon.findMany({ where: { developerId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 500 });
   return coupons.map(toCouponOut);
