@@ -16,7 +16,7 @@ export async function GET() {
     await refreshPayoutAccount(developer.id);
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && error.status !== 502)) throw error;
-    to = "/dashboard/payouts?error=payout-unavailable";
+    to = `/dashboard/payouts?error=${error.status === 502 ? "payout-unavailable" : "payout-refused"}`;
   }
   redirect(to);
 }
