@@ -134,6 +134,159 @@ test.describe("two instances, one PostgreSQL", () => {
     expect(onOther.body).toMatchObject({ valid: true, machine_bound: true });
   });
 
+  test("Stripe's money events reach either instance and each applies once: onboarding, destination charge, outside refund, dispute lost", async () => {
+    const stripe = new Stripe("sk_test_x");
+    const run = Date.now().toString(36);
+    const deliver = (targets: AppProcess[], event: object) => {
+      const payload = JSON.stringify({ object: "event", api_version: "2025-01-01", ...event });
+      const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+      return Promise.all(targets.map((s) => post(s.url, "/api/webhooks/stripe", payload, { "stripe-signature": signature })));
+    };
+    // A demo seller whose payout account is a Stripe Express account that has not finished onboarding.
+    const product = (await sql.query(`SELECT id, "pluginId", "developerId", "priceCents" FROM "Product" WHERE status = 'active' ORDER BY id LIMIT 1`))
+      .rows[0];
+    const account = `acct_cluster${run}`;
+    await sql.query(`DELETE FROM "PayoutAccount" WHERE "developerId" = $1`, [product.developerId]);
+    await sql.query(
+      `INSERT INTO "PayoutAccount" (id, "developerId", provider, "requirementsDue", "updatedAt") VALUES ($1, $2, 'stripe', '["external_account"]', now())`,
+      [account, product.developerId],
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const accountEvent = (id: string, created: number, ready: boolean) => ({
+      id,
+      type: "account.updated",
+      created,
+      account,
+      data: {
+        object: {
+          id: account,
+          object: "account",
+          charges_enabled: ready,
+          payouts_enabled: ready,
+          details_submitted: ready,
+          requirements: { currently_due: ready ? [] : ["external_account"] },
+        },
+      },
+    });
+    // Onboarding finished: the event reaches both instances at once, twice; an older event arriving late changes nothing.
+    const onboarded = [
+      ...(await deliver([a, b], accountEvent(`evt_acct_ready_${run}`, now, true))),
+      ...(await deliver([b], accountEvent(`evt_acct_ready_${run}`, now, true))),
+    ];
+    expect(onboarded.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(onboarded.filter((r) => r.body.duplicate === false)).toHaveLength(1);
+    expect((await deliver([a], accountEvent(`evt_acct_old_${run}`, now - 60, false)))[0]!.status).toBe(200);
+    const ready = (await sql.query(`SELECT "chargesEnabled", "payoutsEnabled" FROM "PayoutAccount" WHERE id = $1`, [account])).rows[0];
+    expect(ready).toEqual({ chargesEnabled: true, payoutsEnabled: true });
+
+    // A sale of that seller's product is a destination charge carrying the platform's fee.
+    const email = `cluster-money-${run}@example.com`;
+    const created = await post(b.url, "/api/checkout/create", { product_id: product.id, buyer_email: email });
+    expect(created.status).toBe(200);
+    const order = (await sql.query(`SELECT * FROM "Order" WHERE id = $1`, [created.body.session_id])).rows[0];
+    const sent = stripeStub.requests.filter((r) => r.path === "/v1/checkout/sessions" && r.form.get("client_reference_id") === order.id).at(-1)!;
+    expect(sent.form.get("payment_intent_data[transfer_data][destination]")).toBe(account);
+    expect(Number(sent.form.get("payment_intent_data[application_fee_amount]"))).toBe(Math.round(product.priceCents * 0.05));
+    expect(order.feeCents).toBe(Math.round(product.priceCents * 0.05));
+    expect(order.payoutAccountId).toBe(account);
+    const paymentIntent = `pi_cluster${run}`;
+    const completed = {
+      id: `evt_paid_${run}`,
+      type: "checkout.session.completed",
+      created: now,
+      data: {
+        object: {
+          id: order.providerSessionId,
+          object: "checkout.session",
+          payment_status: "paid",
+          amount_total: order.amountCents,
+          amount_subtotal: order.amountCents,
+          currency: order.currency,
+          client_reference_id: order.id,
+          metadata: { order_id: order.id },
+          payment_intent: paymentIntent,
+        },
+      },
+    };
+    expect((await deliver([a, b], completed)).filter((r) => r.body.fulfilled)).toHaveLength(1);
+
+    // A partial refund made in Stripe's dashboard: delivered to both at once and once more; recorded once.
+    const refunded = {
+      id: `evt_refund_${run}`,
+      type: "charge.refunded",
+      created: now,
+      data: {
+        object: {
+          id: `ch_cluster${run}`,
+          object: "charge",
+          amount: order.amountCents,
+          amount_refunded: 100,
+          currency: order.currency,
+          payment_intent: paymentIntent,
+          metadata: { order_id: order.id },
+          refunded: false,
+        },
+      },
+    };
+    const refundReplies = [...(await deliver([a, b], refunded)), ...(await deliver([a, b], refunded))];
+    expect(refundReplies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(refundReplies.filter((r) => r.body.applied)).toHaveLength(1);
+    const refunds = (await sql.query(`SELECT "amountCents", "initiatedBy", status FROM "Refund" WHERE "orderId" = $1`, [order.id])).rows;
+    expect(refunds).toEqual([{ amountCents: 100, initiatedBy: "provider", status: "succeeded" }]);
+
+    // A dispute, its closing (lost) arriving first at one instance, its opening later at the other; each twice.
+    const dispute = (type: string, status: string) => ({
+      id: `evt_${type}_${run}`,
+      type,
+      created: now,
+      data: {
+        object: {
+          id: `dp_cluster${run}`,
+          object: "dispute",
+          amount: order.amountCents - 100,
+          currency: order.currency,
+          payment_intent: paymentIntent,
+          charge: `ch_cluster${run}`,
+          metadata: {},
+          reason: "fraudulent",
+          status,
+        },
+      },
+    });
+    await deliver([a, b], dispute("charge.dispute.closed", "lost"));
+    await deliver([b, a], dispute("charge.dispute.created", "needs_response"));
+    const after = (await sql.query(`SELECT "disputeStatus", "refundedCents" FROM "Order" WHERE id = $1`, [order.id])).rows[0];
+    expect(after).toEqual({ disputeStatus: "lost", refundedCents: 100 });
+    const license = (await sql.query(`SELECT key, "isActive", revocation FROM "License" WHERE "orderId" = $1`, [order.id])).rows[0];
+    expect(license).toMatchObject({ isActive: false, revocation: "dispute_lost" });
+    const ledger = (await sql.query(`SELECT kind, "amountMinor" FROM "LedgerEntry" WHERE "orderId" = $1 ORDER BY kind`, [order.id])).rows;
+    const count = (kind: string) => ledger.filter((e) => e.kind === kind).length;
+    expect({
+      sale: count("sale"),
+      fee: count("platform_fee"),
+      refund: count("refund"),
+      dispute: count("dispute"),
+      reversal: count("dispute_reversal"),
+    }).toEqual({
+      sale: 1,
+      fee: 1,
+      refund: 1,
+      dispute: 1,
+      reversal: 0,
+    });
+    expect(ledger.find((e) => e.kind === "refund")!.amountMinor).toBe(-100);
+    expect(ledger.find((e) => e.kind === "dispute")!.amountMinor).toBe(-(order.amountCents - 100));
+    // Each event id is recorded once, whichever instance took it.
+    const events = await sql.query(`SELECT id, count(*)::int AS n FROM "PaymentEvent" WHERE id LIKE $1 GROUP BY id`, [`stripe:evt_%${run}`]);
+    expect(events.rows.length).toBe(6);
+    expect(events.rows.every((r) => r.n === 1)).toBe(true);
+    // Apps asking either instance are told the license is revoked.
+    for (const s of [a, b]) {
+      const v = await post(s.url, "/validate", { license_key: license.key, machine_fingerprint: fp(run), plugin_id: product.pluginId });
+      expect(v.body).toMatchObject({ valid: false, code: "REVOKED" });
+    }
+  });
+
   test("a crash between payment and e-mail loses nothing: the other instance sends it once the provider is back", async () => {
     resend.state.failing = true;
     const email = `crash-${Date.now()}@example.com`;
