@@ -190,6 +190,17 @@ describe("refunds in test mode", () => {
     });
   });
 
+  it('the seller\'s own revocation is REVOKED with revocation "seller", and reinstating clears it', async () => {
+    const { license, machine } = await buy();
+    const req = { license_key: license.key, machine_fingerprint: machine, plugin_id: seller.pluginId };
+    await setLicenseStatus({ licenseId: license.id, active: false, reason: "Leaked key" });
+    expect(await getDb().license.findUniqueOrThrow({ where: { id: license.id } })).toMatchObject({ isActive: false, revocation: "seller" });
+    expect((await post(lean.base, "/validate", req)).body.code).toBe("REVOKED");
+    await setLicenseStatus({ licenseId: license.id, active: true });
+    expect(await getDb().license.findUniqueOrThrow({ where: { id: license.id } })).toMatchObject({ isActive: true, revocation: null });
+    expect((await validateLicense(req)).code).toBe("VALID");
+  });
+
   it("two concurrent full refunds of one order refund once", async () => {
     const { order } = await buy();
     const replies = await Promise.all([1, 2, 3].map(() => refund(order.id, { reason: "Race" })));
