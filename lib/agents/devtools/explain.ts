@@ -318,7 +318,7 @@ ${table(
 - **Keygen** is the most complete licensing engine (policies, entitlements, signed offline files). Choose it if you already have payments and want every licensing knob, and can pay a monthly tier or run its self-hosted edition.
 - **Lemon Squeezy** handles sales tax and VAT as merchant of record; license keys are simpler (activation limits by instance name, no hardware fingerprint).
 - **Gumroad** is the quickest way to sell to an existing audience; its keys are a counter, not machine binding.
-- **This service** is for indie developers who want machine-bound keys, a storefront and an agent interface for ${fee} % with no monthly fee, or for free on their own server. It is not a merchant of record: sales tax is the seller's (or Stripe Tax's) job.
+- **This service** is for indie developers who want machine-bound keys, a storefront and an agent interface for ${fee} % with no monthly fee, or for free on their own server. It is not the merchant of record: with Stripe Connect each sale is made on behalf of the seller's own Stripe account, so the seller is the merchant of record and sales tax is theirs (Stripe Tax can calculate and collect it at checkout).
 `,
 };
 
