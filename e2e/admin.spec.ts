@@ -85,3 +85,72 @@ test("the operator signs in with the usual link and sees the overview", async ({
   expect(overview.status()).toBe(200);
   expect(await overview.json()).toMatchObject({ counts: { sellers: expect.any(Number) } });
 });
+
+test("the operator removes a listing with a reason and restores it, suspends its seller and reinstates them; the audit page shows each", async ({
+  page,
+}) => {
+  const { products } = (await (await page.request.get("/api/marketplace/listings?limit=1")).json()) as {
+    products: Array<{ id: string; name: string }>;
+  };
+  const listed = products[0];
+  expect(listed, "a listed product").toBeTruthy();
+  const { id, name } = listed!;
+  const inStore = async () => (await page.request.get(`/api/marketplace/product/${encodeURIComponent(id)}`)).status();
+
+  await page.goto("/dashboard/sign-in?next=/admin/products");
+  await page.getByLabel("E-mail address").fill(OPERATOR);
+  await page.getByRole("button", { name: /e-mail me a sign-in link/i }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email/);
+  await page.goto(await signInLink(page, OPERATOR));
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+
+  const search = async () => {
+    await page.getByRole("searchbox", { name: "Search" }).fill(id);
+    await page.getByRole("button", { name: "Search" }).click();
+    return page.getByRole("row").filter({ hasText: name });
+  };
+  let row = await search();
+  await row.locator("summary", { hasText: "Remove" }).click();
+  await row.getByLabel("Reason (the seller sees it)").fill("Reported as malware by three buyers");
+  await row.getByRole("button", { name: "Remove listing" }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Listing removed");
+  expect(await inStore()).toBe(404);
+
+  row = await search();
+  await expect(row).toContainText("Reported as malware by three buyers");
+  await row.locator("summary", { hasText: "Restore" }).click();
+  await row.getByRole("button", { name: "Restore listing" }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Listing restored");
+  expect(await inStore()).toBe(200);
+
+  // The seller: found by the product's seller, suspended, then reinstated.
+  const seller = (await (await page.request.get(`/api/admin/products?q=${encodeURIComponent(id)}`)).json()) as {
+    products: Array<{ seller: { id: string; email: string } }>;
+  };
+  const { email } = seller.products[0]!.seller;
+  await page.getByRole("navigation", { name: "Operator console" }).getByRole("link", { name: "Sellers" }).click();
+  await page.getByRole("searchbox", { name: "Search" }).fill(email);
+  await page.getByRole("button", { name: "Search" }).click();
+  let sellerRow = page.getByRole("row").filter({ hasText: email });
+  await sellerRow.locator("summary", { hasText: "Suspend" }).click();
+  await sellerRow.getByLabel("Reason (the seller sees it)").fill("Unpaid chargebacks");
+  await sellerRow.getByRole("button", { name: "Suspend seller" }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Seller suspended");
+  expect(await inStore()).toBe(404);
+
+  await page.getByRole("searchbox", { name: "Search" }).fill(email);
+  await page.getByRole("button", { name: "Search" }).click();
+  sellerRow = page.getByRole("row").filter({ hasText: email });
+  await expect(sellerRow).toContainText("Unpaid chargebacks");
+  await sellerRow.locator("summary", { hasText: "Reinstate" }).click();
+  await sellerRow.getByRole("button", { name: "Reinstate seller" }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Seller reinstated");
+  expect(await inStore()).toBe(200);
+
+  await page.getByRole("navigation", { name: "Operator console" }).getByRole("link", { name: "Audit" }).click();
+  const audit = page.getByRole("table");
+  for (const action of ["product.remove", "product.restore", "seller.suspend", "seller.reinstate"]) await expect(audit).toContainText(action);
+  await expect(audit).toContainText("Reported as malware by three buyers");
+  await expect(audit).toContainText(OPERATOR);
+});
