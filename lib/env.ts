@@ -30,6 +30,8 @@ const fields = z.object({
   PAYMENTS: z.enum(["stripe", "test"]).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The signing secret of the Connect webhook endpoint (connected accounts' events: account.updated, payout.paid). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Another Stripe API host (a proxy, or a local stand-in in tests). */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   /** Stripe Tax: checkout sessions calculate and collect tax (automatic_tax) once the operator has set Stripe Tax up. */

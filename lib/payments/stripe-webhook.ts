@@ -65,13 +65,34 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
     throw new AppError("stripe_not_configured", 404, "Stripe is not configured on this deployment (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).");
   }
   if (!signature) throw new AppError("invalid_signature", 400, "The Stripe-Signature header is missing.");
-  let event: Stripe.Event;
+  return { received: true, ...(await dispatch(verified(rawBody, signature, secret, env().STRIPE_CONNECT_WEBHOOK_SECRET))) };
+}
+
+/**
+ * The event, if the signature is the platform endpoint's or the Connect endpoint's. Stripe sends connected accounts'
+ * events (account.updated, payout.paid) to a Connect endpoint with its own secret; an event proved by that secret
+ * must name the connected account it comes from, so the Connect secret cannot pass off a platform event.
+ */
+function verified(rawBody: string, signature: string, platformSecret: string, connectSecret: string | undefined): Stripe.Event {
+  const webhooks = stripeClient().webhooks;
   try {
-    event = stripeClient().webhooks.constructEvent(rawBody, signature, secret);
+    return webhooks.constructEvent(rawBody, signature, platformSecret);
   } catch {
-    throw new AppError("invalid_signature", 400, "The Stripe-Signature header does not match this payload (or it is too old).");
+    // Not the platform endpoint's signature: perhaps the Connect endpoint's.
   }
-  return { received: true, ...(await dispatch(event)) };
+  if (connectSecret) {
+    let event: Stripe.Event | undefined;
+    try {
+      event = webhooks.constructEvent(rawBody, signature, connectSecret);
+    } catch {
+      // Neither secret signed it.
+    }
+    if (event) {
+      if (event.account) return event;
+      throw new AppError("invalid_signature", 400, "An event signed for the Connect endpoint must come from a connected account.");
+    }
+  }
+  throw new AppError("invalid_signature", 400, "The Stripe-Signature header does not match this payload (or it is too old).");
 }
 
 /**

@@ -80,7 +80,7 @@ afterAll(async () => {
 
 /** Settings for the next calls: Stripe (pointed at the stand-in), test mode, or production without a provider. */
 function useEnv(over: Record<string, string | undefined>) {
-  for (const k of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE", "PAYMENTS", "NODE_ENV"]) {
+  for (const k of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_CONNECT_WEBHOOK_SECRET", "STRIPE_API_BASE", "PAYMENTS", "NODE_ENV"]) {
     if (saved[k] === undefined) Reflect.deleteProperty(process.env, k);
     else process.env[k] = saved[k];
   }
@@ -114,9 +114,9 @@ function accountEvent(account: Record<string, unknown>, created: number, type = 
     data: { object: account },
   };
 }
-function deliver(event: unknown) {
+function deliver(event: unknown, secret = SECRET) {
   const payload = JSON.stringify(event);
-  const header = signer.webhooks.generateTestHeaderString({ payload, secret: SECRET });
+  const header = signer.webhooks.generateTestHeaderString({ payload, secret });
   return call(webhook, "/api/webhooks/stripe", {
     method: "POST",
     body: payload,
@@ -294,6 +294,26 @@ describe("account.updated, signed, applied exactly once", () => {
     expect(again.body).toMatchObject({ duplicate: true, applied: false });
     const record = await getDb().paymentEvent.findUniqueOrThrow({ where: { id: `stripe:${event.id}` } });
     expect(record).toMatchObject({ type: "account.updated", accountId: s.id, outcome: "ready" });
+  });
+
+  it("takes connected accounts' events signed by the Connect endpoint's secret, and only those", async () => {
+    const s = await connected();
+    const CONNECT_SECRET = "whsec_payouts_connect_endpoint";
+    useEnv({ ...STRIPE, STRIPE_API_BASE: stub.base, STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET });
+    const event = accountEvent(ready(s.id), now());
+    const viaConnect = await deliver(event, CONNECT_SECRET);
+    expect(viaConnect.status, viaConnect.text).toBe(200);
+    expect(viaConnect.body).toMatchObject({ applied: true, duplicate: false });
+    expect((await status(s.cookie)).body.payout_account).toMatchObject({ ready: true });
+    // The Connect secret cannot vouch for a platform event (one without `account`), nor can any other secret sign.
+    const platformEvent = { ...accountEvent(ready(s.id), now()), account: undefined };
+    const refused = await deliver(platformEvent, CONNECT_SECRET);
+    expectProblem(refused, 400, "invalid_signature");
+    expectProblem(await deliver(accountEvent(ready(s.id), now()), "whsec_someone_else"), 400, "invalid_signature");
+    expect(await getDb().paymentEvent.count({ where: { id: `stripe:${platformEvent.id}` } })).toBe(0);
+    // Without the setting, the Connect endpoint's events are refused as unsigned.
+    stripeMode();
+    expectProblem(await deliver(accountEvent(ready(s.id), now()), CONNECT_SECRET), 400, "invalid_signature");
   });
 
   it("applies five concurrent deliveries of one event once", async () => {
