@@ -11,7 +11,7 @@ export interface Admin {
 }
 
 /** ADMIN_EMAILS as a set of lower-cased addresses; empty (nobody) when unset. */
-export function adminEmails(): Set<string> {
+function adminEmails(): Set<string> {
   return new Set(
     (env().ADMIN_EMAILS ?? "")
       .split(",")
@@ -20,7 +20,7 @@ export function adminEmails(): Set<string> {
   );
 }
 
-export function isAdminEmail(email: string): boolean {
+function isAdminEmail(email: string): boolean {
   return adminEmails().has(email.trim().toLowerCase());
 }
 
@@ -44,7 +44,7 @@ export async function adminFromCookies(read: (name: string) => string | undefine
  * Anyone who is not the operator learns nothing: the same 404 problem an unknown API path gets, whether they are
  * anonymous, a seller or a buyer. (Its detail cannot name the path here; the problem's `instance` does.)
  */
-export const consoleNotFound = () => new AppError("route_not_found", 404, "There is no API endpoint at this address. See /openapi.json.");
+const consoleNotFound = () => new AppError("route_not_found", 404, "There is no API endpoint at this address. See /openapi.json.");
 
 /** For `admin` operations: the operator, or a 404; writes must also come from our own origin. */
 export async function adminFor(ctx: { headers: Headers; origin: string }, write: boolean): Promise<Admin> {

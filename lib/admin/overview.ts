@@ -47,7 +47,7 @@ const blank = (month: string, currency: string): MonthFigures => ({
 });
 
 /** Adds one ledger sum (kind, signed amount, row count) into a month's figures. */
-export function addEntry(f: Omit<MonthFigures, "month">, kind: string, amount: number, count = 1): void {
+function addEntry(f: Omit<MonthFigures, "month">, kind: string, amount: number, count = 1): void {
   switch (kind) {
     case "sale":
       f.gross += amount;
@@ -82,7 +82,7 @@ export function addEntry(f: Omit<MonthFigures, "month">, kind: string, amount: n
 const monthKey = (d: Date) => d.toISOString().slice(0, 7);
 
 /** The first instants of the last 12 UTC months (oldest first) and of the month after the current one. */
-export function monthStarts(now: Date): Date[] {
+function monthStarts(now: Date): Date[] {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   return Array.from({ length: 13 }, (_, i) => new Date(Date.UTC(y, m - 11 + i, 1)));

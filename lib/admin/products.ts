@@ -85,7 +85,7 @@ export async function listProducts(filter: { q?: string; status?: string; seller
   return rows.map(toAdminProduct);
 }
 
-export async function getAdminProduct(id: string): Promise<AdminProduct> {
+async function getAdminProduct(id: string): Promise<AdminProduct> {
   const row = await getDb().product.findUnique({ where: { id }, select: SELECT });
   if (!row) throw notFound("product");
   return toAdminProduct(row);

@@ -5,7 +5,7 @@ import { cache } from "react";
 import { adminFromCookies, type Admin } from "./access.ts";
 
 /** The operator signed in to this page request, or null; read once per request. */
-export const currentAdmin = cache(async (): Promise<Admin | null> => {
+const currentAdmin = cache(async (): Promise<Admin | null> => {
   const jar = await cookies();
   return adminFromCookies((name) => jar.get(name)?.value);
 });

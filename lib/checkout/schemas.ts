@@ -15,7 +15,7 @@ const agentIdSchema = z
   .describe("Identifier of the agent placing the order, for attribution");
 
 /** Seats in one purchase: per-seat and per-user products take 1–100; every other product only 1. */
-export const MAX_QUANTITY = 100;
+const MAX_QUANTITY = 100;
 const quantitySchema = z
   .int()
   .min(1)

@@ -10,8 +10,8 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * every supported currency to 50 minor units (stricter for GBP) so one rule is easy to state to sellers: a coupon may
  * not bring a purchase below 0.50 of its currency.
  */
-export const MINIMUM_CHARGE_MINOR: Readonly<Record<string, number>> = { usd: 50, eur: 50, gbp: 50 };
-export const minimumCharge = (currency: string): number => MINIMUM_CHARGE_MINOR[currency.toLowerCase()] ?? 50;
+const MINIMUM_CHARGE_MINOR: Readonly<Record<string, number>> = { usd: 50, eur: 50, gbp: 50 };
+const minimumCharge = (currency: string): number => MINIMUM_CHARGE_MINOR[currency.toLowerCase()] ?? 50;
 
 /** The product fields a coupon is checked against. */
 export interface CouponTarget {

@@ -6,7 +6,7 @@ import type { CouponOut, CreateCouponInput } from "./schemas.ts";
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
-export function toCouponOut(c: Coupon): CouponOut {
+function toCouponOut(c: Coupon): CouponOut {
   return {
     id: c.id,
     code: c.code,

@@ -14,7 +14,7 @@ export const couponCodeSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, - and _ only")
   .transform((c) => c.toUpperCase());
 
-export const COUPON_KINDS = ["percent", "amount"] as const;
+const COUPON_KINDS = ["percent", "amount"] as const;
 
 /** What a seller sends to create a coupon (dashboard form and API share it). */
 export const createCouponInputSchema = z

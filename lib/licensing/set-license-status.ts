@@ -9,7 +9,7 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost";
 
 /** Revocations that follow the money (a refund or a card dispute): only the payment side may lift them. */
-export const PAYMENT_REVOCATIONS: readonly Revocation[] = ["refunded", "disputed", "dispute_lost"];
+const PAYMENT_REVOCATIONS: readonly Revocation[] = ["refunded", "disputed", "dispute_lost"];
 
 /**
  * Revokes or reinstates a license. A revoked license fails every later validation and activation, and receipt

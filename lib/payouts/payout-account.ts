@@ -4,7 +4,7 @@ import { getDb } from "../db.ts";
 import { paymentMode } from "../payments/provider.ts";
 import { dueList, requirementsInWords } from "./requirements.ts";
 
-export const PAYOUT_STATUSES = ["not_connected", "action_needed", "in_review", "ready"] as const;
+const PAYOUT_STATUSES = ["not_connected", "action_needed", "in_review", "ready"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** What the Payouts page and GET /api/dashboard/payouts show: one seller's payout account as this deployment sees it. */

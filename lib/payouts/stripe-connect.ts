@@ -10,8 +10,8 @@ import { dueList } from "./requirements.ts";
 import { connectTestPayoutAccount } from "./test-account.ts";
 
 /** Where Stripe sends the seller back after onboarding, and where an expired onboarding link leads. */
-export const RETURN_PATH = "/dashboard/payouts/return";
-export const REFRESH_PATH = "/dashboard/payouts/refresh";
+const RETURN_PATH = "/dashboard/payouts/return";
+const REFRESH_PATH = "/dashboard/payouts/refresh";
 
 export const connectInputSchema = z
   .object({

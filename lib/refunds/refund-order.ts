@@ -13,7 +13,7 @@ import { refundAmountSchema, refundReasonSchema, type RefundOut } from "./schema
 import { orderTotal, settleRefund } from "./settle-refund.ts";
 
 /** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
-export type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
+type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
 
 export interface RefundOrderInput {
   orderId: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { sessionIdSchema } from "../checkout/schemas.ts";
 
-export const REFUND_REASON_MAX = 500;
+const REFUND_REASON_MAX = 500;
 export const ORDERS_PAGE_SIZE = 25;
 
 /** Why the money goes back: one line, shown to the buyer, the seller and the operator. */
@@ -41,7 +41,7 @@ export const refundSchema = z.object({
 });
 export type RefundOut = z.infer<typeof refundSchema>;
 
-export const orderSummarySchema = z.object({
+const orderSummarySchema = z.object({
   id: z.string(),
   product: z.object({ id: z.string(), name: z.string() }),
   buyer_email: z.string(),
