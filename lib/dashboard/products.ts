@@ -1,7 +1,7 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { PRODUCT_STATUSES, type ProductStatus } from "../marketplace/constants.ts";
-import { assertMayPublish } from "./publish-gate.ts";
+import { assertMayPublish, publishing } from "./publish-gate.ts";
 import type { ProductInput } from "../marketplace/schemas.ts";
 import { buildSearchText } from "../marketplace/search-text.ts";
 import { stringList } from "../marketplace/serialize.ts";
@@ -105,6 +105,7 @@ export async function createProduct(developerId: string, input: ProductInput) {
   const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
   // A new product has no demo read-me of its own: only a seller's absolute URL.
   assertDownloadUrl(input.download_url, null);
+  // Checked early for a quick answer; checked again, under the seller's lock, by the write below.
   await assertMayPublish(developerId, input.price_cents);
   await pluginIdFree(input.plugin_id);
   const base = slugify(input.name);
@@ -112,7 +113,9 @@ export async function createProduct(developerId: string, input: ProductInput) {
     const id = n === 1 ? base : `${base}-${n}`;
     if (await db.product.findUnique({ where: { id }, select: { id: true } })) continue;
     try {
-      return await db.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } });
+      return await publishing(developerId, input.price_cents, (tx) =>
+        tx.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } }),
+      );
     } catch (error) {
       if ((error as { code?: string }).code !== "P2002") throw error;
       await pluginIdFree(input.plugin_id);
@@ -154,9 +157,11 @@ export async function setProductStatus(developerId: string, productId: string, s
         : "Your seller account is suspended, so this listing is hidden until the operator reinstates it.",
     );
   }
-  if (status === "active") await assertMayPublish(developerId, product.priceCents);
-  // Conditional on the status read above, so an operator's suspension or removal in between is not overwritten.
-  const { count } = await getDb().product.updateMany({ where: { id: product.id, status: product.status }, data: { status } });
+  // Conditional on the status read above, so an operator's suspension or removal in between is not overwritten; a
+  // relist is checked against the rule under the seller's lock (see publishing).
+  const change = (tx: Pick<ReturnType<typeof getDb>, "product">) =>
+    tx.product.updateMany({ where: { id: product.id, status: product.status }, data: { status } });
+  const { count } = status === "active" ? await publishing(developerId, product.priceCents, change) : await change(getDb());
   if (count === 0) throw new AppError("listing_changed", 409, "This listing was changed by someone else in the meantime; reload and try again.");
   return getDb().product.findUniqueOrThrow({ where: { id: product.id } });
 }

@@ -1,7 +1,10 @@
-import { getDb } from "../db.ts";
+import { dbEngine, getDb, type Db } from "../db.ts";
 import { AppError } from "../http/errors.ts";
 import { testPaymentsEnabled } from "../payments/provider.ts";
 import { dueList, requirementsInWords } from "../payouts/requirements.ts";
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Reader = Pick<Tx, "developer">;
 
 /** Why a seller may not publish a listing right now; null when they may. */
 export interface PublishBlocker {
@@ -19,8 +22,8 @@ export function payoutReady(account: { chargesEnabled: boolean; payoutsEnabled: 
  * The one rule for publishing (creating a listed product, relisting, or making a listed product paid): a suspended
  * seller publishes nothing; a paid listing needs a ready payout account (free listings do not).
  */
-export async function publishBlocker(developerId: string, priceCents: number): Promise<PublishBlocker | null> {
-  const developer = await getDb().developer.findUnique({
+export async function publishBlocker(developerId: string, priceCents: number, db: Reader = getDb()): Promise<PublishBlocker | null> {
+  const developer = await db.developer.findUnique({
     where: { id: developerId },
     select: {
       suspendedAt: true,
@@ -52,7 +55,21 @@ export async function publishBlocker(developerId: string, priceCents: number): P
 }
 
 /** Throws the blocker as a problem document (403 seller_suspended, 409 payout_account_required). */
-export async function assertMayPublish(developerId: string, priceCents: number): Promise<void> {
-  const blocker = await publishBlocker(developerId, priceCents);
+export async function assertMayPublish(developerId: string, priceCents: number, db: Reader = getDb()): Promise<void> {
+  const blocker = await publishBlocker(developerId, priceCents, db);
   if (blocker) throw new AppError(blocker.code, blocker.status, blocker.message);
+}
+
+/**
+ * Checks the rule and writes the listing in one transaction, with the seller's row locked (PostgreSQL; SQLite runs
+ * one write transaction at a time). The operator's suspension updates that row first, so it either commits before
+ * (and the check refuses) or waits for the listing and then hides it with the seller's other listings: a seller
+ * cannot slip a listing past a suspension.
+ */
+export function publishing<T>(developerId: string, priceCents: number, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return getDb().$transaction(async (tx) => {
+    if (dbEngine() === "postgresql") await tx.$queryRaw`SELECT 1 FROM "Developer" WHERE "id" = ${developerId} FOR UPDATE`;
+    await assertMayPublish(developerId, priceCents, tx);
+    return write(tx);
+  });
 }

@@ -293,6 +293,22 @@ describe("suspending a seller", () => {
     expect(await getDb().auditEntry.count({ where: { targetId: dev.id, action: "seller.suspend" } })).toBe(1);
   });
 
+  it("a listing created or relisted while the seller is being suspended never stays listed", async () => {
+    for (let round = 0; round < 4; round++) {
+      const dev = await sellingDeveloper(`slip-${round}-${run}@example.com`, { name: `Slip Studio ${round} ${run}`, website: null, bio: "" });
+      const parked = await createProduct(dev.id, product(`Parked ${round} ${run}`, `com.console.parked${round}${run}`));
+      await setProductStatus(dev.id, parked.id, "unlisted");
+      // The seller publishes and relists while the operator suspends them, all at once.
+      await Promise.allSettled([
+        ...[0, 1, 2].map((i) => createProduct(dev.id, product(`Slip ${round} ${i} ${run}`, `com.console.slip${round}x${i}${run}`))),
+        setProductStatus(dev.id, parked.id, "active"),
+        rest("suspendSeller", { cookie: cookies.admin, params: { id: dev.id }, body: { reason: "race" } }),
+      ]);
+      expect((await getDb().developer.findUniqueOrThrow({ where: { id: dev.id } })).suspendedAt).not.toBeNull();
+      expect(await getDb().product.count({ where: { developerId: dev.id, status: "active" } })).toBe(0);
+    }
+  });
+
   it("reinstating lists again exactly the products the suspension hid", async () => {
     const r = await rest("reinstateSeller", { cookie: cookies.admin, params: { id: fx.sellerId }, body: { note: "Resolved with the bank" } });
     expect(r.status, r.text).toBe(200);
