@@ -10,6 +10,7 @@ import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startUploadSweep } from "./lib/dashboard/uploads.ts";
+import { startRefundSweep } from "./lib/refunds/resume-refunds.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
 import { paymentModeSummary } from "./lib/payments/provider.ts";
 
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
   const stopOutbox = startOutbox();
   // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
   const stopUploadSweep = startUploadSweep();
+  // Resolves refunds a crash left half-done (amount reserved, provider maybe asked); see lib/refunds/resume-refunds.ts.
+  const stopRefundSweep = startRefundSweep();
   // Several instances share one PostgreSQL: their rate-limit counts are shared through it too.
   const stopRateLimitSync = dbEngine() === "postgresql" ? startRateLimitSync() : () => undefined;
 
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down`);
     stopOutbox();
     stopUploadSweep();
+    stopRefundSweep();
     stopRateLimitSync();
     server.close(
       () =>

@@ -18,6 +18,7 @@ import { validateLicense } from "@/lib/licensing/validate-license";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { platformFeeCents } from "@/lib/pricing";
 import { refundOrder } from "@/lib/refunds/refund-order";
+import { resumeAbandonedRefunds } from "@/lib/refunds/resume-refunds";
 import { refundSplit } from "@/lib/refunds/settle-refund";
 import { statusIndexFor, statusListCredential } from "@/lib/verifiable/status-list";
 import { call, expectProblem } from "../helpers/http";
@@ -285,6 +286,8 @@ const saved = { ...process.env };
 describe("refunds with Stripe", () => {
   let stub: Awaited<ReturnType<typeof startStripeStub>>;
   let refuse = false;
+  /** What Stripe lists as the payment's refunds (GET /v1/refunds). */
+  let listed: Array<{ id: string; status: string; metadata: Record<string, string> }> = [];
   const stripeSeller = { id: "", productId: "", account: `acct_refunds${run}` };
   let events = 0;
 
@@ -295,6 +298,7 @@ describe("refunds with Stripe", () => {
           refuse
             ? { status: 400, body: { error: { type: "invalid_request_error", message: "Charge has already been refunded." } } }
             : { body: { id: `re_stub${n}`, object: "refund", amount: Number(req.form.get("amount")), status: "succeeded", metadata: {} } },
+        "GET /v1/refunds": () => ({ body: { object: "list", data: listed.map((r) => ({ object: "refund", ...r })), has_more: false } }),
       },
     });
     Object.assign(process.env, { STRIPE_SECRET_KEY: "sk_test_refunds", STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stub.base });
@@ -390,6 +394,39 @@ describe("refunds with Stripe", () => {
     });
     return { order, pi, pay, charge };
   }
+
+  it("a refund its process abandoned (amount reserved, crash) is finished from what Stripe knows, once", async () => {
+    const o = await stripeOrder();
+    expect((await o.pay()).status).toBe(200);
+    const long = new Date(Date.now() - 20 * 60_000);
+    // Two refunds reserved by a process that died: Stripe made the first, never heard of the second; a third is recent.
+    const pending = async (id: string, amountCents: number, createdAt: Date) => {
+      await getDb().order.update({ where: { id: o.order.id }, data: { refundedCents: { increment: amountCents } } });
+      await getDb().refund.create({
+        data: { id, orderId: o.order.id, amountCents, currency: "usd", reason: "Crashed", initiatedBy: "seller", status: "pending", createdAt },
+      });
+    };
+    await pending(`rf_made${run}`, 500, long);
+    await pending(`rf_lost${run}`, 300, long);
+    await pending(`rf_fresh${run}`, 200, new Date());
+    listed = [{ id: `re_made${run}`, status: "succeeded", metadata: { order_id: o.order.id, refund_id: `rf_made${run}` } }];
+    const first = await resumeAbandonedRefunds();
+    expect(first).toMatchObject({ settled: 1, failed: 1 });
+    const rows = await getDb().refund.findMany({ where: { orderId: o.order.id }, orderBy: { amountCents: "desc" } });
+    expect(rows.map((r) => [r.amountCents, r.status, r.providerRefundId])).toEqual([
+      [500, "succeeded", `re_made${run}`],
+      [300, "failed", null],
+      [200, "pending", null],
+    ]);
+    // The made refund counts, the lost one's reservation is back, the recent one still holds its own.
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: o.order.id } })).refundedCents).toBe(700);
+    expect((await ledgerOf(o.order.id)).sum("refund")).toBe(-500);
+    expect(await getDb().emailMessage.count({ where: { dedupeKey: `refund:rf_made${run}` } })).toBe(1);
+    // Another sweep (another instance) changes nothing.
+    expect(await resumeAbandonedRefunds()).toMatchObject({ settled: 0, failed: 0 });
+    expect((await ledgerOf(o.order.id)).sum("refund")).toBe(-500);
+    listed = [];
+  });
 
   it("asks Stripe for a refund reversing the transfer and the fee, with the refund's idempotency key", async () => {
     const o = await stripeOrder();
