@@ -11,6 +11,7 @@ const NOTICES: Record<string, string> = {
   "product-removed": "Listing removed. The seller sees your reason and cannot relist it.",
   "product-restored": "Listing restored.",
   refunded: "Refund made. The buyer is told by e-mail; a full refund revokes the license.",
+  "test-dispute": "Test dispute updated: the license and the ledger follow, as with a real chargeback.",
 };
 const ERRORS: Record<string, string> = {
   invalid: "Please check the form: a reason of 3 to 500 characters on one line, and an amount like 12.50.",
@@ -23,7 +24,11 @@ const ERRORS: Record<string, string> = {
   product_not_removed: "Only a removed listing can be restored.",
   listing_changed: "That listing changed in the meantime; try again.",
   refund_exceeds_remaining: "That is more than remains to be refunded on this order.",
-  order_not_paid: "Only paid orders can be refunded.",
+  order_not_paid: "Only paid orders can be refunded or disputed.",
+  dispute_exists: "This order already had a dispute.",
+  no_open_dispute: "Open a test dispute on this order first.",
+  dispute_step_done: "That step of the test dispute was already taken.",
+  test_mode_off: "Test disputes exist only while test mode takes payments.",
   order_disputed: "This payment is under dispute (or the dispute was lost); it cannot be refunded.",
   refund_not_possible: "The payment provider has not reported this payment yet; try again in a minute.",
   payment_provider_unavailable: "The payment provider could not be reached; nothing was refunded. Try again shortly.",

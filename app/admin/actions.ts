@@ -11,6 +11,7 @@ import { getDb } from "@/lib/db";
 import { AppError, notFound } from "@/lib/http/errors";
 import { minorDigits } from "@/lib/pricing";
 import { refundOrder } from "@/lib/refunds/refund-order";
+import { simulateTestDispute, TEST_DISPUTE_STEPS } from "@/lib/refunds/test-disputes";
 import { refundReasonSchema } from "@/lib/refunds/schemas";
 import { errorCode } from "./_ui";
 
@@ -86,6 +87,14 @@ function amountOf(raw: string, currency: string): number | undefined {
   const m = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${String(Math.max(digits, 1))}}))?$`).exec(t);
   if (!m || (digits === 0 && m[2])) throw new AppError("invalid", 400, "invalid amount");
   return Number(m[1]) * 10 ** digits + Number((m[2] ?? "").padEnd(digits, "0") || "0");
+}
+
+export async function testDisputeAction(fd: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = parsed(idSchema, text(fd, "id"));
+  await run(`/admin/orders/${encodeURIComponent(id)}`, "test-dispute", async () => {
+    await simulateTestDispute(id, parsed(z.enum(TEST_DISPUTE_STEPS), text(fd, "step")), admin);
+  });
 }
 
 export async function refundOrderAction(fd: FormData): Promise<void> {

@@ -3,7 +3,14 @@ import type { Admin } from "./access.ts";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-export const AUDIT_ACTIONS = ["seller.suspend", "seller.reinstate", "product.remove", "product.restore", "order.refund"] as const;
+export const AUDIT_ACTIONS = [
+  "seller.suspend",
+  "seller.reinstate",
+  "product.remove",
+  "product.restore",
+  "order.refund",
+  "order.test_dispute",
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Records one operator action; call it inside the transaction that performs the action, so neither exists alone. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { simulateTestDispute, TEST_DISPUTE_STEPS } from "../refunds/test-disputes.ts";
 import { listAudit } from "../admin/audit.ts";
 import { listPaymentEvents } from "../admin/events.ts";
 import { getAdminOrder, searchOrders } from "../admin/orders.ts";
@@ -172,6 +173,22 @@ export const ADMIN = [
         actor: { kind: "operator", email: adminOf(c).email },
       });
       return { refund: toRefundOut(refund), full: refund.full, order: await getAdminOrder(i.id) };
+    },
+  }),
+  operation({
+    id: "simulateTestDispute",
+    summary: "Play the bank in test mode: open, win or lose a dispute",
+    description:
+      "Test mode only, on a test-mode order: `open` suspends the license, records the dispute in the ledger and e-mails the seller; then `won` reinstates the license, `lost` revokes it — the same effects a Stripe dispute has.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/orders/{id}/test-dispute" },
+    input: { params: idParamsSchema, body: z.object({ step: z.enum(TEST_DISPUTE_STEPS) }).strict() },
+    output: z.object({ outcome: z.string(), order: adminOrderDetailSchema }),
+    errors: [400, 403, 404, 409],
+    handler: async (i, c) => {
+      const r = await simulateTestDispute(i.id, i.step, adminOf(c));
+      return { outcome: r.outcome, order: await getAdminOrder(i.id) };
     },
   }),
   operation({

@@ -58,6 +58,9 @@ async function paidOrder(tx: Tx, orderId: string) {
 
 type Effect = { outcome: string; applied: boolean; licenseKey?: string | null; mail?: boolean };
 
+/** What the dispute steps read of a dispute: Stripe's, or the test-mode provider's (lib/refunds/test-disputes.ts). */
+export type DisputeFacts = Pick<Stripe.Dispute, "id" | "amount" | "currency" | "reason" | "status">;
+
 /**
  * charge.refunded: `amount_refunded` is the charge's cumulative refunded amount (the event's charge does not list
  * its refunds in current API versions). Whatever it holds beyond the order's succeeded refunds was refunded outside
@@ -94,7 +97,7 @@ async function chargeRefunded(tx: Tx, orderId: string, charge: Stripe.Charge): P
 }
 
 /** charge.dispute.created: the license is suspended, the disputed amount leaves the seller's side, the seller is told. */
-async function disputeCreated(tx: Tx, orderId: string, dispute: Stripe.Dispute): Promise<Effect> {
+export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFacts): Promise<Effect> {
   const order = await paidOrder(tx, orderId);
   const common = { developerId: order.product.developerId, orderId, currency: dispute.currency.toLowerCase() };
   await recordEntries(tx, [{ ...common, key: `dispute:${dispute.id}`, kind: "dispute", amountMinor: -dispute.amount }]);
@@ -119,7 +122,7 @@ async function disputeCreated(tx: Tx, orderId: string, dispute: Stripe.Dispute):
  * license the dispute suspended; lost keeps it revoked ("dispute_lost"). Also right when it arrives before
  * charge.dispute.created: the dispute's own entry is written here too (same key, so once).
  */
-async function disputeClosed(tx: Tx, orderId: string, dispute: Stripe.Dispute): Promise<Effect> {
+export async function disputeClosed(tx: Tx, orderId: string, dispute: DisputeFacts): Promise<Effect> {
   const won = dispute.status === "won" || dispute.status === "warning_closed";
   const lost = dispute.status === "lost";
   if (!won && !lost) return { outcome: `ignored: dispute status ${dispute.status}`, applied: false };

@@ -187,7 +187,7 @@ const COUPONS_EXAMPLES: Record<string, Example> = {
 
 // The operator's console: ADMIN_EMAILS lists a walk address; a seller of its own with two listed products and a paid
 // order to act on (suspend then reinstate, remove then restore, a small refund). Anyone else gets a 404 problem.
-const adminFx = { cookie: "", seller: "", product: "", order: "", email: `walk-ops-${run}@example.com` };
+const adminFx = { cookie: "", seller: "", product: "", order: "", disputed: "", email: `walk-ops-${run}@example.com` };
 beforeAll(async () => {
   process.env.ADMIN_EMAILS = adminFx.email;
   resetEnv();
@@ -196,6 +196,8 @@ beforeAll(async () => {
   adminFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Admin ${run}`, `com.walk.admin${run}`)))).id;
   adminFx.order = (await createCheckout({ product_id: adminFx.product, buyer_email: `walk-admin-buyer-${run}@example.com` })).session_id;
   await payTestCheckout(adminFx.order);
+  adminFx.disputed = (await createCheckout({ product_id: adminFx.product, buyer_email: `walk-admin-bank-${run}@example.com` })).session_id;
+  await payTestCheckout(adminFx.disputed);
   await requestSignIn({ email: adminFx.email, purpose: "seller" });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: adminFx.email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
@@ -234,6 +236,10 @@ const ADMIN_EXAMPLES: Record<string, Example> = {
   refundOrderAsOperator: {
     ok: () => asAdmin({ params: { id: adminFx.order }, body: { amount_cents: 10, reason: "Registry walk" } }),
     error: () => ({ ...asAdmin({ params: { id: adminFx.order }, body: { amount_cents: 999_999, reason: "Too much" } }), status: 409 }),
+  },
+  simulateTestDispute: {
+    ok: () => asAdmin({ params: { id: adminFx.disputed }, body: { step: "open" } }),
+    error: () => ({ ...asAdmin({ params: { id: adminFx.order }, body: { step: "lost" } }), status: 409 }),
   },
   listPaymentEvents: { ok: () => asAdmin({ query: { type: "test.", order_id: adminFx.order } }), error: () => ({ status: 404 }) },
   listAuditEntries: {

@@ -9,8 +9,9 @@ import { formatPrice, minorToDecimal, TAX_NOT_CALCULATED } from "@/lib/pricing";
 import { formatMoment } from "@/components/dashboard/format";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
-import { card, focusRing, inputBase } from "@/components/ui/styles";
-import { refundOrderAction } from "../../actions";
+import { buttonSecondary, card, focusRing, inputBase } from "@/components/ui/styles";
+import { testPaymentsEnabled } from "@/lib/payments/provider";
+import { refundOrderAction, testDisputeAction } from "../../actions";
 import { AdminNotice, Badge, type SearchParams } from "../../_ui";
 
 export const dynamic = "force-dynamic";
@@ -196,6 +197,35 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
               <button type="submit" className="inline-flex rounded-lg bg-red-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-red-700">
                 Refund
               </button>
+            </form>
+          ) : null}
+          {o.provider === "test" && o.status === "paid" && testPaymentsEnabled() && o.dispute_status !== "won" && o.dispute_status !== "lost" ? (
+            <form action={testDisputeAction} className={`${card} space-y-3 p-5`} aria-labelledby="test-dispute-heading">
+              <h2 id="test-dispute-heading" className="text-sm font-semibold text-slate-900">
+                Test mode: play the buyer&apos;s bank
+              </h2>
+              <p className="text-sm text-slate-600">
+                {o.dispute_status === "open"
+                  ? "The dispute is open and the license suspended. Close it as the bank would."
+                  : "Open a dispute on this test order: the license is suspended and the seller is e-mailed, as with a real chargeback."}
+              </p>
+              <input type="hidden" name="id" value={o.id} />
+              <div className="flex flex-wrap gap-2">
+                {o.dispute_status === "open" ? (
+                  <>
+                    <button type="submit" name="step" value="won" className={buttonSecondary}>
+                      Close as won
+                    </button>
+                    <button type="submit" name="step" value="lost" className={buttonSecondary}>
+                      Close as lost
+                    </button>
+                  </>
+                ) : (
+                  <button type="submit" name="step" value="open" className={buttonSecondary}>
+                    Open a test dispute
+                  </button>
+                )}
+              </div>
             </form>
           ) : null}
         </aside>
