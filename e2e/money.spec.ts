@@ -63,7 +63,7 @@ async function moneyFlow(browser: Browser, engine: Engine, shot?: (name: string)
     await seller.getByRole("radio", { name: /^Per seat/ }).check();
     await seller.getByRole("checkbox", { name: "macOS" }).check();
     await seller.getByLabel("Download URL").fill("https://example.com/downloads/euro-tape.zip");
-    await seller.getByLabel("…or Icon URL").fill("https://example.com/euro-tape.png");
+    await seller.getByLabel("…or Icon URL").fill("/icons/tape-warmth.svg");
     await seller.getByLabel("Plugin ID").fill(`com.e2e.eurotape${run}`);
     await seller.getByRole("button", { name: "Create product" }).click();
     await expect(seller).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
