@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "./errors.ts";
+import { applyCors } from "./cors.ts";
 import { CACHE } from "./headers.ts";
 import { admitHost } from "./host.ts";
 import { hasControlCharacter } from "./input.ts";
@@ -12,7 +13,8 @@ import { baseHeaders, requestIdFrom } from "./respond.ts";
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
 /**
- * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers the lean paths itself
+ * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers CORS preflights and sets
+ * the CORS headers on public paths (lib/http/cors.ts), answers the lean paths itself
  * (lib/http/lean.ts), and hands everything else to `toNext` with the client address stamped on it.
  */
 /**
@@ -48,6 +50,7 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
       res.end(req.method === "HEAD" ? undefined : body);
       return;
     }
+    if (applyCors(req, res)) return;
     handleLean(req, res)
       .then((handled) => {
         if (handled) return undefined;
