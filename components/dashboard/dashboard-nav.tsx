@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { focusRing } from "@/components/ui/styles";
 
-const ITEMS = [
+const ITEMS: readonly NavItem[] = [
   { href: "/dashboard", label: "Overview", exact: true },
   { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/sales", label: "Sales" },
@@ -13,16 +13,23 @@ const ITEMS = [
   { href: "/dashboard/licenses", label: "Licenses" },
   { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/profile", label: "Profile" },
-] as const;
+];
 
-/** The dashboard's sections; a client component only to mark the current one (aria-current). */
-export function DashboardNav() {
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Current only on this exact path, not on the paths below it. */
+  exact?: boolean;
+}
+
+/** A row of section tabs (the seller dashboard's, the operator console's); a client component only to mark the current one (aria-current). */
+export function SectionNav({ label, items }: { label: string; items: readonly NavItem[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Dashboard">
+    <nav aria-label={label}>
       <ul className="-mb-px flex overflow-x-auto text-sm font-medium sm:gap-1">
-        {ITEMS.map((item) => {
-          const current = "exact" in item ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
+        {items.map((item) => {
+          const current = item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href} className="shrink-0">
               <Link
@@ -40,4 +47,9 @@ export function DashboardNav() {
       </ul>
     </nav>
   );
+}
+
+/** The seller dashboard's sections. */
+export function DashboardNav() {
+  return <SectionNav label="Dashboard" items={ITEMS} />;
 }
