@@ -38,6 +38,11 @@ const fields = z.object({
   STRIPE_TAX: z.enum(["on", "off"]).default("off"),
   /** The operator: addresses (comma-separated) that may use /admin after signing in with the usual sign-in link. */
   ADMIN_EMAILS: z.string().optional(),
+  /**
+   * Agentic Commerce Protocol: whether agents without an agent platform key (issued in /admin) may open and complete
+   * checkout sessions for listed products. On by default, as anyone may buy on the storefront; off makes a key required.
+   */
+  ACP_ANONYMOUS: z.enum(["on", "off"]).default("on"),
   RESEND_API_KEY: z.string().min(1).optional(),
   /** Another Resend API host (a proxy, or a local stand-in in tests). */
   RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
+import { acpError } from "../acp/errors.ts";
 import { AppError } from "../http/errors.ts";
 import { mcpRequest } from "../operations/context.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
@@ -29,11 +30,22 @@ export function registerTools(server: McpServer): void {
             ...(result.data ? { structuredContent: result.data } : {}),
           };
         } catch (error) {
-          // A problem the caller can act on becomes a tool error the model can read; anything else is hidden.
+          // A problem the caller can act on becomes a tool error the model can read, with the same facts as data
+          // (the REST problem's code, detail and field errors; for the ACP tools also ACP's Error object, which the
+          // ACP MCP binding carries as the error's data). Anything else is hidden.
           const known = error instanceof AppError;
           if (!known) console.error(`tool ${t.name} failed:`, error);
-          const message = known ? `${error.code}: ${error.detail}` : "internal_error: the tool failed on our side; please retry later.";
-          return { isError: true, content: [{ type: "text" as const, text: message }] };
+          const problem = known ? error : new AppError("internal_error", 500, "The tool failed on our side; please retry later.");
+          return {
+            isError: true,
+            content: [{ type: "text" as const, text: `${problem.code}: ${problem.detail}` }],
+            structuredContent: {
+              code: problem.code,
+              detail: problem.detail,
+              errors: problem.extra.errors ?? [],
+              ...(t.operation.http?.errorFormat === "acp" ? { acp_error: acpError(problem) } : {}),
+            },
+          };
         }
       },
     );

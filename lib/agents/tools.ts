@@ -38,6 +38,18 @@ export const LAYERS = [
   { layer: 5, name: "Receipts", summary: "Portable signed receipts anyone can verify." },
 ] as const;
 
+/** Tools of operations that create or pay take the idempotency key as an argument, unless they carry it elsewhere. */
+function withIdempotencyKey(op: Operation, spec: ToolSpec<Record<string, unknown>, unknown>, args: z.ZodObject): z.ZodObject {
+  if (!op.idempotency || spec.idempotencyKey) return args;
+  return args.extend({
+    idempotency_key: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters without spaces")
+      .optional()
+      .describe("A fresh UUID per new purchase; send the same one when retrying, so a retry returns the first answer instead of buying twice"),
+  });
+}
+
 let cache: { list: Tool[]; byName: Map<string, Tool> } | undefined;
 
 function build() {
@@ -51,7 +63,7 @@ function build() {
         layer: spec.layer,
         description: spec.description,
         // Strict: an argument the tool does not take is refused by name rather than silently ignored.
-        input: (spec.args ?? mergedInputSchema(op)).strict(),
+        input: withIdempotencyKey(op, spec, spec.args ?? mergedInputSchema(op)).strict(),
         ...(objectOutput ? { output: op.output } : {}),
         readOnly: spec.readOnly ?? true,
         operation: op,
@@ -74,8 +86,10 @@ export function toolByName(name: string): Tool | undefined {
 /** Runs a tool on arguments already parsed with its input schema, through the operation's limits, auth and handler. */
 export async function callTool(t: Tool, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
   refuseControlCharacters("body", args);
-  const input = t.spec.toInput ? t.spec.toInput(args) : args;
-  const output = await execute(t.operation, input, ctx);
+  const key = t.spec.idempotencyKey ? t.spec.idempotencyKey(args) : typeof args.idempotency_key === "string" ? args.idempotency_key : undefined;
+  const { idempotency_key: _key, ...rest } = args;
+  const input = t.spec.toInput ? t.spec.toInput(rest) : rest;
+  const output = await execute(t.operation, input, key !== undefined ? { ...ctx, idempotencyKey: key } : ctx);
   return { text: t.spec.text(output), ...(t.output ? { data: output as Record<string, unknown> } : {}) };
 }
 

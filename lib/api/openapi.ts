@@ -26,12 +26,14 @@ const TAGS: Record<Tag, string> = {
   Coupons: "A seller's discount codes.",
   Orders: "A seller's orders and their refunds.",
   Admin: "The operator's console: sellers, listings, orders, refunds and payment events (ADMIN_EMAILS only).",
+  "Agentic Commerce":
+    "The Agentic Commerce Protocol (2026-04-17) as the seller of digital goods: checkout sessions an agent creates, pays with a delegated payment token and completes, receiving the license key. Errors are ACP `Error` objects; every call sends `API-Version`; every POST sends `Idempotency-Key`.",
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-});
+const problem = (description: string, format: "problem" | "acp" = "problem") =>
+  format === "acp"
+    ? { description, content: { "application/json": { schema: { $ref: "#/components/schemas/AcpError" } } } }
+    : { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input; `errors` names each offending field or parameter",
   401: "Not signed in",
@@ -47,8 +49,22 @@ const ERROR_TEXT: Record<number, string> = {
   503: "Database temporarily unavailable; retry shortly",
 };
 
+const IDEMPOTENCY_ERROR_TEXT: Record<number, string> = {
+  409: "`idempotency_in_flight`: a request with this Idempotency-Key is still running (retry after `Retry-After`), or a conflict with the resource's state",
+  422: "`idempotency_conflict`: this Idempotency-Key was used with a different request",
+};
+
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
+  if (op.idempotency)
+    out.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: op.idempotency === "required",
+      description:
+        "A fresh key (UUID v4) per new request, the same one when retrying: a retry with the same body gets the first answer (with `Idempotent-Replayed: true`) for 24 h.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
   for (const [where, schema] of [
     ["query", op.input?.query],
     ["path", op.input?.params],
@@ -72,6 +88,12 @@ function operationObject(op: Operation): Json {
     errorCodes.add(413);
     errorCodes.add(415);
   }
+  if (op.idempotency) {
+    errorCodes.add(400);
+    errorCodes.add(409);
+    errorCodes.add(422);
+  }
+  if (op.auth === "agent") errorCodes.add(401);
   const responses: Json = {
     [String(op.http?.status ?? 200)]: {
       description: "Success",
@@ -79,7 +101,11 @@ function operationObject(op: Operation): Json {
       content: { [(op.http?.contentType ?? "application/json").replace(/;.*$/s, "")]: { schema: jsonSchema(op.output, "output") } },
     },
   };
-  for (const code of [...errorCodes].sort()) responses[String(code)] = problem(ERROR_TEXT[code] ?? "Error");
+  for (const code of [...errorCodes].sort())
+    responses[String(code)] = problem(
+      (op.idempotency ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ?? ERROR_TEXT[code] ?? "Error",
+      op.http?.errorFormat ?? "problem",
+    );
   const tools = (op.tools ?? []).map((t) => `\`${t.name}\``);
   const params = parameters(op);
   return {
@@ -92,6 +118,8 @@ function operationObject(op: Operation): Json {
     tags: [op.tag],
     // The operator signs in with the same links (a seller session of an ADMIN_EMAILS address).
     ...(op.auth === "seller" || op.auth === "admin" ? { security: [{ sellerSession: [] }] } : {}),
+    // Anonymous agents may call when the operator allows it (ACP_ANONYMOUS), hence the empty alternative.
+    ...(op.auth === "agent" ? { security: [{ agentPlatformKey: [] }, {}] } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } } : {}),
     responses,
@@ -142,8 +170,26 @@ export function openApiDocument(): Json {
             },
           },
         },
+        AcpError: {
+          type: "object",
+          description: "The Agentic Commerce Protocol's Error object",
+          additionalProperties: false,
+          required: ["type", "code", "message"],
+          properties: {
+            type: { type: "string", enum: ["invalid_request", "processing_error", "service_unavailable"] },
+            code: { type: "string" },
+            message: { type: "string" },
+            param: { type: "string", description: "RFC 9535 JSONPath of the offending field" },
+          },
+        },
       },
       securitySchemes: {
+        agentPlatformKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "acpk_…",
+          description: "An agent platform's key for the Agentic Commerce Protocol endpoints, issued by the operator in /admin",
+        },
         sellerSession: {
           type: "apiKey",
           in: "cookie",

@@ -30,10 +30,11 @@ export const CHECKOUT = [
     id: "createCheckout",
     summary: "Create a checkout session",
     description:
-      "Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome. Optional `quantity` (seats, per-seat and per-user products only, else 400 `quantity_not_allowed`) and `coupon_code` (the seller's discount code; refusals: 404 `coupon_not_found`, 409 `coupon_expired`, 409 `coupon_exhausted`, 400 `coupon_not_applicable`, 400 `amount_below_minimum` when the discounted price would be under 0.50 of the currency). `amount_cents` is what is charged before tax. A deployment with no payment provider set up answers 503 `checkout_not_configured`.",
+      "Send an `Idempotency-Key` header (a fresh UUID per purchase) so a retry returns the first session instead of opening another; the same key with a different body is 422 `idempotency_conflict`, and while the first request is still running, 409 `idempotency_in_flight`. Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome. Optional `quantity` (seats, per-seat and per-user products only, else 400 `quantity_not_allowed`) and `coupon_code` (the seller's discount code; refusals: 404 `coupon_not_found`, 409 `coupon_expired`, 409 `coupon_exhausted`, 400 `coupon_not_applicable`, 400 `amount_below_minimum` when the discounted price would be under 0.50 of the currency). `amount_cents` is what is charged before tax. A deployment with no payment provider set up answers 503 `checkout_not_configured`.",
     tag: "Checkout",
     auth: "public",
     http: { method: "POST", path: "/api/checkout/create" },
+    idempotency: "optional",
     input: { body: createCheckoutRequestSchema },
     output: startedCheckoutSchema,
     limits: (_b, c) => [[RULES.checkout, c.client]],

@@ -11,13 +11,14 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Who may call: anyone (`public`), a seller signed in to the dashboard (`seller`: session cookie; writes must come
- * from our own origin), or the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
- * and writes must come from our own origin).
+ * from our own origin), the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
+ * and writes must come from our own origin), or an agent platform (`agent`: the Agentic Commerce Protocol's Bearer
+ * key the operator issued; without one, an anonymous agent when ACP_ANONYMOUS is on).
  */
-type Auth = "public" | "seller" | "admin";
+type Auth = "public" | "seller" | "admin" | "agent";
 
 export type Tag =
-  "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller" | "Payouts" | "Coupons" | "Orders" | "Admin";
+  "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller" | "Payouts" | "Coupons" | "Orders" | "Admin" | "Agentic Commerce";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {
@@ -29,6 +30,14 @@ export interface CallContext {
   headers: Headers;
   /** Our own origin as the request addressed it, for same-origin checks. */
   origin: string;
+  /**
+   * The caller's idempotency key, as its transport carries it: REST's `Idempotency-Key` header, an MCP tool's
+   * `idempotency_key` argument (`meta.idempotency_key` for the ACP tools). Read only by operations that declare
+   * `idempotency`.
+   */
+  idempotencyKey?: string;
+  /** Response headers the call adds to a success (an idempotent replay's `Idempotent-Replayed`); REST sends them. */
+  responseHeaders?: Record<string, string>;
 }
 
 /** The signed-in seller, for `seller` operations. */
@@ -41,6 +50,8 @@ export interface HandlerContext extends CallContext {
   seller?: Seller;
   /** The operator, for `admin` operations. */
   admin?: { email: string };
+  /** The agent platform, for `agent` operations: its id, or null for an anonymous agent. */
+  agent?: { platformId: string | null; name: string };
   rawBody?: string;
 }
 
@@ -56,6 +67,8 @@ export interface ToolSpec<I, O> {
   /** The tool's own arguments when they differ from the operation's input (names fixed by the interface). */
   args?: AnyObject;
   toInput?: (args: Record<string, unknown>) => I;
+  /** Where the arguments carry the idempotency key (default: an `idempotency_key` argument, if the tool takes one). */
+  idempotencyKey?: (args: Record<string, unknown>) => string | undefined;
   /** What the model reads; the structured result is the operation's output. */
   text: (output: O) => string;
   /** Tools that change state (buy, activate) are not read-only. */
@@ -84,6 +97,11 @@ export interface OperationSpec<I, O> {
     maxBodyBytes?: number;
     /** The handler gets the body's exact bytes as `rawBody` (signed webhooks); `input.body` then only documents it. */
     rawBody?: boolean;
+    /**
+     * How errors are written: RFC 9457 problem documents (the default), or the Agentic Commerce Protocol's `Error`
+     * object (`{type, code, message, param}`), which its endpoints must answer with.
+     */
+    errorFormat?: "problem" | "acp";
   };
   input?: { query?: AnyObject; params?: AnyObject; body?: z.ZodType };
   output: z.ZodType<O>;
@@ -91,6 +109,13 @@ export interface OperationSpec<I, O> {
   limits?: (input: I, ctx: CallContext) => Array<[RateRule, string]>;
   /** HTTP statuses it can answer besides 400 (bad input), 413/415 (bodies), 500 and 503. */
   errors?: number[];
+  /**
+   * Creates or pays: a retry carrying the same idempotency key and the same input gets the first answer again
+   * (stored in the database for 24 h, so across instances and restarts); the key with another input is 422
+   * `idempotency_conflict`; while the first call runs, 409 `idempotency_in_flight`. `required` refuses a call without
+   * a key (400 `idempotency_key_required`), as the ACP endpoints must.
+   */
+  idempotency?: "optional" | "required";
   handler: (input: I, ctx: HandlerContext) => Promise<O> | O;
   tools?: Array<ToolSpec<I, O>>;
 }

@@ -5,7 +5,9 @@ import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
 import { invalid, refuseControlCharacters } from "../http/input.ts";
+import { runIdempotent } from "../http/idempotency.ts";
 import { enforce } from "../http/rate-limit.ts";
+import { agentFor } from "../acp/platforms.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
 
 /** The signed-in seller behind a call; a write must also come from our own origin (login CSRF, cross-site forms). */
@@ -18,12 +20,23 @@ async function sellerFor(ctx: CallContext, write: boolean): Promise<Seller> {
   return { email: session.email, developer };
 }
 
+type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
+
+/** Whom an idempotency key belongs to: keys of different callers never meet. */
+function callerScope(caller: Caller): string {
+  if (caller.admin) return `admin:${caller.admin.email}`;
+  if (caller.seller) return `seller:${caller.seller.email}`;
+  if (caller.agent) return `agent:${caller.agent.platformId ?? "anonymous"}`;
+  return "public";
+}
+
 /**
  * Who is calling, for operations that are not public. Transports that can, call it before reading a body, so an
  * anonymous caller learns first that it must sign in.
  */
-export async function authorize(op: Operation, ctx: CallContext): Promise<Pick<HandlerContext, "seller" | "admin">> {
+export async function authorize(op: Operation, ctx: CallContext): Promise<Caller> {
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
+  if (op.auth === "agent") return { agent: await agentFor(ctx) };
   return op.auth === "seller" ? { seller: await sellerFor(ctx, op.http?.method !== "GET") } : {};
 }
 
@@ -36,11 +49,26 @@ export async function execute(
   op: Operation,
   input: Record<string, unknown>,
   ctx: CallContext,
-  extra: { rawBody?: string; caller?: Pick<HandlerContext, "seller" | "admin"> } = {},
+  extra: { rawBody?: string; caller?: Caller } = {},
 ): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));
-  return op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
+  const run = async () => op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
+  if (!op.idempotency) return run();
+  const key = ctx.idempotencyKey;
+  if (key === undefined) {
+    if (op.idempotency === "required")
+      throw new AppError("idempotency_key_required", 400, "This request needs an Idempotency-Key (a fresh UUID per new request; the same one when retrying).", {
+        errors: [{ in: "header", name: "Idempotency-Key", message: "is required" }],
+      });
+    return run();
+  }
+  const { output, replayed } = await runIdempotent({ operationId: op.id, caller: callerScope(caller), key }, input, run);
+  if (ctx.responseHeaders) {
+    ctx.responseHeaders["Idempotency-Key"] = key;
+    if (replayed) ctx.responseHeaders["Idempotent-Replayed"] = "true";
+  }
+  return output;
 }
 
 /** Parses each part of an HTTP request with its schema and merges them into the operation's input. */

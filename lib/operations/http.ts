@@ -1,6 +1,7 @@
 import { CACHE } from "../http/headers.ts";
 import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, readBodyText } from "../http/input.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
+import { acpError } from "../acp/errors.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
 import { methods } from "../http/route.ts";
 import type { HttpOperation, Method, Operation } from "./define.ts";
@@ -30,13 +31,17 @@ function nextHandler(op: HttpOperation) {
   return async (request: Request, context?: NextContext): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
+    const responseHeaders: Record<string, string> = {};
     try {
+      const idempotencyKey = op.idempotency ? (request.headers.get("idempotency-key") ?? undefined) : undefined;
       const ctx = {
         transport: "rest" as const,
         client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
         requestId,
         headers: request.headers,
         origin: url.origin,
+        responseHeaders,
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       };
       const caller = await authorize(op, ctx);
       let body: unknown;
@@ -48,9 +53,16 @@ function nextHandler(op: HttpOperation) {
       }
       const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
       const out = success(op, await execute(op, input, ctx, { caller, rawBody: http.rawBody ? raw : undefined }), requestId);
-      return new Response(out.body, { status: out.status, headers: out.headers });
+      return new Response(out.body, { status: out.status, headers: { ...out.headers, ...responseHeaders } });
     } catch (error) {
-      return problemResponse(toAppError(error, requestId), requestId, url.pathname);
+      const appError = toAppError(error, requestId);
+      if (http.errorFormat === "acp") {
+        return new Response(JSON.stringify(acpError(appError)), {
+          status: appError.status,
+          headers: { ...baseHeaders(requestId, CACHE.none), ...appError.extra.headers, ...responseHeaders, "Content-Type": "application/json; charset=utf-8" },
+        });
+      }
+      return problemResponse(appError, requestId, url.pathname);
     }
   };
 }

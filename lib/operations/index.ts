@@ -1,4 +1,7 @@
+import { ACP } from "./acp.ts";
+import { ACP_PAYMENTS } from "./acp-payments.ts";
 import { ADMIN } from "./admin.ts";
+import { AGENT_PLATFORMS } from "./agent-platforms.ts";
 import { CHECKOUT } from "./checkout.ts";
 import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
@@ -25,11 +28,14 @@ export function operations(): Operation[] {
     ...LICENSING,
     ...RECEIPTS,
     ...CHECKOUT,
+    ...ACP,
+    ...ACP_PAYMENTS,
     ...SELLER,
     ...PAYOUTS,
     ...COUPONS,
     ...REFUNDS,
     ...ADMIN,
+    ...AGENT_PLATFORMS,
     ...DEVTOOLS,
   ];
   const seen = new Set<string>();

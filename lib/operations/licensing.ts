@@ -131,6 +131,7 @@ export const LICENSING = [
     tag: "Licensing",
     auth: "public",
     http: { method: "POST", path: "/api/trials", status: 202 },
+    idempotency: "optional",
     input: { body: startTrialRequestSchema },
     output: trialResultSchema,
     limits: (_b, c) => [

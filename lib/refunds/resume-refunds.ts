@@ -1,3 +1,4 @@
+import { sweepIdempotencyRecords } from "../http/idempotency.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { licenseCache } from "../licensing/license-state.ts";
@@ -53,7 +54,7 @@ export async function resumeAbandonedRefunds(now = new Date()): Promise<{ settle
 
 const g = globalThis as typeof globalThis & { __ilmRefundSweep?: ReturnType<typeof setInterval> };
 
-/** Runs resumeAbandonedRefunds every few minutes on this instance; returns the stop function. */
+/** Runs resumeAbandonedRefunds (and forgets idempotency answers older than 24 h) every few minutes on this instance; returns the stop function. */
 export function startRefundSweep(everyMs = 5 * 60_000): () => void {
   const stop = () => {
     clearInterval(g.__ilmRefundSweep);
@@ -63,6 +64,9 @@ export function startRefundSweep(everyMs = 5 * 60_000): () => void {
   const run = () => {
     resumeAbandonedRefunds().catch((error: unknown) => {
       console.error("refund sweep failed", error);
+    });
+    sweepIdempotencyRecords().catch((error: unknown) => {
+      console.error("idempotency sweep failed", error);
     });
   };
   const timer = setInterval(run, everyMs);

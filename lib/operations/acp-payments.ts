@@ -1,0 +1,3 @@
+import type { Operation } from "./define.ts";
+
+export const ACP_PAYMENTS: Operation[] = [];
