@@ -15,8 +15,7 @@ export function newPlatformKey(): { key: string; keyHash: string; keyPrefix: str
   return { key, keyHash: hashPlatformKey(key), keyPrefix: key.slice(0, 12) };
 }
 
-const unauthorized = (detail: string) =>
-  new AppError("unauthorized", 401, detail, { headers: { "WWW-Authenticate": 'Bearer realm="acp"' } });
+const unauthorized = (detail: string) => new AppError("unauthorized", 401, detail, { headers: { "WWW-Authenticate": 'Bearer realm="acp"' } });
 
 /**
  * The agent platform behind an Agentic Commerce Protocol call: its Bearer key (Authorization header; on MCP, the
@@ -29,9 +28,12 @@ export async function agentFor(ctx: Pick<CallContext, "headers">): Promise<{ pla
     if (env().ACP_ANONYMOUS === "on") return { platformId: null, name: "anonymous agent" };
     throw unauthorized("An agent platform key is required: send Authorization: Bearer <key> (the operator issues keys in /admin).");
   }
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (!match || !KEY.test(match[1]!)) throw unauthorized("Authorization must be Bearer <agent platform key>.");
-  const platform = await getDb().agentPlatform.findUnique({ where: { keyHash: hashPlatformKey(match[1]!) }, select: { id: true, name: true, revokedAt: true } });
+  const key = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1];
+  if (key === undefined || !KEY.test(key)) throw unauthorized("Authorization must be Bearer <agent platform key>.");
+  const platform = await getDb().agentPlatform.findUnique({
+    where: { keyHash: hashPlatformKey(key) },
+    select: { id: true, name: true, revokedAt: true },
+  });
   if (!platform || platform.revokedAt) throw unauthorized("This agent platform key is unknown or revoked.");
   return { platformId: platform.id, name: platform.name };
 }

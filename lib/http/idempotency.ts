@@ -33,7 +33,7 @@ export function checkIdempotencyKey(key: string): string {
   return key;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === "P2002";
+const isUniqueViolation = (error: unknown) => typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 
 /**
  * Runs `run` at most once per (operation, caller, key) within 24 h. The first call claims the key with a "pending"
@@ -72,9 +72,14 @@ export async function runIdempotent<T>(
         continue;
       }
       if (existing.requestHash !== requestHash)
-        throw new AppError("idempotency_conflict", 422, "This Idempotency-Key was already used with a different request; use a new key for a new request.", {
-          errors: [{ in: "header", name: "Idempotency-Key", message: "was already used with a different request" }],
-        });
+        throw new AppError(
+          "idempotency_conflict",
+          422,
+          "This Idempotency-Key was already used with a different request; use a new key for a new request.",
+          {
+            errors: [{ in: "header", name: "Idempotency-Key", message: "was already used with a different request" }],
+          },
+        );
       if (existing.state !== "done" || existing.response === null)
         throw new AppError("idempotency_in_flight", 409, "A request with this Idempotency-Key is still being processed; retry shortly.", {
           headers: { "Retry-After": String(RETRY_AFTER_S) },
@@ -82,7 +87,10 @@ export async function runIdempotent<T>(
       return { output: JSON.parse(existing.response) as T, replayed: true };
     }
   }
-  if (!claimed) throw new AppError("idempotency_in_flight", 409, "A request with this Idempotency-Key is being processed; retry shortly.", { headers: { "Retry-After": String(RETRY_AFTER_S) } });
+  if (!claimed)
+    throw new AppError("idempotency_in_flight", 409, "A request with this Idempotency-Key is being processed; retry shortly.", {
+      headers: { "Retry-After": String(RETRY_AFTER_S) },
+    });
 
   let output: T;
   try {

@@ -18,7 +18,18 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Auth = "public" | "seller" | "admin" | "agent";
 
 export type Tag =
-  "Marketplace" | "Licensing" | "Receipts" | "Checkout" | "Agents" | "Service" | "Seller" | "Payouts" | "Coupons" | "Orders" | "Admin" | "Agentic Commerce";
+  | "Marketplace"
+  | "Licensing"
+  | "Receipts"
+  | "Checkout"
+  | "Agents"
+  | "Service"
+  | "Seller"
+  | "Payouts"
+  | "Coupons"
+  | "Orders"
+  | "Admin"
+  | "Agentic Commerce";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {

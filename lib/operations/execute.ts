@@ -53,14 +53,19 @@ export async function execute(
 ): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));
-  const run = async () => op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
+  const run = async () => await op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
   if (!op.idempotency) return run();
   const key = ctx.idempotencyKey;
   if (key === undefined) {
     if (op.idempotency === "required")
-      throw new AppError("idempotency_key_required", 400, "This request needs an Idempotency-Key (a fresh UUID per new request; the same one when retrying).", {
-        errors: [{ in: "header", name: "Idempotency-Key", message: "is required" }],
-      });
+      throw new AppError(
+        "idempotency_key_required",
+        400,
+        "This request needs an Idempotency-Key (a fresh UUID per new request; the same one when retrying).",
+        {
+          errors: [{ in: "header", name: "Idempotency-Key", message: "is required" }],
+        },
+      );
     return run();
   }
   const { output, replayed } = await runIdempotent({ operationId: op.id, caller: callerScope(caller), key }, input, run);

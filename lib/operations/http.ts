@@ -59,7 +59,12 @@ function nextHandler(op: HttpOperation) {
       if (http.errorFormat === "acp") {
         return new Response(JSON.stringify(acpError(appError)), {
           status: appError.status,
-          headers: { ...baseHeaders(requestId, CACHE.none), ...appError.extra.headers, ...responseHeaders, "Content-Type": "application/json; charset=utf-8" },
+          headers: {
+            ...baseHeaders(requestId, CACHE.none),
+            ...appError.extra.headers,
+            ...responseHeaders,
+            "Content-Type": "application/json; charset=utf-8",
+          },
         });
       }
       return problemResponse(appError, requestId, url.pathname);
