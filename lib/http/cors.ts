@@ -7,7 +7,8 @@ import { operations } from "../operations/index.ts";
  * before the lean path and before Next).
  *
  * Which paths allow any origin:
- * - every operation declared `auth: "public"` (lib/operations/*), for the methods declared public at its path;
+ * - every operation declared `auth: "public"` or `auth: "agent"` (lib/operations/*; agent platforms authenticate
+ *   with a Bearer key, never a cookie), for the methods declared at its path;
  * - the documents below that are not operations (discovery documents, /openapi.json, /llms.txt, /oacs), and MCP.
  * Everything else (operations with auth "seller" or "admin", pages, /auth, /dashboard, /licenses, /admin, server
  * actions, /api/dev/mailbox) gets no CORS header at all, and its preflight goes on to Next as before, which does not
@@ -24,9 +25,19 @@ const PUBLIC_DOCUMENTS = ["/.well-known/*", "/openapi.json", "/llms.txt", "/llms
 /** The MCP endpoint (streamable HTTP): GET opens the event stream, POST sends messages, DELETE ends a session. */
 const MCP_PATH = "/api/mcp";
 
-const BASE_REQUEST_HEADERS = ["content-type", "authorization", "idempotency-key", "api-version", "x-request-id"];
+const BASE_REQUEST_HEADERS = [
+  "content-type",
+  "authorization",
+  "idempotency-key",
+  "api-version",
+  "x-request-id",
+  "request-id",
+  "accept-language",
+  "signature",
+  "timestamp",
+];
 const MCP_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id"];
-const EXPOSED = ["Link", "Retry-After", "X-Request-Id", "Location"];
+const EXPOSED = ["Link", "Retry-After", "X-Request-Id", "Location", "Idempotency-Key", "Idempotent-Replayed", "Request-Id"];
 const CORS_MAX_AGE = 86_400;
 
 export interface CorsRule {
@@ -61,7 +72,7 @@ function entries(): Entry[] {
   if (table) return table;
   const byPath = new Map<string, Set<string>>();
   for (const op of operations().filter(hasHttp)) {
-    if (op.auth !== "public") continue;
+    if (op.auth !== "public" && op.auth !== "agent") continue;
     const set = byPath.get(op.http.path) ?? new Set<string>();
     set.add(op.http.method);
     byPath.set(op.http.path, set);
