@@ -1,0 +1,273 @@
+import { createHmac } from "node:crypto";
+import { getDb } from "../db.ts";
+
+/**
+ * The webhook outbox's sender. Rows of WebhookDelivery are written in the transaction of the fact they report
+ * (lib/acp/order-events.ts) and POSTed from here: claimed with `lockedUntil` so that several instances on one
+ * database never send a row at the same time, signed at send time with the target's current secret, retried with
+ * backoff, and marked "failed" after the last attempt.
+ */
+
+/** How long a claimed row stays reserved for its sender; a sender that dies mid-send frees it after this. */
+const CLAIM_MS = 60_000;
+/** How long one POST may take, headers and body, before it counts as a failed attempt. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * Waits after the 1st … 7th failed attempt. The 8th failed attempt marks the row "failed": 8 attempts over about
+ * 20½ hours (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h).
+ */
+const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000] as const;
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+const DEFAULT_BATCH = 20;
+const MAX_ERROR_LENGTH = 500;
+
+export interface DeliverWebhooksOptions {
+  /** Most rows to attempt in this run (default 20). */
+  limit?: number;
+  /** The time to act at (tests move it forward); the clock when not given. */
+  now?: Date;
+}
+
+/** The `Merchant-Signature` header of the ACP webhook spec: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>`. */
+export function merchantSignature(secret: string, body: string, at: Date): string {
+  const t = Math.floor(at.getTime() / 1000);
+  const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
+  return `t=${t},v1=${v1}`;
+}
+
+/**
+ * Rows of one subject are sent in the order they were written: by convention a dedupeKey reads
+ * `<source>:<subject>:<rest>` (lib/acp/order-events.ts: `acp:<orderId>:order_update:…`), and a row is held back while
+ * an older row of the same target and subject is still pending — a platform never hears of a refund before it heard
+ * of the order.
+ */
+function subjectPrefix(dedupeKey: string | null): string | null {
+  const match = dedupeKey === null ? null : /^[^:]+:[^:]+:/.exec(dedupeKey);
+  return match ? match[0] : null;
+}
+
+/**
+ * Sends the webhook deliveries that are due. Each row is claimed by a conditional update that succeeds for exactly
+ * one sender (in this process or on another instance sharing the database); a 2xx answer marks it "sent", anything
+ * else (another status, a redirect, a timeout, a refused connection) is an attempt that failed.
+ */
+export async function deliverPendingWebhooks(opts: DeliverWebhooksOptions = {}): Promise<{ sent: number; failed: number }> {
+  const db = getDb();
+  const clock = () => opts.now ?? new Date();
+  const limit = Math.max(1, Math.floor(opts.limit ?? DEFAULT_BATCH));
+  const due = (at: Date) => ({
+    status: "pending",
+    nextAttemptAt: { lte: at },
+    OR: [{ lockedUntil: null }, { lockedUntil: { lt: at } }],
+  });
+
+  const candidates = await db.webhookDelivery.findMany({
+    where: due(clock()),
+    orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true },
+  });
+
+  let sent = 0;
+  let failed = 0;
+  for (const { id } of candidates) {
+    const at = clock();
+    const claim = await db.webhookDelivery.updateMany({ where: { id, ...due(at) }, data: { lockedUntil: new Date(at.getTime() + CLAIM_MS) } });
+    if (claim.count !== 1) continue;
+    const row = await db.webhookDelivery.findUnique({ where: { id } });
+    if (!row) continue;
+
+    const prefix = subjectPrefix(row.dedupeKey);
+    if (prefix !== null) {
+      const earlier = await db.webhookDelivery.findFirst({
+        where: {
+          targetId: row.targetId,
+          status: "pending",
+          dedupeKey: { startsWith: prefix },
+          OR: [{ createdAt: { lt: row.createdAt } }, { createdAt: row.createdAt, id: { lt: row.id } }],
+        },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: { nextAttemptAt: true },
+      });
+      if (earlier) {
+        // Not an attempt: wait for the earlier row's next try, then look again.
+        const after = Math.max(earlier.nextAttemptAt.getTime(), at.getTime()) + 1_000;
+        await db.webhookDelivery.updateMany({ where: { id, status: "pending" }, data: { nextAttemptAt: new Date(after), lockedUntil: null } });
+        continue;
+      }
+    }
+
+    const platform = await db.agentPlatform.findUnique({
+      where: { id: row.targetId },
+      select: { webhookUrl: true, webhookSecret: true, revokedAt: true },
+    });
+    const attempts = row.attempts + 1;
+    if (!platform || platform.revokedAt || !platform.webhookUrl) {
+      failed++;
+      const reason = !platform
+        ? "the agent platform no longer exists"
+        : platform.revokedAt
+          ? "the agent platform was revoked"
+          : "the agent platform has no webhook URL any more";
+      await db.webhookDelivery.updateMany({
+        where: { id, status: "pending" },
+        data: { status: "failed", lastError: `not sent: ${reason}`, lockedUntil: null },
+      });
+      continue;
+    }
+
+    const outcome = await post(platform.webhookUrl, platform.webhookSecret, row.id, row.payload, clock());
+    if (outcome.ok) {
+      sent++;
+      // `status` in the condition: a row another sender already settled after our claim ran out keeps its result.
+      await db.webhookDelivery.updateMany({
+        where: { id, status: "pending" },
+        data: { status: "sent", sentAt: clock(), attempts, url: platform.webhookUrl, lastStatus: outcome.status, lastError: null, lockedUntil: null },
+      });
+      continue;
+    }
+    failed++;
+    const last = attempts >= MAX_ATTEMPTS;
+    await db.webhookDelivery.updateMany({
+      where: { id, status: "pending" },
+      data: {
+        status: last ? "failed" : "pending",
+        attempts,
+        url: platform.webhookUrl,
+        lastStatus: outcome.status,
+        lastError: outcome.error,
+        nextAttemptAt: last ? row.nextAttemptAt : new Date(clock().getTime() + retryDelay(attempts)),
+        lockedUntil: null,
+      },
+    });
+  }
+  return { sent, failed };
+}
+
+const retryDelay = (attempts: number) => RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[6];
+
+type PostOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+/**
+ * One signed POST. Redirects are not followed (the signature is for the registered URL, and a redirect elsewhere is
+ * a misconfiguration the operator should see). `Request-Id` is the delivery's id, the same on every retry, so a
+ * receiver can tell a retry from a new event.
+ */
+async function post(url: string, secret: string, deliveryId: string, body: string, at: Date): Promise<PostOutcome> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      headers: {
+        "Content-Type": "application/json",
+        "Merchant-Signature": merchantSignature(secret, body, at),
+        "Request-Id": deliveryId,
+        Timestamp: at.toISOString(),
+        "User-Agent": "indie-license-market-webhooks/1",
+      },
+      body,
+    });
+    // The answer's body is not needed; reading a little of it names the error in the console.
+    const text = await res.text().catch(() => "");
+    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
+    return { ok: false, status: res.status, error: clip(`HTTP ${res.status}${text ? `: ${text}` : ""}`) };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    const message =
+      error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : error.message) : String(error);
+    return { ok: false, status: null, error: clip(`${message}${cause}`) };
+  }
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+/** How often the background loop looks for due deliveries. */
+const POLL_MS = 2_000;
+const KICK_DEBOUNCE_MS = 50;
+/** A run that used its whole batch goes again at once, up to this many times before waiting for the next tick. */
+const MAX_FOLLOW_UPS = 10;
+
+interface WebhookLoop {
+  timer?: NodeJS.Timeout;
+  kickTimer?: NodeJS.Timeout;
+  running?: Promise<void>;
+  again: boolean;
+  run?: () => Promise<void>;
+  lastError?: { message: string; at: number };
+}
+
+// server.ts and Next's bundled route handlers each load their own copy of this module; they share one loop through
+// globalThis (as lib/email/deliver-emails.ts does).
+const KEY = Symbol.for("indie-license-market.webhooks");
+const g = globalThis as unknown as Record<symbol, WebhookLoop | undefined>;
+const loop = (): WebhookLoop => (g[KEY] ??= { again: false });
+
+function runWebhooks(): Promise<void> {
+  const s = loop();
+  if (s.running) {
+    s.again = true;
+    return s.running;
+  }
+  s.running = (async () => {
+    try {
+      let followUps = 0;
+      do {
+        s.again = false;
+        const { sent, failed } = await deliverPendingWebhooks({ limit: DEFAULT_BATCH });
+        if (sent + failed >= DEFAULT_BATCH && followUps++ < MAX_FOLLOW_UPS) s.again = true;
+      } while (s.again);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const now = Date.now();
+      // The same error (a database that is down) at most once a minute, not every 2 s.
+      if (s.lastError?.message !== message || now - s.lastError.at >= 60_000) {
+        s.lastError = { message, at: now };
+        console.error("webhook outbox: delivery run failed:", error);
+      }
+    } finally {
+      s.running = undefined;
+    }
+  })();
+  return s.running;
+}
+
+/**
+ * Starts delivering in the background: every 2 s, and soon after kickWebhooks(). Idempotent; the loop never keeps the
+ * process alive. Returns a function that stops it.
+ */
+export function startWebhookOutbox(): () => void {
+  const s = loop();
+  if (!s.timer) {
+    s.run = runWebhooks;
+    s.timer = setInterval(() => void runWebhooks(), POLL_MS);
+    s.timer.unref();
+    void runWebhooks(); // whatever was queued before a restart goes out now
+  }
+  return () => {
+    if (s.timer) clearInterval(s.timer);
+    if (s.kickTimer) clearTimeout(s.kickTimer);
+    s.timer = undefined;
+    s.kickTimer = undefined;
+    s.run = undefined;
+  };
+}
+
+/**
+ * Asks the background loop to deliver now rather than on its next tick; call it after the transaction that queued a
+ * delivery committed. Does nothing where no loop was started (tests call deliverPendingWebhooks() directly).
+ */
+export function kickWebhooks(): void {
+  const s = loop();
+  if (!s.run || s.kickTimer) return;
+  s.kickTimer = setTimeout(() => {
+    s.kickTimer = undefined;
+    void s.run?.();
+  }, KICK_DEBOUNCE_MS);
+  s.kickTimer.unref();
+}
