@@ -33,7 +33,7 @@ export type Tag =
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {
-  transport: "rest" | "lean" | "mcp";
+  transport: "rest" | "lean" | "mcp" | "a2a";
   /** The client's address (socket peer, or as trusted proxies reported it). */
   client: string;
   requestId: string;
