@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Admin } from "../admin/access.ts";
+import { writeAudit } from "../admin/audit.ts";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import type { CallContext } from "../operations/define.ts";
 
 /** Agent platform keys: a recognisable prefix, then 32 random bytes. Only the SHA-256 is stored. */
@@ -14,6 +18,9 @@ export function newPlatformKey(): { key: string; keyHash: string; keyPrefix: str
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
   return { key, keyHash: hashPlatformKey(key), keyPrefix: key.slice(0, 12) };
 }
+
+/** The webhook signing secret: kept as is (the HMAC needs it), shown to the operator once, never listed. */
+const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
 
 const unauthorized = (detail: string) => new AppError("unauthorized", 401, detail, { headers: { "WWW-Authenticate": 'Bearer realm="acp"' } });
 
@@ -36,4 +43,187 @@ export async function agentFor(ctx: Pick<CallContext, "headers">): Promise<{ pla
   });
   if (!platform || platform.revokedAt) throw unauthorized("This agent platform key is unknown or revoked.");
   return { platformId: platform.id, name: platform.name };
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The operator's side: registering platforms, their webhook endpoint and secret, revoking them.                 */
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Where order events are POSTed: an https URL without credentials in it. Outside production, http to this machine
+ * (localhost, 127.0.0.1, [::1]) is allowed too, for trying a receiver locally.
+ */
+export const webhookUrlSchema = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(singleLineText, CONTROL_CHARACTER_MESSAGE)
+  .superRefine((raw, ctx) => {
+    const problem = webhookUrlProblem(raw);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .describe("The https URL order events are POSTed to (http://localhost or 127.0.0.1 only outside production)");
+
+function webhookUrlProblem(raw: string): string | null {
+  if (!URL.canParse(raw)) return "must be an absolute URL";
+  const url = new URL(raw);
+  if (url.username || url.password) return "must not carry credentials";
+  if (url.hash) return "must not have a #fragment";
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) {
+    return env().NODE_ENV === "production" ? "must use https (http is allowed only for localhost outside production)" : null;
+  }
+  return "must use https";
+}
+
+export const platformNameSchema = z
+  .string()
+  .trim()
+  .min(2, "give a name of at least 2 characters")
+  .max(100)
+  .refine(singleLineText, CONTROL_CHARACTER_MESSAGE)
+  .describe("Who the platform is, as the operator knows it (e.g. the agent's company)");
+
+export interface AdminAgentPlatform {
+  id: string;
+  name: string;
+  /** The key's first characters (acpk_…), to tell keys apart; the key itself is shown only when issued. */
+  key_prefix: string;
+  webhook_url: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  /** Webhook deliveries to this platform by status, and when one last got through. */
+  deliveries: { pending: number; sent: number; failed: number; last_sent_at: string | null };
+}
+
+const SELECT = { id: true, name: true, keyPrefix: true, webhookUrl: true, createdAt: true, revokedAt: true } as const;
+type Row = { id: string; name: string; keyPrefix: string; webhookUrl: string | null; createdAt: Date; revokedAt: Date | null };
+
+async function withStats(rows: Row[]): Promise<AdminAgentPlatform[]> {
+  const groups = rows.length
+    ? await getDb().webhookDelivery.groupBy({
+        by: ["targetId", "status"],
+        where: { kind: "acp_order", targetId: { in: rows.map((r) => r.id) } },
+        _count: { _all: true },
+        _max: { sentAt: true },
+      })
+    : [];
+  return rows.map((r) => {
+    const mine = groups.filter((g) => g.targetId === r.id);
+    const count = (status: string) => mine.find((g) => g.status === status)?._count._all ?? 0;
+    return {
+      id: r.id,
+      name: r.name,
+      key_prefix: r.keyPrefix,
+      webhook_url: r.webhookUrl,
+      created_at: r.createdAt.toISOString(),
+      revoked_at: r.revokedAt?.toISOString() ?? null,
+      deliveries: {
+        pending: count("pending"),
+        sent: count("sent"),
+        failed: count("failed"),
+        last_sent_at: mine.find((g) => g.status === "sent")?._max.sentAt?.toISOString() ?? null,
+      },
+    };
+  });
+}
+
+/** Every platform, newest first (revoked ones too: their orders and deliveries stay visible). */
+export async function listAgentPlatforms(limit = 200): Promise<AdminAgentPlatform[]> {
+  const rows = await getDb().agentPlatform.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: limit, select: SELECT });
+  return withStats(rows);
+}
+
+async function getAgentPlatform(id: string): Promise<AdminAgentPlatform> {
+  const row = await getDb().agentPlatform.findUnique({ where: { id }, select: SELECT });
+  if (!row) throw notFound("agent_platform");
+  const [platform] = await withStats([row]);
+  if (!platform) throw notFound("agent_platform");
+  return platform;
+}
+
+/**
+ * Registers a platform: its Bearer key and its webhook secret are returned here and never again (only the key's
+ * hash is stored; the secret is stored, for signing, but no listing shows it). The audit entry names the key prefix.
+ */
+export async function registerAgentPlatform(
+  admin: Admin,
+  input: { name: string; webhook_url?: string | null },
+): Promise<{ platform: AdminAgentPlatform; api_key: string; webhook_secret: string }> {
+  const { key, keyHash, keyPrefix } = newPlatformKey();
+  const webhookSecret = newWebhookSecret();
+  const id = `ap_${randomBytes(12).toString("hex")}`;
+  await getDb().$transaction(async (tx) => {
+    await tx.agentPlatform.create({ data: { id, name: input.name, keyHash, keyPrefix, webhookUrl: input.webhook_url ?? null, webhookSecret } });
+    await writeAudit(tx, admin, {
+      action: "agent_platform.register",
+      targetType: "agent_platform",
+      targetId: id,
+      detail: { name: input.name, key_prefix: keyPrefix, webhook_url: input.webhook_url ?? null },
+    });
+  });
+  return { platform: await getAgentPlatform(id), api_key: key, webhook_secret: webhookSecret };
+}
+
+const revoked = () => new AppError("agent_platform_revoked", 409, "This agent platform is revoked.");
+
+/** Sets or clears the webhook URL. Deliveries still pending go to the new URL (the sender reads it at send time). */
+export async function setAgentPlatformWebhook(admin: Admin, id: string, webhookUrl: string | null): Promise<AdminAgentPlatform> {
+  await getDb().$transaction(async (tx) => {
+    const before = await tx.agentPlatform.findUnique({ where: { id }, select: { webhookUrl: true, revokedAt: true } });
+    if (!before) throw notFound("agent_platform");
+    const changed = await tx.agentPlatform.updateMany({ where: { id, revokedAt: null }, data: { webhookUrl } });
+    if (changed.count !== 1) throw revoked();
+    await writeAudit(tx, admin, {
+      action: "agent_platform.update",
+      targetType: "agent_platform",
+      targetId: id,
+      detail: { webhook_url: webhookUrl, previous_webhook_url: before.webhookUrl },
+    });
+  });
+  return getAgentPlatform(id);
+}
+
+/**
+ * A new webhook secret, returned once. It signs every delivery from now on, retries of older events included (the
+ * sender signs at send time), so the platform should accept both secrets while it switches over.
+ */
+export async function rotateAgentPlatformSecret(admin: Admin, id: string): Promise<{ platform: AdminAgentPlatform; webhook_secret: string }> {
+  const webhookSecret = newWebhookSecret();
+  await getDb().$transaction(async (tx) => {
+    const changed = await tx.agentPlatform.updateMany({ where: { id, revokedAt: null }, data: { webhookSecret } });
+    if (changed.count !== 1) {
+      if (!(await tx.agentPlatform.findUnique({ where: { id }, select: { id: true } }))) throw notFound("agent_platform");
+      throw revoked();
+    }
+    await writeAudit(tx, admin, { action: "agent_platform.rotate_secret", targetType: "agent_platform", targetId: id, detail: {} });
+  });
+  return { platform: await getAgentPlatform(id), webhook_secret: webhookSecret };
+}
+
+/**
+ * Revokes a platform for good: its key is refused from now on (checkout sessions it opened cannot be completed with
+ * it), and its pending webhook deliveries are given up. Orders it made stay valid. Conditional, so two operators
+ * racing revoke once.
+ */
+export async function revokeAgentPlatform(admin: Admin, id: string, reason: string, now = new Date()): Promise<AdminAgentPlatform> {
+  await getDb().$transaction(async (tx) => {
+    const changed = await tx.agentPlatform.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+    if (changed.count !== 1) {
+      if (!(await tx.agentPlatform.findUnique({ where: { id }, select: { id: true } }))) throw notFound("agent_platform");
+      throw new AppError("agent_platform_revoked", 409, "This agent platform is already revoked.");
+    }
+    const dropped = await tx.webhookDelivery.updateMany({
+      where: { kind: "acp_order", targetId: id, status: "pending" },
+      data: { status: "failed", lastError: "not sent: the agent platform was revoked", lockedUntil: null },
+    });
+    await writeAudit(tx, admin, {
+      action: "agent_platform.revoke",
+      targetType: "agent_platform",
+      targetId: id,
+      detail: { reason, deliveries_dropped: dropped.count },
+    });
+  });
+  return getAgentPlatform(id);
 }

@@ -10,6 +10,11 @@ export const AUDIT_ACTIONS = [
   "product.restore",
   "order.refund",
   "order.test_dispute",
+  "agent_platform.register",
+  "agent_platform.update",
+  "agent_platform.rotate_secret",
+  "agent_platform.revoke",
+  "agent_platform.retry_delivery",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -19,7 +24,7 @@ export async function writeAudit(
   admin: Admin,
   entry: {
     action: AuditAction;
-    targetType: "developer" | "product" | "order";
+    targetType: "developer" | "product" | "order" | "agent_platform";
     targetId: string;
     detail: Record<string, string | number | boolean | null>;
   },

@@ -1,3 +1,157 @@
-import type { Operation } from "./define.ts";
+import { z } from "zod";
+import {
+  listAgentPlatforms,
+  platformNameSchema,
+  registerAgentPlatform,
+  revokeAgentPlatform,
+  rotateAgentPlatformSecret,
+  setAgentPlatformWebhook,
+  webhookUrlSchema,
+} from "../acp/platforms.ts";
+import { idParamsSchema, reasonBodySchema } from "../admin/schemas.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
+import { listWebhookDeliveries, retryWebhookDelivery } from "../webhooks/deliveries.ts";
+import { operation, type Operation } from "./define.ts";
 
-export const AGENT_PLATFORMS: Operation[] = [];
+const adminOf = (c: { admin?: { email: string } }) => {
+  // The executor resolves `admin` auth before any handler runs; this only narrows the type.
+  if (!c.admin) throw new Error("admin operation ran without the operator");
+  return c.admin;
+};
+
+const platformSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string(),
+  webhook_url: z.string().nullable(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+  deliveries: z.object({ pending: z.int(), sent: z.int(), failed: z.int(), last_sent_at: z.string().nullable() }),
+});
+const deliverySchema = z.object({
+  id: z.string(),
+  platform_id: z.string(),
+  platform_name: z.string().nullable(),
+  event_type: z.string(),
+  order_id: z.string().nullable(),
+  url: z.string(),
+  status: z.enum(["pending", "sent", "failed"]),
+  attempts: z.int(),
+  last_status: z.int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  next_attempt_at: z.string().nullable(),
+  sent_at: z.string().nullable(),
+});
+const webhookSecret = z.string().describe("The HMAC-SHA256 secret of the Merchant-Signature header; shown only in this answer");
+/** Delivery ids are cuids: letters and digits. */
+const deliveryParams = z.object({ id: z.string().regex(/^[a-z0-9]{10,40}$/, "must be a delivery id") });
+
+/**
+ * The operator's agent platforms (ADMIN_EMAILS only; anyone else gets a 404): the Bearer keys agents call the Agentic
+ * Commerce Protocol endpoints with, and the webhook each platform's order events go to. Keys and webhook secrets
+ * are returned once, by the call that makes them, and are never stored in the idempotency table (these calls take
+ * no Idempotency-Key) nor listed. Every write records an audit entry in its own transaction. Not MCP tools.
+ */
+export const AGENT_PLATFORMS: Operation[] = [
+  operation({
+    id: "listAgentPlatforms",
+    summary: "Agent platforms",
+    description: "Every registered platform, newest first, with its key's prefix, webhook URL and webhook delivery counts; never a key or secret.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/agent-platforms" },
+    output: z.object({ platforms: z.array(platformSchema) }),
+    errors: [404],
+    handler: async () => ({ platforms: await listAgentPlatforms() }),
+  }),
+  operation({
+    id: "registerAgentPlatform",
+    summary: "Register an agent platform",
+    description:
+      "Issues the platform's Bearer key (`api_key`) and its webhook signing secret (`webhook_secret`). Both are in this answer only: keep them now. Order events of its checkouts are POSTed to `webhook_url` when one is set.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/agent-platforms", status: 201 },
+    input: { body: z.object({ name: platformNameSchema, webhook_url: webhookUrlSchema.nullable().optional() }).strict() },
+    output: z.object({
+      platform: platformSchema,
+      api_key: z.string().describe("The platform's Bearer key for the ACP endpoints; shown only in this answer"),
+      webhook_secret: webhookSecret,
+    }),
+    errors: [403, 404],
+    handler: (i, c) => registerAgentPlatform(adminOf(c), i),
+  }),
+  operation({
+    id: "updateAgentPlatform",
+    summary: "Set or clear an agent platform's webhook URL",
+    description: "Deliveries still pending go to the new URL; `null` stops sending (pending ones then fail).",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "PATCH", path: "/api/admin/agent-platforms/{id}" },
+    input: { params: idParamsSchema, body: z.object({ webhook_url: webhookUrlSchema.nullable() }).strict() },
+    output: z.object({ platform: platformSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ platform: await setAgentPlatformWebhook(adminOf(c), i.id, i.webhook_url) }),
+  }),
+  operation({
+    id: "rotateAgentPlatformWebhookSecret",
+    summary: "Rotate an agent platform's webhook secret",
+    description:
+      "A new signing secret, in this answer only; every delivery from now on (retries too) is signed with it, so the platform should accept both while it switches.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/agent-platforms/{id}/rotate-secret" },
+    input: { params: idParamsSchema },
+    output: z.object({ platform: platformSchema, webhook_secret: webhookSecret }),
+    errors: [403, 404, 409],
+    handler: (i, c) => rotateAgentPlatformSecret(adminOf(c), i.id),
+  }),
+  operation({
+    id: "revokeAgentPlatform",
+    summary: "Revoke an agent platform",
+    description:
+      "Its key is refused from now on and its pending webhook deliveries are dropped; orders it made stay valid. Final: register the platform again to give it a new key.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/agent-platforms/{id}/revoke" },
+    input: { params: idParamsSchema, body: reasonBodySchema.strict() },
+    output: z.object({ platform: platformSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ platform: await revokeAgentPlatform(adminOf(c), i.id, i.reason) }),
+  }),
+  operation({
+    id: "listWebhookDeliveries",
+    summary: "Webhook deliveries to agent platforms",
+    description: "Newest first: each order event, where it went, its status, attempts and the last error.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/agent-platforms/deliveries" },
+    input: {
+      query: z.object({
+        platform_id: idParamsSchema.shape.id.optional(),
+        status: z.enum(["pending", "sent", "failed"]).optional(),
+        limit: z.coerce.number().int().min(1).max(200).default(50).describe("At most this many rows, newest first (1-200, default 50)"),
+      }),
+    },
+    output: z.object({ deliveries: z.array(deliverySchema) }),
+    errors: [404],
+    handler: async (q) => ({ deliveries: await listWebhookDeliveries(q) }),
+  }),
+  operation({
+    id: "retryWebhookDelivery",
+    summary: "Send a failed webhook delivery again",
+    description: "Back to pending with a fresh set of attempts, signed with the platform's current secret and sent to its current URL.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/agent-platforms/deliveries/{id}/retry" },
+    input: { params: deliveryParams },
+    output: z.object({ delivery: deliverySchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => {
+      const delivery = await retryWebhookDelivery(adminOf(c), i.id);
+      kickWebhooks();
+      return { delivery };
+    },
+  }),
+];

@@ -15,6 +15,7 @@ const TARGET_LINKS: Record<string, (id: string) => string> = {
   developer: (id) => `/admin/products?seller=${encodeURIComponent(id)}`,
   product: (id) => `/admin/products?q=${encodeURIComponent(id)}`,
   order: (id) => `/admin/orders/${encodeURIComponent(id)}`,
+  agent_platform: () => "/admin/agents",
 };
 
 export default async function AdminAuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {

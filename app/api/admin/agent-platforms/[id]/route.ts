@@ -1,0 +1,2 @@
+import { restRoutes } from "@/lib/operations/http";
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/admin/agent-platforms/{id}");
