@@ -1,3 +1,5 @@
+import { A2A_PROTOCOL_VERSION, type AgentCard as A2AAgentCard } from "@a2a-js/sdk";
+import { A2A_LEGACY_PROTOCOL_VERSION } from "@a2a-js/sdk/compat/v0_3";
 import { env } from "../env.ts";
 import { serviceDid } from "../identity/did.ts";
 import { CATEGORIES } from "../marketplace/constants.ts";
@@ -6,6 +8,7 @@ import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { MCP_SERVER_INFO } from "./mcp-server.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
+import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";
 
 /**
  * The discovery documents agents read: the discovery payload, the OpenAI tool manifest, the A2A agent card, the MCP
@@ -93,7 +96,13 @@ export function discoveryPayload() {
       },
       openapi: { url: absoluteUrl(paths.openapi), version: "3.1.0" },
       openai_plugin: { manifest: absoluteUrl("/.well-known/ai-plugin.json"), tools: absoluteUrl(paths.tools) },
-      a2a: { agent_card: absoluteUrl("/.well-known/agent-card.json") },
+      a2a: {
+        agent_card: absoluteUrl("/.well-known/agent-card.json"),
+        endpoint: absoluteUrl(A2A_PATH),
+        transport: "JSONRPC",
+        protocol_versions: [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION],
+        description: `${tools().length} skills, one per tool, over A2A JSON-RPC (SendMessage and SendStreamingMessage; message/send and message/stream for 0.3 clients); no authentication.`,
+      },
       did: { id: serviceDid(), document: absoluteUrl("/.well-known/did.json"), method: "did:web" },
     },
     capabilities: {
@@ -164,32 +173,51 @@ export function toolManifest() {
   };
 }
 
-/** A2A agent card (/.well-known/agent-card.json): one skill per tool. */
+/**
+ * A2A agent card (/.well-known/agent-card.json, also /.well-known/agent.json): one skill per tool, the skill id being
+ * the tool's name. One document serves both protocol generations, so caches need no Vary: A2A 1.0 clients (the
+ * official SDK's `ClientFactory.createFromUrl`) read `supportedInterfaces`, which lists the JSON-RPC endpoint for 1.0
+ * and for 0.3; 0.3 clients read `url`, `preferredTransport`, `protocolVersion` and `additionalInterfaces` (the SDK's
+ * own compat card carries the same fields). The endpoint tells the two apart by the `A2A-Version` header.
+ */
 export function agentCard() {
-  return {
-    protocolVersion: "0.3.0",
+  const endpoint = absoluteUrl(A2A_PATH);
+  const io = ["application/json", "text/plain"];
+  const card: A2AAgentCard = {
     name: SERVICE_NAME,
-    description: SUMMARY,
-    url: absoluteUrl(paths.mcp),
-    preferredTransport: "JSONRPC",
-    additionalInterfaces: [{ url: absoluteUrl(paths.mcp), transport: "JSONRPC" }],
+    description: `${SUMMARY} ${A2A_ROUTING}`,
+    supportedInterfaces: [
+      { url: endpoint, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
+      { url: endpoint, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_LEGACY_PROTOCOL_VERSION },
+    ],
+    provider: { organization: SERVICE_NAME, url: env().BASE_URL },
     version: VERSIONS.server,
     documentationUrl: absoluteUrl("/llms-full.txt"),
     iconUrl: absoluteUrl("/icon.svg"),
-    provider: { organization: SERVICE_NAME, url: env().BASE_URL },
-    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
-    security: [],
-    defaultInputModes: ["application/json", "text/plain"],
-    defaultOutputModes: ["application/json", "text/plain"],
+    securityRequirements: [],
+    defaultInputModes: io,
+    defaultOutputModes: io,
     skills: tools().map((t) => ({
       id: t.name,
       name: t.title,
-      description: t.description,
+      description: `${t.description} Call: a data part {"skill":"${t.name}","arguments":{…}}, the arguments as the tool's JSON Schema in ${absoluteUrl(paths.tools)} says.`,
       tags: [layerName(t.layer).toLowerCase(), "licensing", ...(t.layer === 2 || t.layer === 4 ? ["marketplace"] : [])],
-      inputModes: ["application/json"],
-      outputModes: ["application/json", "text/plain"],
+      examples: t.name === "browse_marketplace" ? ["tape saturation", '{"skill":"browse_marketplace","arguments":{"query":"synth","limit":5}}'] : [],
+      inputModes: io,
+      outputModes: io,
+      securityRequirements: [],
     })),
+    signatures: [],
+  };
+  return {
+    ...card,
+    // The A2A 0.3 fields, for clients of that generation.
+    protocolVersion: `${A2A_LEGACY_PROTOCOL_VERSION}.0`,
+    url: endpoint,
+    preferredTransport: "JSONRPC",
+    additionalInterfaces: [{ url: endpoint, transport: "JSONRPC" }],
   };
 }
 

@@ -9,7 +9,7 @@ import { operations } from "../operations/index.ts";
  * Which paths allow any origin:
  * - every operation declared `auth: "public"` or `auth: "agent"` (lib/operations/*; agent platforms authenticate
  *   with a Bearer key, never a cookie), for the methods declared at its path;
- * - the documents below that are not operations (discovery documents, /openapi.json, /llms.txt, /oacs), and MCP.
+ * - the documents below that are not operations (discovery documents, /openapi.json, /llms.txt, /oacs), MCP and A2A.
  * Everything else (operations with auth "seller" or "admin", pages, /auth, /dashboard, /licenses, /admin, server
  * actions, /api/dev/mailbox) gets no CORS header at all, and its preflight goes on to Next as before, which does not
  * approve it (no Access-Control-Allow-Origin), so a browser on another origin never sends the request.
@@ -24,6 +24,8 @@ const PUBLIC_DOCUMENTS = ["/.well-known/*", "/openapi.json", "/llms.txt", "/llms
 
 /** The MCP endpoint (streamable HTTP): GET opens the event stream, POST sends messages, DELETE ends a session. */
 const MCP_PATH = "/api/mcp";
+/** The A2A endpoint (JSON-RPC, POST only; lib/agents/a2a/endpoint.ts). */
+const A2A_PATH = "/api/a2a";
 
 const BASE_REQUEST_HEADERS = [
   "content-type",
@@ -37,6 +39,8 @@ const BASE_REQUEST_HEADERS = [
   "timestamp",
 ];
 const MCP_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id"];
+/** A2A's service parameters travel as headers: the protocol version and the extensions asked for (0.3's name too). */
+const A2A_REQUEST_HEADERS = ["a2a-version", "a2a-extensions", "x-a2a-extensions"];
 const EXPOSED = ["Link", "Retry-After", "X-Request-Id", "Location", "Idempotency-Key", "Idempotent-Replayed", "Request-Id"];
 const CORS_MAX_AGE = 86_400;
 
@@ -44,6 +48,7 @@ export interface CorsRule {
   /** Methods a cross-origin caller may use (without OPTIONS, which is always answered). */
   methods: readonly string[];
   mcp: boolean;
+  a2a?: boolean;
 }
 
 interface Entry {
@@ -79,6 +84,7 @@ function entries(): Entry[] {
   }
   const list: Entry[] = [...byPath].map(([path, methods]) => ({ match: templateMatcher(path), rule: { methods: withHead(methods), mcp: false } }));
   list.push({ match: (p) => p === MCP_PATH, rule: { methods: ["GET", "POST", "DELETE"], mcp: true } });
+  list.push({ match: (p) => p === A2A_PATH, rule: { methods: ["POST"], mcp: false, a2a: true } });
   for (const doc of PUBLIC_DOCUMENTS) {
     const match = doc.endsWith("/*") ? (p: string) => p.startsWith(doc.slice(0, -1)) : (p: string) => p === doc;
     list.push({ match, rule: { methods: ["GET", "HEAD"], mcp: false } });
@@ -105,7 +111,11 @@ function corsPreflightHeaders(rule: CorsRule): Record<string, string> {
   return {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": [...rule.methods, "OPTIONS"].join(", "),
-    "Access-Control-Allow-Headers": (rule.mcp ? [...BASE_REQUEST_HEADERS, ...MCP_REQUEST_HEADERS] : BASE_REQUEST_HEADERS).join(", "),
+    "Access-Control-Allow-Headers": [
+      ...BASE_REQUEST_HEADERS,
+      ...(rule.mcp ? MCP_REQUEST_HEADERS : []),
+      ...(rule.a2a ? A2A_REQUEST_HEADERS : []),
+    ].join(", "),
     "Access-Control-Max-Age": String(CORS_MAX_AGE),
   };
 }

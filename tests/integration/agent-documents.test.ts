@@ -126,6 +126,12 @@ describe("GET /api/discover", () => {
       description: expect.any(String),
       config_snippet: expect.any(Object),
     });
+    expect(d.protocols.a2a).toMatchObject({
+      agent_card: `${BASE}/.well-known/agent-card.json`,
+      endpoint: `${BASE}/api/a2a`,
+      transport: "JSONRPC",
+      protocol_versions: ["1.0", "0.3"],
+    });
     expect(d.capabilities.overview).toEqual(expect.any(String));
     expect(d.capabilities.layers.map((l: any) => [l.layer, l.name])).toEqual([
       [1, "Discovery"],
@@ -188,14 +194,20 @@ describe("GET /api/discover", () => {
 describe("well-known documents", () => {
   it("A2A agent card", async () => {
     const c = (await call(agentCard, "/.well-known/agent-card.json")).body;
-    for (const k of ["name", "description", "url", "version", "protocolVersion", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"])
+    for (const k of ["name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"])
       expect(c, k).toHaveProperty(k);
-    expect(c.skills).toHaveLength(15);
+    // The A2A endpoint, for A2A 1.0 clients (supportedInterfaces) and 0.3 clients (url, preferredTransport, protocolVersion).
+    expect(c.supportedInterfaces.map((i: any) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
+      [`${BASE}/api/a2a`, "JSONRPC", "1.0"],
+      [`${BASE}/api/a2a`, "JSONRPC", "0.3"],
+    ]);
+    expect(c).toMatchObject({ url: `${BASE}/api/a2a`, preferredTransport: "JSONRPC", protocolVersion: "0.3.0" });
+    const manifest = (await call(tools, "/api/tools")).body;
+    expect(c.skills.map((s: any) => s.id)).toEqual(manifest.tools.map((t: any) => t.function.name));
     for (const s of c.skills) {
       expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String) });
       expect(s.tags.length).toBeGreaterThan(0);
     }
-    expect(c.url).toBe(`${BASE}/api/mcp`);
   });
 
   it("MCP server card", async () => {
