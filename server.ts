@@ -9,6 +9,7 @@ import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
+import { startWebhookOutbox } from "./lib/webhooks/deliver.ts";
 import { startUploadSweep } from "./lib/dashboard/uploads.ts";
 import { startRefundSweep } from "./lib/refunds/resume-refunds.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
 
   // Delivers queued e-mail (license keys, sign-in links) with retries; see lib/email/deliver-emails.ts.
   const stopOutbox = startOutbox();
+  // POSTs queued webhooks (ACP order events to agent platforms), signed, with retries; see lib/webhooks/deliver.ts.
+  const stopWebhooks = startWebhookOutbox();
   // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
   const stopUploadSweep = startUploadSweep();
   // Resolves refunds a crash left half-done (amount reserved, provider maybe asked); see lib/refunds/resume-refunds.ts.
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     stopOutbox();
+    stopWebhooks();
     stopUploadSweep();
     stopRefundSweep();
     stopRateLimitSync();

@@ -4,6 +4,7 @@ import { writeAudit } from "../admin/audit.ts";
 import { newSessionId } from "../checkout/session-id.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { invalid } from "../http/input.ts";
 import { licenseCache } from "../licensing/license-state.ts";
@@ -178,6 +179,7 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
   const settled = await db.$transaction((tx) => settleRefund(tx, id, answer.providerRefundId), { maxWait: 10_000, timeout: 20_000 });
   if (settled.licenseKey) licenseCache().invalidate(settled.licenseKey);
   kickOutbox();
+  kickWebhooks();
   const row = await db.refund.findUniqueOrThrow({ where: { id } });
   const after = await db.order.findUniqueOrThrow({ where: { id: order.id }, select: { license: { select: { revocation: true } } } });
   return {

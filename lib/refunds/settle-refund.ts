@@ -1,3 +1,4 @@
+import { recordAcpOrderEvent } from "../acp/order-events.ts";
 import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { refundEmail } from "../email/money-templates.ts";
@@ -38,7 +39,7 @@ export function refundSplit(
 /**
  * A pending refund becomes succeeded, with its effects in the same transaction: the ledger (refund and tax_refund
  * out of the seller's side, fee_refund back in; keys "<kind>:<refund id>"), on a full refund the license revoked
- * ("refunded"), and the buyer's e-mail. Claimed by a conditional update, so whoever settles it first (our own call
+ * ("refunded"), the buyer's e-mail, and an ACP order_update for the agent platform if one made the order. Claimed by a conditional update, so whoever settles it first (our own call
  * returning, or Stripe's echo of it) applies the effects and the other changes nothing. Returns the license key to
  * invalidate in the cache once the transaction has committed.
  */
@@ -93,5 +94,7 @@ export async function settleRefund(
     reason: refund.reason,
   });
   await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "refund", dedupeKey: `refund:${refund.id}` });
+  // An order an agent platform bought through ACP: the platform hears of the refund (order_update webhook).
+  await recordAcpOrderEvent(tx, order.id, "order_update", `refund:${refund.id}`);
   return { settled: true, full: split.full, licenseKey };
 }

@@ -1,6 +1,8 @@
 import Stripe from "stripe";
 import { getDb } from "../db.ts";
+import { recordAcpOrderEvent } from "../acp/order-events.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { disputeEmail } from "../email/money-templates.ts";
 import { recordEntries } from "../ledger/ledger.ts";
@@ -114,6 +116,7 @@ export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFa
     reason: dispute.reason,
   });
   await enqueueEmail(tx, { to: order.product.developer.email, ...mail, kind: "dispute", dedupeKey: `dispute:${dispute.id}` });
+  await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:open`);
   return { outcome: `dispute opened ${dispute.amount} ${common.currency}`, applied: true, licenseKey, mail: true };
 }
 
@@ -136,6 +139,7 @@ export async function disputeClosed(tx: Tx, orderId: string, dispute: DisputeFac
   const licenseKey = won
     ? await changeOrderLicense(tx, orderId, null, ["disputed"], null)
     : await changeOrderLicense(tx, orderId, "dispute_lost", [null, "disputed"], `Payment dispute ${dispute.id} lost`);
+  await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:${won ? "won" : "lost"}`);
   return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey };
 }
 
@@ -164,5 +168,6 @@ export async function applyChargeEvent(event: Stripe.Event): Promise<AppliedEven
   if (r.duplicate) return { duplicate: true, applied: false, fulfilled: false };
   if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
   if (r.mail) kickOutbox();
+  if (r.applied) kickWebhooks();
   return { duplicate: false, applied: r.applied, fulfilled: false, ...(r.applied ? {} : { reason: r.outcome }) };
 }

@@ -1,6 +1,7 @@
 import { writeAudit } from "../admin/audit.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { applyOnce } from "../payments/event-log.ts";
@@ -45,5 +46,6 @@ export async function simulateTestDispute(orderId: string, step: TestDisputeStep
   if (r.duplicate) throw new AppError("dispute_step_done", 409, `This test dispute was already ${step === "open" ? "opened" : "closed"}.`);
   if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
   if (r.mail) kickOutbox();
+  kickWebhooks();
   return { outcome: r.outcome };
 }
