@@ -98,7 +98,9 @@ function verified(rawBody: string, signature: string, platformSecret: string, co
 /**
  * Which module applies which Stripe events: checkout sessions (payments), Connect accounts (payouts), charges,
  * refunds and disputes (money going back). Each applies its event exactly once through applyOnce; anything else is
- * recorded and ignored.
+ * recorded and ignored. That includes payment_intent.* (and charge.succeeded): an ACP order paid with a Shared Payment
+ * Token (lib/acp/stripe-spt.ts) was fulfilled when complete confirmed its PaymentIntent, so those events must never
+ * fulfil it again; its refunds and disputes find it by the PaymentIntent id the order stores.
  */
 async function dispatch(event: Stripe.Event): Promise<AppliedEvent> {
   if (event.type.startsWith("checkout.session.")) return applyPaymentEvent(fromCheckoutEvent(event));
