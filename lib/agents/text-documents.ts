@@ -7,6 +7,7 @@ import { FEE_TERMS, formatPrice, PRICING, SUPPORTED_CURRENCIES } from "../pricin
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
+import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
 
 /** /llms.txt: an H1, a blockquote summary, then sections of links (the llms.txt format). */
@@ -22,6 +23,7 @@ No API key is needed anywhere. Prices are in US cents. License keys look like XX
 
 - [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
 - [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer)
+- [A2A endpoint](${absoluteUrl(A2A_PATH)}): the same tools as A2A skills over JSON-RPC (A2A 1.0, and 0.3's message/send), found from the agent card
 - [Tool manifest](${l.tools}): the same tools in OpenAI function format
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
 - [Full reference](${l.llms_full}): tools, endpoints, codes and pricing in one text file
@@ -44,7 +46,7 @@ No API key is needed anywhere. Prices are in US cents. License keys look like XX
 
 - [Terms](${l.terms}): ${PRICING.transaction_fee_percent}% per sale, no monthly fee, free SDK and self-hosting
 - [DID document](${l.did}): did:web identity with an Ed25519 key
-- [A2A agent card](${l.agent_card})
+- [A2A agent card](${l.agent_card}): one skill per tool; points A2A clients at the A2A endpoint
 - [MCP server card](${l.mcp_card})
 - [agents.json](${l.agents})
 - [OpenAI plugin manifest](${l.ai_plugin})
@@ -90,6 +92,9 @@ export function llmsFullTxt(): string {
     `Base URL: ${absoluteUrl("/").replace(/\/$/, "")}`,
     `API version: ${VERSIONS.api}`,
     `MCP: ${absoluteUrl(paths.mcp)} (streamable HTTP, protocol ${VERSIONS.mcpProtocol}; newer revisions negotiated)`,
+    `A2A: ${absoluteUrl(A2A_PATH)} (JSON-RPC; A2A 1.0 with the A2A-Version: 1.0 header, 0.3 without it; agent card ${absoluteUrl("/.well-known/agent-card.json")})`,
+    "",
+    A2A_ROUTING,
     "",
   );
   out.push("MCP client configuration:", "", "```json", JSON.stringify(mcpConfigSnippet(), null, 2), "```", "");
