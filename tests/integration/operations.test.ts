@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -38,6 +39,13 @@ const problemSchema = z.object({
   instance: z.string().optional(),
   request_id: z.string().optional(),
   errors: z.array(z.object({ in: z.string(), name: z.string(), message: z.string() })).optional(),
+});
+
+const acpErrorSchema = z.strictObject({
+  type: z.enum(["invalid_request", "processing_error", "service_unavailable"]),
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  message: z.string(),
+  param: z.string().optional(),
 });
 
 interface Call {
@@ -248,7 +256,43 @@ const ADMIN_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// ACP delegated payments (test vault): an open ACP checkout session of an anonymous agent; a card failing Luhn is 422.
+const acpPayFx = { session: "" };
+beforeAll(async () => {
+  acpPayFx.session = `acs_walk_${run}`;
+  await getDb().acpCheckoutSession.create({
+    data: {
+      id: acpPayFx.session,
+      status: "ready_for_payment",
+      productId: (await getDb().product.findFirstOrThrow({ where: { status: "active" } })).id,
+      quantity: 1,
+      currency: "usd",
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+});
+const delegateBody = (number = "4242424242424242") => ({
+  payment_method: { type: "card", card_number_type: "fpan", number, display_card_funding_type: "credit", metadata: {} },
+  allowance: {
+    reason: "one_time",
+    max_amount: 100_000,
+    currency: "usd",
+    checkout_session_id: acpPayFx.session,
+    merchant_id: "walk",
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+  },
+  risk_signals: [{ type: "card_testing", score: 0, action: "authorized" }],
+  metadata: {},
+});
+const ACP_PAYMENTS_EXAMPLES: Record<string, Example> = {
+  delegatePayment: {
+    ok: () => ({ headers: { "idempotency-key": randomUUID(), "api-version": "2026-04-17" }, body: delegateBody() }),
+    error: () => ({ headers: { "idempotency-key": randomUUID(), "api-version": "2026-04-17" }, body: delegateBody("4242424242424241"), status: 422 }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
+  ...ACP_PAYMENTS_EXAMPLES,
   ...ORDERS_EXAMPLES,
   ...COUPONS_EXAMPLES,
   ...ADMIN_EXAMPLES,
@@ -470,6 +514,7 @@ describe("the operation registry", () => {
         "agent_checkout",
         "get_receipt",
         "verify_receipt",
+        "delegate_payment",
       ].sort(),
     );
   });
@@ -486,9 +531,15 @@ describe("the operation registry", () => {
       const { status, ...bad } = example.error();
       const err = await rest(op, bad);
       expect(err.status, err.text).toBe(status);
-      expect(err.contentType).toBe("application/problem+json");
-      const problem = problemSchema.parse(JSON.parse(err.text));
-      expect(problem.status).toBe(status);
+      if (op.http!.errorFormat === "acp") {
+        // The Agentic Commerce Protocol's endpoints answer its flat Error object instead of a problem document.
+        expect(err.contentType).toMatch(/^application\/json/);
+        acpErrorSchema.parse(JSON.parse(err.text));
+      } else {
+        expect(err.contentType).toBe("application/problem+json");
+        const problem = problemSchema.parse(JSON.parse(err.text));
+        expect(problem.status).toBe(status);
+      }
       const declared = new Set([...(op.errors ?? []), 405, 500, 503, ...(op.input ? [400] : []), ...(op.input?.body ? [413, 415] : [])]);
       expect(declared.has(status), `${op.id} answered ${status}, which it does not declare`).toBe(true);
     });
@@ -520,6 +571,7 @@ const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
   get_receipt: () => ({ license_key: fx.key }),
   purchase_license: () => ({ product_id: fx.productId, buyer_email: `mcp-${run}@example.com` }),
   get_terms: () => ({}),
+  delegate_payment: () => ({ meta: { api_version: "2026-04-17", idempotency_key: randomUUID() }, payload: delegateBody() }),
 };
 
 describe("seller operations", () => {
@@ -670,7 +722,12 @@ describe("control characters are refused in every string, on every transport", (
       for (const { where, call: bad } of cases) {
         const r = await rest(op, bad);
         expect(r.status, `${where}: ${r.text}`).toBe(400);
-        expect(JSON.parse(r.text), where).toMatchObject({ status: 400, detail: expect.stringContaining("control characters") });
+        // ACP endpoints answer the protocol's Error object (message), the others a problem document (detail).
+        const text =
+          op.http!.errorFormat === "acp"
+            ? { type: "invalid_request", message: expect.stringContaining("control characters") }
+            : { status: 400, detail: expect.stringContaining("control characters") };
+        expect(JSON.parse(r.text), where).toMatchObject(text);
       }
     });
   }
