@@ -12,12 +12,14 @@ const refuse = (code: string, status: number, detail: string) =>
 const unavailable = () =>
   new AppError("payment_provider_unavailable", 502, "The payment provider could not be reached; nothing was charged. Try again shortly.");
 
-/** Stripe's metadata limits (50 keys, 40-character keys, 500-character values): an agent's extra fields never fail a payment. */
+/**
+ * The PaymentIntent's metadata: the caller's fields within Stripe's limits (50 keys, 40-character keys, 500-character
+ * values), so they never fail a payment, and ours. `order_id` is never passed on (see prepareStripePayment).
+ */
 function stripeMetadata(extra: Record<string, string>, ours: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(extra).slice(0, 50 - Object.keys(ours).length)) {
-    if (k.length <= 40) out[k] = v.slice(0, 500);
-  }
+  const fields = Object.entries(extra).filter(([k]) => k !== "order_id" && k.length <= 40);
+  for (const [k, v] of fields.slice(0, 50 - Object.keys(ours).length)) out[k] = v.slice(0, 500);
   return { ...out, ...ours };
 }
 
@@ -28,9 +30,10 @@ function stripeMetadata(extra: Record<string, string>, ours: Record<string, stri
  * in hosted Checkout (lib/payments/stripe-provider.ts): `transfer_data.destination`, `application_fee_amount`,
  * `on_behalf_of`. The idempotency key is the order's and the token's, so the SDK's retries never charge twice.
  *
- * The metadata names the order as `acp_order_id`, not `order_id`: the refund and dispute handlers find an ACP order by
- * the PaymentIntent id the order stores, and a PaymentIntent refunded by `abort` (no order was made) is then simply
- * not this marketplace's business, instead of an event waiting forever for an order that will never be paid.
+ * The metadata names the order as `acp_order_id`, never `order_id` (dropped if the caller's metadata has it): the
+ * refund and dispute handlers find a paid ACP order by the PaymentIntent id the order stores, and a PaymentIntent
+ * refunded by `abort` (its order closed unpaid) is then simply not this marketplace's business, instead of an event
+ * waiting forever (409) for an order that will never be paid.
  * Webhooks about the PaymentIntent (payment_intent.*, charge.succeeded) are recorded and ignored: the order was
  * fulfilled when complete answered, never a second time.
  */

@@ -112,7 +112,7 @@ const request = (token: string, over: Partial<PaymentRequest> = {}): PaymentRequ
   buyerEmail: "agent-buyer@example.com",
   payment: { token, provider: "stripe" },
   destination: null,
-  metadata: { affiliate: "agent-x" },
+  metadata: { affiliate: "agent-x", order_id: "passed by the session code" },
   ...over,
 });
 async function refusal(p: Promise<unknown>): Promise<AppError> {
@@ -146,7 +146,7 @@ describe("preparePayment with Stripe (Shared Payment Tokens)", () => {
     expect(f.get("metadata[acp_order_id]")).toBe(req.orderId);
     expect(f.get("metadata[acp_checkout_session_id]")).toBe(req.checkoutSessionId);
     expect(f.get("metadata[affiliate]")).toBe("agent-x");
-    // Not the hosted checkout's order_id: see lib/acp/stripe-spt.ts.
+    // Not the hosted checkout's order_id, even when the caller's metadata has one: see lib/acp/stripe-spt.ts.
     expect(f.get("metadata[order_id]")).toBeNull();
     // No connected account: a plain charge.
     expect(f.get("transfer_data[destination]")).toBeNull();
