@@ -6,7 +6,8 @@ import { CATEGORIES } from "../marketplace/constants.ts";
 import { PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
-import { MCP_SERVER_INFO } from "./mcp-server.ts";
+import { MCP_CAPABILITIES, MCP_SERVER_INFO } from "./mcp-server.ts";
+import { strictParameters } from "./strict-schema.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
 import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";
 
@@ -155,9 +156,16 @@ export function toolManifest() {
     name_for_human: SERVICE_NAME,
     name_for_model: "indie_license_market",
     description_for_human: TAGLINE,
-    description_for_model: `${SUMMARY} Use browse_marketplace and get_product_details to find software, agent_checkout to buy (give the returned url to the buyer), activate_license/validate_license/deactivate_license for machine licensing, get_receipt/verify_receipt for proof of purchase. Prices are in cents (USD).`,
+    description_for_model: `${SUMMARY} Use browse_marketplace (paged: follow next_page) and get_product_details to find software. To buy and pay by yourself: create_checkout_session, delegate_payment, complete_checkout_session (the Agentic Commerce Protocol; the order carries the license key). When a person pays instead: agent_checkout or purchase_license, give them the returned url, then get_checkout_status returns the key. activate_license/validate_license/deactivate_license for machine licensing, get_receipt/verify_receipt for proof of purchase. Amounts are integer minor units of each product's currency. Optional arguments may be null (read as not given).`,
     auth: { type: "none" },
-    tools: tools().map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: toolParameters(t) } })),
+    // Strict mode (OpenAI): a model calling these can only send arguments the schema allows.
+    tools: tools().map((t) => {
+      const strict = strictParameters(toolParameters(t));
+      return {
+        type: "function" as const,
+        function: { name: t.name, description: t.description, parameters: strict ?? toolParameters(t), strict: strict !== null },
+      };
+    }),
     mcp: {
       endpoint: absoluteUrl(paths.mcp),
       transport: "streamable-http",
@@ -234,7 +242,7 @@ export function mcpServerCard() {
     websiteUrl: env().BASE_URL,
     remotes: [{ type: "streamable-http", url: absoluteUrl(paths.mcp), supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
     transport: { type: "streamable-http", endpoint: paths.mcp },
-    capabilities: { tools: { listChanged: false } },
+    capabilities: MCP_CAPABILITIES,
     authentication: { required: false, schemes: [] },
     tools: tools().map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolParameters(t) })),
     resources: [],

@@ -1,13 +1,84 @@
 import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { acpError } from "../acp/errors.ts";
 import { AppError } from "../http/errors.ts";
 import { mcpRequest } from "../operations/context.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
-import { callTool, tools } from "./tools.ts";
+import { callTool, toolParameters, tools, type Tool } from "./tools.ts";
 
 export const MCP_SERVER_INFO = { name: "indie-license-market", title: SERVICE_NAME, version: VERSIONS.server };
 
+/**
+ * What `initialize` answers as the server's capabilities, and what the server card repeats: tools only, and the list
+ * never changes while the server runs (it is the registry's, fixed at build time), so `listChanged` is false.
+ */
+export const MCP_CAPABILITIES = { tools: { listChanged: false } } as const;
+
+/**
+ * A tool's input schema as the MCP SDK reads it (Standard Schema): `tools/list` publishes the tool's real JSON
+ * Schema, while validation passes the arguments through untouched, so the handler checks them itself
+ * (parseToolArguments) and a bad or unknown argument gets the same structured, named refusal as everywhere else
+ * instead of the SDK's bare text.
+ */
+function publishedSchema(t: Tool) {
+  const json = toolParameters(t);
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "indie-license-market",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
 /** Registers the registry's tools on an MCP server; each call runs through its operation's limits, auth and handler. */
+/**
+ * The structured content a failed call carries (`isError: true`): the REST problem's code, detail and field errors,
+ * and for the ACP tools ACP's Error object.
+ */
+const TOOL_ERROR_JSON = {
+  type: "object",
+  description: "A refused or failed call (isError: true)",
+  properties: {
+    code: { type: "string", description: "Stable snake_case error code, as REST answers it" },
+    detail: { type: "string" },
+    errors: {
+      type: "array",
+      description: "One entry per bad or unknown argument",
+      items: {
+        type: "object",
+        properties: { in: { type: "string" }, name: { type: "string" }, message: { type: "string" } },
+        required: ["in", "name", "message"],
+      },
+    },
+    acp_error: { type: "object", description: "For the Agentic Commerce Protocol tools: ACP's Error object" },
+  },
+  required: ["code", "detail", "errors"],
+};
+
+/**
+ * A tool's output schema as MCP publishes it: its result, or the error object a failed call carries. Clients check
+ * structured content against the output schema even on an `isError` result (the official SDK client does), so the
+ * schema says both; a success is still checked here against the result schema alone.
+ */
+function publishedOutputSchema(output: z.ZodType) {
+  const result = z.toJSONSchema(output, { io: "output", target: "draft-2020-12", unrepresentable: "any" }) as Record<string, unknown>;
+  delete result.$schema;
+  const json = { type: "object", anyOf: [result, TOOL_ERROR_JSON] };
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "indie-license-market",
+      validate: (value: unknown) => {
+        const parsed = output.safeParse(value);
+        return parsed.success ? { value } : { issues: parsed.error.issues.map((i) => ({ message: i.message, path: i.path })) };
+      },
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
 export function registerTools(server: McpServer): void {
   for (const t of tools()) {
     server.registerTool(
@@ -15,8 +86,8 @@ export function registerTools(server: McpServer): void {
       {
         title: t.title,
         description: t.description,
-        inputSchema: t.input,
-        ...(t.output ? { outputSchema: t.output } : {}),
+        inputSchema: publishedSchema(t),
+        ...(t.output ? { outputSchema: publishedOutputSchema(t.output) } : {}),
         annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: false },
       },
       async (args: unknown) => {
@@ -24,7 +95,7 @@ export function registerTools(server: McpServer): void {
           const request = mcpRequest.getStore();
           // Outside the HTTP transport (an in-process caller) there is no client to count against: refuse rather than skip limits.
           if (!request) throw new Error("MCP tool called outside an HTTP request");
-          const result = await callTool(t, args as Record<string, unknown>, { ...request, transport: "mcp" });
+          const result = await callTool(t, args, { ...request, transport: "mcp" });
           return {
             content: [{ type: "text" as const, text: result.text }],
             ...(result.data ? { structuredContent: result.data } : {}),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CallContext, Operation, ToolSpec } from "../operations/define.ts";
+import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { refuseControlCharacters } from "../http/input.ts";
 import { execute, mergedInputSchema } from "../operations/execute.ts";
 import { operations } from "../operations/index.ts";
@@ -83,9 +84,67 @@ export function toolByName(name: string): Tool | undefined {
   return (cache ??= build()).byName.get(name);
 }
 
-/** Runs a tool on arguments already parsed with its input schema, through the operation's limits, auth and handler. */
-export async function callTool(t: Tool, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
+/** Where an MCP tool names a field it refuses: the argument's dotted path, as REST names a body field. */
+const UNKNOWN_ARGUMENT = "is not an argument of this tool";
+
+function argumentErrors(error: z.ZodError): ProblemFieldError[] {
+  return error.issues.flatMap((issue) => {
+    const at = issue.path.map(String);
+    // One entry per unknown argument, by name: a misspelt argument must not pass unnoticed.
+    if (issue.code === "unrecognized_keys") return issue.keys.map((k) => ({ in: "body", name: [...at, k].join("."), message: UNKNOWN_ARGUMENT }));
+    return [{ in: "body", name: at.join(".") || "(root)", message: issue.message }];
+  });
+}
+
+/**
+ * A tool's arguments as the caller sent them, checked the way REST checks a body: control characters refused, a
+ * `null` on an optional argument read as absent (OpenAI's strict mode sends null for what the model leaves out),
+ * then the tool's schema, every refusal named (`invalid_body`, one entry per bad or unknown argument).
+ */
+export function parseToolArguments(t: Tool, raw: unknown): Record<string, unknown> {
+  const args = raw === undefined || raw === null ? {} : raw;
   refuseControlCharacters("body", args);
+  const result = t.input.safeParse(dropNullOptionals(t.input, args));
+  if (result.success) return result.data;
+  const errors = argumentErrors(result.error);
+  const first = errors[0] ?? { in: "body", name: "(root)", message: "is invalid" };
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  throw new AppError("invalid_body", 400, `Invalid argument "${first.name}" for ${t.name}: ${first.message}${more}`, { errors });
+}
+
+/** The schema inside optional, default, nullable and pipe wrappers: what a present value must be. */
+function innerSchema(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (;;) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    else return s;
+  }
+}
+
+/** Accepts undefined but not null: an argument the caller may leave out, which strict-mode callers send as null. */
+function absentWhenNull(schema: z.ZodType): boolean {
+  return schema.safeParse(undefined).success && !schema.safeParse(null).success;
+}
+
+/** Removes `null` where the schema means "absent" (optional and not nullable), at every object level. */
+function dropNullOptionals(schema: z.ZodType, value: unknown): unknown {
+  const inner = innerSchema(schema);
+  if (Array.isArray(value) && inner instanceof z.ZodArray) return value.map((v) => dropNullOptionals(inner.element as z.ZodType, v));
+  if (value === null || typeof value !== "object" || Array.isArray(value) || !(inner instanceof z.ZodObject)) return value;
+  const shape = inner.shape as Record<string, z.ZodType>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const field = shape[k];
+    if (v === null && field && absentWhenNull(field)) continue;
+    out[k] = field ? dropNullOptionals(field, v) : v;
+  }
+  return out;
+}
+
+/** Runs a tool on the arguments as sent (parsed here with its schema), through the operation's limits, auth and handler. */
+export async function callTool(t: Tool, raw: unknown, ctx: CallContext): Promise<ToolResult> {
+  const args = parseToolArguments(t, raw);
   const key = t.spec.idempotencyKey ? t.spec.idempotencyKey(args) : typeof args.idempotency_key === "string" ? args.idempotency_key : undefined;
   const { idempotency_key: _key, ...rest } = args;
   const input = t.spec.toInput ? t.spec.toInput(rest) : rest;

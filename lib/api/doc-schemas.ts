@@ -55,7 +55,12 @@ export const toolManifestSchema = z.object({
   tools: z.array(
     z.object({
       type: z.literal("function"),
-      function: z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+      function: z.object({
+        name: z.string(),
+        description: z.string(),
+        parameters: z.record(z.string(), z.unknown()),
+        strict: z.boolean().describe("OpenAI strict mode: every argument is listed, optional ones nullable (null means not given)"),
+      }),
     }),
   ),
   mcp: z.object({ endpoint: uri, transport: z.string(), protocol_version: z.string(), config_snippet: z.record(z.string(), z.unknown()) }),

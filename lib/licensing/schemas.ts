@@ -2,12 +2,20 @@ import { z } from "zod";
 import { LICENSE_CODES } from "./codes.ts";
 import { LICENSE_KEY_PATTERN, normalizeKey } from "./keys.ts";
 
+/**
+ * What a key may be sent as: four groups of four letters or digits, any case, surrounding spaces ignored (people paste
+ * keys from e-mails). The published pattern is the one enforced, so OpenAPI, /api/tools and MCP say it exactly;
+ * lookups use the upper-cased form (keys.ts: normalizeKey).
+ */
+const LICENSE_KEY_INPUT = /^[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}$/;
+
 export const licenseKeySchema = z
   .string()
-  .max(64)
+  .trim()
+  .regex(LICENSE_KEY_INPUT, "must be a license key in the format XXXX-XXXX-XXXX-XXXX")
   .transform(normalizeKey)
-  .pipe(z.string().regex(LICENSE_KEY_PATTERN, "must be a license key in the format XXXX-XXXX-XXXX-XXXX"))
-  .describe("License key, XXXX-XXXX-XXXX-XXXX");
+  .pipe(z.string().regex(LICENSE_KEY_PATTERN))
+  .describe("License key: four groups of four letters or digits, XXXX-XXXX-XXXX-XXXX (case-insensitive)");
 
 export const machineFingerprintSchema = z
   .string()

@@ -11,7 +11,7 @@ export const CATALOG_PAGE_SIZE = 20;
 export const SEARCH_MAX_LENGTH = 200;
 export const MAX_PAGE = 10_000;
 
-const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
+export const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
 export const CATALOG_SORTS = ["newest", "price_asc", "price_desc", "name"] as const;
 /** Every order the marketplace can list products in (the storefront offers all of them). */
 export const ALL_SORTS = ["newest", "price_asc", "price_desc", "popular", "name"] as const;
@@ -85,6 +85,7 @@ export const listingsResponseSchema = z.object({
   page: z.int(),
   limit: z.int(),
   pages: z.int(),
+  next_page: z.int().nullable().describe("The page after this one; null on the last page"),
 });
 
 export const productDetailsSchema = listingProductSchema.extend({

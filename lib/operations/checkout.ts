@@ -8,6 +8,7 @@ import {
   checkoutQuoteSchema,
   checkoutSessionSchema,
   checkoutStatusSchema,
+  type CheckoutStatus,
   createCheckoutRequestSchema,
   sessionParamsSchema,
 } from "../checkout/schemas.ts";
@@ -23,6 +24,45 @@ const startedCheckoutSchema = checkoutSessionSchema.extend({
   amount_cents: z.int(),
   currency: z.string(),
 });
+
+/**
+ * The two checkout stories, told the same way in every tool description: a hosted checkout is for a person to pay;
+ * an agent that pays by itself uses the Agentic Commerce Protocol's tools.
+ */
+const PERSON_PAYS = "For a purchase a person pays for, in a browser.";
+const AGENT_PAYS =
+  "To pay by yourself (no person, no browser), use the Agentic Commerce Protocol tools instead: create_checkout_session, then delegate_payment, then complete_checkout_session, whose order carries the key.";
+
+type StartedCheckout = z.infer<typeof startedCheckoutSchema>;
+
+/** What purchase_license and agent_checkout both answer (they share the operation, so the same facts as data). */
+function startedText(s: StartedCheckout): string {
+  return [
+    `Checkout ${s.session_id} is open until ${s.expires_at}, for ${formatPrice(s.amount_cents, s.currency)} before tax.`,
+    `Give the buyer this URL to pay: ${s.url}`,
+    `Once they have paid, get_checkout_status with session_id "${s.session_id}" returns the license key (it is also e-mailed to the buyer); REST: GET ${s.status_url}.`,
+  ].join("\n");
+}
+
+/** What get_checkout_status tells the model, by state. */
+function statusText(s: CheckoutStatus): string {
+  const amount = formatPrice(s.amount_cents, s.currency);
+  if (s.status === "paid" && s.license) {
+    const l = s.license;
+    return [
+      `Checkout ${s.session_id} for ${s.product_name} is paid (${s.paid_at ?? "time unknown"}), ${amount} before tax.`,
+      `License key: ${l.license_key} (plugin_id ${l.plugin_id}, up to ${l.max_machines} machine(s)); e-mailed to ${l.delivered_to} (${l.email_status}).`,
+      `Next: activate_license on each machine; get_receipt for a signed receipt.`,
+    ].join("\n");
+  }
+  if (s.status === "paid") return `Checkout ${s.session_id} for ${s.product_name} is paid; its license is being issued. Ask again in a few seconds.`;
+  if (s.status === "open") {
+    return s.url
+      ? `Checkout ${s.session_id} for ${s.product_name} is open until ${s.expires_at}, waiting for the buyer to pay ${amount} (before tax) at ${s.url}.`
+      : `Checkout ${s.session_id} for ${s.product_name} is open but can no longer be paid here; start a new checkout.`;
+  }
+  return `Checkout ${s.session_id} for ${s.product_name} is ${s.status}; nothing was charged. Start a new checkout to buy.`;
+}
 
 /** Buying a license: hosted checkout sessions, their outcome, and the payment provider's events. */
 export const CHECKOUT = [
@@ -53,22 +93,19 @@ export const CHECKOUT = [
     tools: [
       {
         name: "purchase_license",
-        title: "Purchase a license",
+        title: "Purchase a license (a person pays)",
         layer: 2,
-        description:
-          "Start buying a license for a product. Returns a payment URL for the buyer to open; when payment succeeds, the license key is generated and e-mailed to buyer_email. Optional coupon_code (the seller's discount code) and quantity (seats, for per-seat and per-user products).",
+        description: `${PERSON_PAYS} Starts a hosted checkout for a product: returns a payment URL for the buyer (a person) to open; once they pay, the license key is generated and e-mailed to buyer_email, and get_checkout_status returns it. Optional coupon_code (the seller's discount code) and quantity (seats, for per-seat and per-user products). ${AGENT_PAYS}`,
         args: createCheckoutRequestSchema.omit({ agent_id: true }),
-        text: (s) => `Open this URL to pay: ${s.url}\nThe license key is e-mailed to the buyer once payment succeeds; follow up at ${s.status_url}.`,
+        text: startedText,
         readOnly: false,
       },
       {
         name: "agent_checkout",
-        title: "Agent checkout",
+        title: "Agent checkout (a person pays)",
         layer: 4,
-        description:
-          "Create a checkout session on behalf of a buyer, attributed to your agent_id. Optional coupon_code applies the seller's discount code (case-insensitive; a refusal says why: unknown, expired, used up, not for this product or currency); optional quantity buys that many seats of a per-seat or per-user product (1–100; the license allows max_machines × quantity machines). amount_cents is what the buyer pays before tax. Give the returned url to the buyer to pay; poll status_url to learn when it is paid and where the key was sent.",
-        text: (s) =>
-          `Checkout ${s.session_id} is open until ${s.expires_at}, for ${formatPrice(s.amount_cents, s.currency)} before tax. The buyer pays at: ${s.url}\nFollow up at ${s.status_url}.`,
+        description: `${PERSON_PAYS} The same hosted checkout as purchase_license, attributed to your agent_id. Optional coupon_code applies the seller's discount code (case-insensitive; a refusal says why: unknown, expired, used up, not for this product or currency); optional quantity buys that many seats of a per-seat or per-user product (1–100; the license allows max_machines × quantity machines). amount_cents is what the buyer pays before tax. Give the returned url to the buyer; call get_checkout_status with the session_id to learn when it is paid and read the key. ${AGENT_PAYS}`,
+        text: startedText,
         readOnly: false,
       },
     ],
@@ -98,6 +135,17 @@ export const CHECKOUT = [
     output: checkoutStatusSchema,
     errors: [404],
     handler: (p) => getCheckoutStatus(p.session_id),
+    tools: [
+      {
+        name: "get_checkout_status",
+        title: "Get a checkout's status and license key",
+        layer: 4,
+        description:
+          "The state of a checkout started with purchase_license or agent_checkout: open (waiting for the buyer, with the payment URL), paid (with the license key, its plugin_id and seats, where it was e-mailed and the receipt link), expired, cancelled or failed. Call it after the buyer says they paid; the key is here once the payment is confirmed.",
+        args: z.object({ session_id: sessionParamsSchema.shape.session_id.describe("The session_id purchase_license or agent_checkout returned") }),
+        text: statusText,
+      },
+    ],
   }),
   operation({
     id: "stripeWebhook",

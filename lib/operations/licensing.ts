@@ -4,6 +4,9 @@ import { activateMachine } from "../licensing/activate-machine.ts";
 import { checkLicenseStatus, licenseStatusRequestSchema, licenseStatusSchema } from "../licensing/check-license-status.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
 import {
+  licenseKeySchema,
+  machineFingerprintSchema,
+  pluginIdSchema,
   activateRequestSchema,
   activationResultSchema,
   deactivateRequestSchema,
@@ -151,6 +154,17 @@ export const LICENSING = [
         message: `If this address can start a trial of ${product.name}, its trial key is on its way to it by e-mail. There is one trial per address and product; asking again re-sends the same key.`,
       };
     },
+    tools: [
+      {
+        name: "start_trial",
+        title: "Start a free trial (the key is e-mailed)",
+        layer: 2,
+        description:
+          "Start a time-limited free trial of a product that offers one (trial_available in browse_marketplace): the trial key is e-mailed to buyer_email, never returned here, so the person who owns the address must read it. One trial per address and product; asking again re-sends the same key. The answer is the same whatever the address already has.",
+        text: (r) => `${r.message} The trial lasts ${r.trial_days} day(s); the app validates it with plugin_id ${r.plugin_id}.`,
+        readOnly: false,
+      },
+    ],
   }),
   operation({
     id: "getLicenseFile",
@@ -173,5 +187,25 @@ export const LICENSING = [
     ],
     errors: [404, 409, 429],
     handler: async (q) => (await issueLicenseFile(q)).text,
+    tools: [
+      {
+        name: "get_license_file",
+        title: "Get a signed offline license file",
+        layer: 2,
+        description:
+          "A signed license file (format ilm-license-file/1) for a machine the license is activated on (activate_license first), so the app can check its license offline until the file's expires_at. The answer is the file's text: save it unchanged (e.g. as license.lic). Apps verify its Ed25519 signature with the key in /.well-known/did.json.",
+        args: z.object({
+          license_key: licenseKeySchema,
+          machine_fingerprint: machineFingerprintSchema,
+          plugin_id: pluginIdSchema.optional().describe("The product's plugin_id; when given, the file is only issued for that product"),
+        }),
+        toInput: (a) => ({
+          key: a.license_key as string,
+          fingerprint: a.machine_fingerprint as string,
+          ...(typeof a.plugin_id === "string" ? { plugin_id: a.plugin_id } : {}),
+        }),
+        text: (file) => file,
+      },
+    ],
   }),
 ];

@@ -9,9 +9,12 @@ import { listProducts } from "../marketplace/list-products.ts";
 import {
   catalogQuerySchema,
   categoriesResponseSchema,
+  LISTING_LIMIT,
+  LISTING_SORTS,
   listingsQuerySchema,
   listingsResponseSchema,
   productDetailsSchema,
+  MAX_PAGE,
   productParamsSchema,
   SEARCH_MAX_LENGTH,
 } from "../marketplace/schemas.ts";
@@ -31,28 +34,58 @@ export const MARKETPLACE = [
     output: listingsResponseSchema,
     handler: async (q) => {
       const page = await listProducts(q);
-      return { products: page.rows.map(toListingProduct), total: page.total, page: page.page, limit: page.limit, pages: page.pages };
+      return {
+        products: page.rows.map(toListingProduct),
+        total: page.total,
+        page: page.page,
+        limit: page.limit,
+        pages: page.pages,
+        next_page: page.page < page.pages ? page.page + 1 : null,
+      };
     },
     tools: [
       {
         name: "browse_marketplace",
         title: "Browse the marketplace",
         layer: 2,
-        description:
-          "Search and browse software listed on the marketplace (audio plugins, desktop apps, game assets, 3D/VFX, developer tools, creative tools). Returns products with price, platforms, seat limits and trial availability.",
+        description: `Search and browse software listed on the marketplace (audio plugins, desktop apps, game assets, 3D/VFX, developer tools, creative tools). Returns products with price, platforms, seat limits and trial availability, a page at a time: \`total\` products match, \`pages\` pages of \`limit\`; call again with \`page: next_page\` until \`next_page\` is null to see them all. Sort by newest (the default without a query), popular (the default with one), price_asc or price_desc.`,
         args: z.object({
           query: z.string().max(SEARCH_MAX_LENGTH).optional().describe("Free-text search"),
           category: z.enum(CATEGORIES).optional(),
-          limit: z.number().int().min(1).max(20).default(10).describe("How many products to return, 1 to 20"),
+          sort: z
+            .enum(LISTING_SORTS)
+            .optional()
+            .describe("newest, popular, price_asc or price_desc; without it, popular when there is a query, else newest"),
+          page: z.int().min(1).max(MAX_PAGE).default(1).describe("Which page, from 1; the answer's next_page names the next one"),
+          limit: z
+            .int()
+            .min(1)
+            .max(LISTING_LIMIT.max)
+            .default(LISTING_LIMIT.default)
+            .describe(`How many products a page holds, 1 to ${LISTING_LIMIT.max}`),
         }),
         toInput: (a) =>
-          listingsQuerySchema.parse({ search: a.query, category: a.category, sort: a.query ? "popular" : "newest", page: 1, limit: a.limit }),
+          listingsQuerySchema.parse({
+            search: a.query,
+            category: a.category,
+            sort: a.sort ?? (a.query ? "popular" : "newest"),
+            page: a.page,
+            limit: a.limit,
+          }),
         text: (out) => {
           const lines = out.products.map(
             (p) =>
               `- ${p.name} (${p.id}) by ${p.developer}: ${p.price_display}, ${p.category}, up to ${p.max_machines} machine(s)${p.trial_available ? `, ${p.trial_days}-day trial` : ""}. ${p.tagline}`,
           );
-          return `${out.total} product(s) match; showing ${out.products.length}.\n${lines.join("\n")}`;
+          const from = (out.page - 1) * out.limit + 1;
+          const shown = out.products.length
+            ? `showing ${from}–${from + out.products.length - 1} (page ${out.page} of ${out.pages})`
+            : `page ${out.page} of ${out.pages} is empty`;
+          const next =
+            out.next_page !== null
+              ? `More: call browse_marketplace again with the same arguments and page: ${out.next_page}.`
+              : "This is the last page.";
+          return [`${out.total} product(s) match; ${shown}.`, ...lines, next].join("\n");
         },
       },
     ],

@@ -7,6 +7,7 @@ import { licenseKeySchema } from "../licensing/schemas.ts";
 import { issueReceipt } from "../receipts/issue-receipt.ts";
 import {
   receiptQuerySchema,
+  receiptSchema,
   receiptVerificationSchema,
   signedReceiptSchema,
   verifyHmacReceiptSchema,
@@ -39,7 +40,7 @@ export const RECEIPTS = [
         title: "Get a signed receipt",
         layer: 5,
         description:
-          "Issue a portable receipt for a license, signed with HMAC-SHA256 over its RFC 8785 canonical form. Anyone can verify it with verify_receipt or POST /api/receipt. It contains the license key and the buyer's e-mail: keep it private (to prove a license to others, use the credential from GET /api/receipt/credential, which carries neither).",
+          "Issue a portable receipt for a license, signed with HMAC-SHA256 over its RFC 8785 canonical form. Anyone can verify it with verify_receipt or POST /api/receipt. It contains the license key and the buyer's e-mail: keep it private (to prove a license to others, use get_license_credential, which carries neither).",
         args: z.object({ license_key: licenseKeySchema }),
         toInput: (a) => ({ key: a.license_key as string }),
         text: (out) => JSON.stringify(out, null, 2),
@@ -62,8 +63,12 @@ export const RECEIPTS = [
         title: "Verify a receipt",
         layer: 5,
         description:
-          "Verify a receipt's signature and learn whether the license is still active. Pass the receipt object and signature exactly as issued.",
-        args: verifyHmacReceiptSchema,
+          "Verify a receipt's signature and learn whether the license is still active. Pass the receipt object and signature exactly as get_receipt issued them (a receipt without `purchase`, as for trials, is sent without it or with null).",
+        // The receipt's own fields, closed: a changed or added field is named, and strict-mode callers can send it.
+        args: z.object({
+          receipt: receiptSchema.strict().describe("The receipt object exactly as issued"),
+          signature: verifyHmacReceiptSchema.shape.signature,
+        }),
         text: (r) =>
           r.valid
             ? `Valid signature; the license is ${r.still_active ? "still active" : "no longer active"}.`
@@ -87,6 +92,18 @@ export const RECEIPTS = [
     ],
     errors: [404, 429],
     handler: (q) => issueLicenseCredential(q.key),
+    tools: [
+      {
+        name: "get_license_credential",
+        title: "Get the license as a shareable credential",
+        layer: 5,
+        description:
+          "The license as a W3C Verifiable Credential (vc+jwt, signed with the service's did:web Ed25519 key), meant for sharing: it names the license by id and carries the key and the buyer's e-mail only as salted digests. The answer is the credential (a compact JWT). Anyone can check it, revocation included, with POST /api/receipt {credential} or any VC verifier.",
+        args: z.object({ license_key: licenseKeySchema }),
+        toInput: (a) => ({ key: a.license_key as string }),
+        text: (jwt) => jwt,
+      },
+    ],
   }),
   operation({
     id: "getRevocationStatusList",

@@ -3,7 +3,7 @@ import { licenseKeySchema } from "../licensing/schemas.ts";
 
 export const RECEIPT_VERSION = 1;
 
-const receiptSchema = z.object({
+export const receiptSchema = z.object({
   version: z.int(),
   issuer: z.string().describe("did:web identity of the issuing service"),
   license_key: z.string(),

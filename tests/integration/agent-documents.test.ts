@@ -35,7 +35,15 @@ const SPEC_TOOLS: Record<string, { layer: number; required: string[] }> = {
   agent_checkout: { layer: 4, required: ["buyer_email", "product_id"] },
   get_receipt: { layer: 5, required: ["license_key"] },
   verify_receipt: { layer: 5, required: ["receipt", "signature"] },
+  get_checkout_status: { layer: 4, required: ["session_id"] },
+  start_trial: { layer: 2, required: ["buyer_email", "product_id"] },
+  get_license_file: { layer: 2, required: ["license_key", "machine_fingerprint"] },
+  get_license_credential: { layer: 5, required: ["license_key"] },
 };
+
+/** Whether a strict-mode property accepts null (how strict mode says "optional"). */
+const acceptsNull = (p: any): boolean =>
+  (Array.isArray(p.type) && p.type.includes("null")) || (Array.isArray(p.anyOf) && p.anyOf.some((m: any) => m.type === "null"));
 const BASE = "http://localhost:3000";
 
 describe("GET /api/tools", () => {
@@ -51,14 +59,24 @@ describe("GET /api/tools", () => {
     expect(m.tools.map((t: any) => t.function.name).sort()).toEqual(Object.keys(SPEC_TOOLS).sort());
     for (const t of m.tools) {
       expect(t.type).toBe("function");
+      expect(t.function.strict).toBe(true);
       expect(t.function.description.length).toBeGreaterThan(40);
       const p = t.function.parameters;
       expect(p.type).toBe("object");
       expect(p.properties).toEqual(expect.any(Object));
-      expect([...p.required].sort()).toEqual(SPEC_TOOLS[t.function.name]!.required);
+      // Strict mode lists every argument as required; the optional ones accept null (read as "not given").
+      expect([...p.required].sort()).toEqual(Object.keys(p.properties).sort());
+      const spec = SPEC_TOOLS[t.function.name]!.required;
+      expect(
+        Object.keys(p.properties)
+          .filter((k) => !acceptsNull(p.properties[k]))
+          .sort(),
+        t.function.name,
+      ).toEqual(spec);
     }
     const param = (tool: string, name: string) => m.tools.find((t: any) => t.function.name === tool).function.parameters.properties[name];
-    expect(param("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 20, default: 10 });
+    expect(param("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 50, type: ["integer", "null"] });
+    expect(param("browse_marketplace", "limit").description).toContain("default 20");
     expect(param("browse_marketplace", "category").enum).toEqual([
       "audio-plugins",
       "desktop-apps",
@@ -67,7 +85,7 @@ describe("GET /api/tools", () => {
       "dev-tools",
       "creative-tools",
     ]);
-    expect(param("generate_test_license_key", "prefix")).toMatchObject({ minLength: 2, maxLength: 4 });
+    expect(param("generate_test_license_key", "prefix").description).toMatch(/at least 2 characters; at most 4 characters/);
     expect(param("generate_license_integration", "language").enum.sort()).toEqual([
       "c",
       "cpp",
@@ -88,7 +106,7 @@ describe("GET /api/tools", () => {
       "server_setup",
       "trial_keys",
     ]);
-    expect(param("generate_server_config", "target").enum.sort()).toEqual(["docker", "fly", "railway", "render", "vps"]);
+    expect(param("generate_server_config", "target").enum.filter(Boolean).sort()).toEqual(["docker", "fly", "railway", "render", "vps"]);
     expect(param("verify_receipt", "receipt").type).toBe("object");
   });
 });
@@ -221,7 +239,18 @@ describe("well-known documents", () => {
     expect(c.remotes[0]).toMatchObject({ type: "streamable-http", url: `${BASE}/api/mcp` });
     expect(c.remotes[0].supportedProtocolVersions).toContain("2024-11-05");
     expect(c.tools.map((t: any) => t.name).sort()).toEqual(Object.keys(SPEC_TOOLS).sort());
-    for (const t of c.tools) expect(t.inputSchema.type).toBe("object");
+    for (const t of c.tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect([...(t.inputSchema.required ?? [])].sort(), t.name).toEqual(SPEC_TOOLS[t.name]!.required);
+    }
+    // The MCP schemas are the full ones: limits and defaults as keywords, the key's real pattern.
+    const arg = (tool: string, name: string) => c.tools.find((t: any) => t.name === tool).inputSchema.properties[name];
+    expect(arg("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
+    expect(arg("generate_test_license_key", "prefix")).toMatchObject({ minLength: 2, maxLength: 4 });
+    expect(arg("activate_license", "license_key").pattern).toBe("^[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}$");
+    expect(arg("activate_license", "license_key").maxLength).toBeUndefined();
+    expect(arg("activate_license", "machine_fingerprint").pattern).toBe("^[0-9a-fA-F]{64}$");
+    expect(c.capabilities.tools).toEqual({ listChanged: false });
   });
 
   it("ai-plugin.json points at the OpenAPI description with no auth; agents.json flows name real operations", async () => {

@@ -515,6 +515,10 @@ describe("the operation registry", () => {
         "get_receipt",
         "verify_receipt",
         "delegate_payment",
+        "get_checkout_status",
+        "start_trial",
+        "get_license_file",
+        "get_license_credential",
       ].sort(),
     );
   });
@@ -572,6 +576,25 @@ const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
   purchase_license: () => ({ product_id: fx.productId, buyer_email: `mcp-${run}@example.com` }),
   get_terms: () => ({}),
   delegate_payment: () => ({ meta: { api_version: "2026-04-17", idempotency_key: randomUUID() }, payload: delegateBody() }),
+  get_license_file: () => ({ license_key: fx.key, machine_fingerprint: fx.machine }),
+  get_license_credential: () => ({ license_key: fx.key }),
+  // A receipt in the issued shape with a signature that does not match: the tool answers valid: false.
+  verify_receipt: () => ({
+    receipt: {
+      version: 1,
+      issuer: "did:web:localhost%3A3000",
+      license_key: fx.key,
+      product_id: fx.productId,
+      product_name: "Walk",
+      buyer_email: "walk@example.com",
+      max_machines: 1,
+      is_active: true,
+      issued_at: new Date().toISOString(),
+      expires_at: null,
+      checked_at: new Date().toISOString(),
+    },
+    signature: "00",
+  }),
 };
 
 describe("seller operations", () => {
