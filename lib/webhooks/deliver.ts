@@ -116,7 +116,8 @@ export async function deliverPendingWebhooks(opts: DeliverWebhooksOptions = {}):
       continue;
     }
 
-    const outcome = await post(platform.webhookUrl, platform.webhookSecret, row.id, row.payload, clock());
+    // Signed at the wall clock's time even when a test moves `now`: receivers check it against their own clock.
+    const outcome = await post(platform.webhookUrl, platform.webhookSecret, row.id, row.payload, new Date());
     if (outcome.ok) {
       sent++;
       // `status` in the condition: a row another sender already settled after our claim ran out keeps its result.
