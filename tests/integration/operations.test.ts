@@ -3,6 +3,8 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { POST as mcpPost } from "@/app/api/mcp/route";
+import { createSession } from "@/lib/acp/checkout-sessions";
+import { delegatePayment } from "@/lib/acp/delegate-payment";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -291,8 +293,76 @@ const ACP_PAYMENTS_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// ACP checkout sessions (anonymous agent, test mode): sessions made beforehand, a fresh one (with a token) for each
+// call that completes or cancels one, since those change it for good.
+const acpSessFx: { productId: string; open: string; complete: Array<{ id: string; token: string }>; cancel: string[] } = {
+  productId: "",
+  open: "",
+  complete: [],
+  cancel: [],
+};
+const ACP_HEADERS = () => ({ "idempotency-key": randomUUID(), "api-version": "2026-04-17" });
+const acpMeta = () => ({ api_version: "2026-04-17", idempotency_key: randomUUID() });
+const take = <T>(queue: T[]): T => (queue.length > 1 ? queue.shift()! : queue[0]!);
+beforeAll(async () => {
+  const product = await getDb().product.findFirstOrThrow({ where: { status: "active", currency: "usd", seatModel: "per-machine" } });
+  acpSessFx.productId = product.id;
+  const agent = { platformId: null, name: "registry walk" };
+  const open = () => createSession({ line_items: [{ id: product.id }], currency: "usd", buyer: { email: `acp-walk-${run}@example.com` } }, agent);
+  acpSessFx.open = (await open()).id;
+  for (let i = 0; i < 4; i++) {
+    const s = await open();
+    const token = await delegatePayment(
+      {
+        ...delegateBody(),
+        allowance: { ...delegateBody().allowance, checkout_session_id: s.id, max_amount: product.priceCents },
+      },
+      { platformId: null, idempotencyKey: undefined },
+    );
+    acpSessFx.complete.push({ id: s.id, token: token.id });
+    acpSessFx.cancel.push((await open()).id);
+  }
+});
+const acpPayment = (token: string) => ({ handler_id: "test_card", instrument: { type: "card", credential: { type: "vt", token } } });
+const ACP_SESSIONS_EXAMPLES: Record<string, Example> = {
+  createAcpCheckoutSession: {
+    ok: () => ({ headers: ACP_HEADERS(), body: { line_items: [{ id: acpSessFx.productId }], currency: "usd", capabilities: {} } }),
+    error: () => ({ headers: ACP_HEADERS(), body: { line_items: [{ id: acpSessFx.productId }], currency: "eur" }, status: 400 }),
+  },
+  getAcpCheckoutSession: {
+    ok: () => ({ headers: { "api-version": "2026-04-17" }, params: { checkout_session_id: acpSessFx.open } }),
+    error: () => ({ headers: { "api-version": "2026-04-17" }, params: { checkout_session_id: "acs_000000000000000000000000" }, status: 404 }),
+  },
+  updateAcpCheckoutSession: {
+    ok: () => ({
+      headers: ACP_HEADERS(),
+      params: { checkout_session_id: acpSessFx.open },
+      body: { buyer: { email: `acp-walk-${run}@example.com` } },
+    }),
+    error: () => ({ headers: ACP_HEADERS(), params: { checkout_session_id: "acs_000000000000000000000000" }, body: {}, status: 404 }),
+  },
+  completeAcpCheckoutSession: {
+    ok: () => {
+      const s = take(acpSessFx.complete);
+      return { headers: ACP_HEADERS(), params: { checkout_session_id: s.id }, body: { payment_data: acpPayment(s.token) } };
+    },
+    error: () => ({
+      headers: ACP_HEADERS(),
+      params: { checkout_session_id: "acs_000000000000000000000000" },
+      body: { payment_data: acpPayment("vt_0") },
+      status: 404,
+    }),
+  },
+  cancelAcpCheckoutSession: {
+    ok: () => ({ headers: ACP_HEADERS(), params: { checkout_session_id: take(acpSessFx.cancel) }, body: {} }),
+    error: () => ({ headers: ACP_HEADERS(), params: { checkout_session_id: "acs_000000000000000000000000" }, body: {}, status: 404 }),
+  },
+  getAcpDiscovery: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+};
+
 const EXAMPLES: Record<string, Example> = {
   ...ACP_PAYMENTS_EXAMPLES,
+  ...ACP_SESSIONS_EXAMPLES,
   ...ORDERS_EXAMPLES,
   ...COUPONS_EXAMPLES,
   ...ADMIN_EXAMPLES,
@@ -515,6 +585,11 @@ describe("the operation registry", () => {
         "get_receipt",
         "verify_receipt",
         "delegate_payment",
+        "create_checkout_session",
+        "get_checkout_session",
+        "update_checkout_session",
+        "complete_checkout_session",
+        "cancel_checkout_session",
         "get_checkout_status",
         "start_trial",
         "get_license_file",
@@ -576,6 +651,14 @@ const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
   purchase_license: () => ({ product_id: fx.productId, buyer_email: `mcp-${run}@example.com` }),
   get_terms: () => ({}),
   delegate_payment: () => ({ meta: { api_version: "2026-04-17", idempotency_key: randomUUID() }, payload: delegateBody() }),
+  create_checkout_session: () => ({ meta: acpMeta(), payload: { line_items: [{ id: acpSessFx.productId }], currency: "usd" } }),
+  get_checkout_session: () => ({ meta: { api_version: "2026-04-17" }, id: acpSessFx.open }),
+  update_checkout_session: () => ({ meta: acpMeta(), id: acpSessFx.open, payload: { buyer: { email: `acp-walk-${run}@example.com` } } }),
+  complete_checkout_session: () => {
+    const s = take(acpSessFx.complete);
+    return { meta: acpMeta(), id: s.id, payload: { payment_data: acpPayment(s.token) } };
+  },
+  cancel_checkout_session: () => ({ meta: acpMeta(), id: take(acpSessFx.cancel) }),
   get_license_file: () => ({ license_key: fx.key, machine_fingerprint: fx.machine }),
   get_license_credential: () => ({ license_key: fx.key }),
   // A receipt in the issued shape with a signature that does not match: the tool answers valid: false.
