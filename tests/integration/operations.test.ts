@@ -5,6 +5,7 @@ import { z } from "zod";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { createSession } from "@/lib/acp/checkout-sessions";
 import { delegatePayment } from "@/lib/acp/delegate-payment";
+import { registerAgentPlatform } from "@/lib/acp/platforms";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -258,6 +259,58 @@ const ADMIN_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// Agent platforms (the operator's): one platform to manage, one to revoke, and a failed webhook delivery to send again.
+const agentFx = { managed: "", revocable: "", delivery: "" };
+beforeAll(async () => {
+  const operator = { email: adminFx.email };
+  agentFx.managed = (
+    await registerAgentPlatform(operator, { name: `Walk Agent ${run}`, webhook_url: "https://agent.example.com/hooks" })
+  ).platform.id;
+  agentFx.revocable = (await registerAgentPlatform(operator, { name: `Walk Agent Revoked ${run}` })).platform.id;
+  agentFx.delivery = (
+    await getDb().webhookDelivery.create({
+      data: {
+        kind: "acp_order",
+        targetId: agentFx.managed,
+        url: "https://agent.example.com/hooks",
+        eventType: "order_create",
+        payload: "{}",
+        status: "failed",
+        attempts: 8,
+        lastError: "HTTP 500",
+        dedupeKey: `acp:walk-${run}:order_create`,
+      },
+    })
+  ).id;
+});
+const AGENT_PLATFORM_EXAMPLES: Record<string, Example> = {
+  listAgentPlatforms: { ok: () => asAdmin(), error: () => ({ status: 404 }) },
+  registerAgentPlatform: {
+    ok: () => asAdmin({ body: { name: `Walk Agent New ${run}`, webhook_url: "https://agent.example.com/new" } }),
+    error: () => ({ ...asAdmin({ body: { name: `Walk Agent Plain ${run}`, webhook_url: "http://agent.example.com/hooks" } }), status: 400 }),
+  },
+  updateAgentPlatform: {
+    ok: () => asAdmin({ params: { id: agentFx.managed }, body: { webhook_url: "https://agent.example.com/moved" } }),
+    error: () => ({ ...asAdmin({ params: { id: "ap_missing" }, body: { webhook_url: null } }), status: 404 }),
+  },
+  rotateAgentPlatformWebhookSecret: {
+    ok: () => asAdmin({ params: { id: agentFx.managed } }),
+    error: () => ({ ...asAdmin({ params: { id: "ap_missing" } }), status: 404 }),
+  },
+  revokeAgentPlatform: {
+    ok: () => asAdmin({ params: { id: agentFx.revocable }, body: { reason: "Registry walk" } }),
+    error: () => ({ ...asAdmin({ params: { id: agentFx.revocable }, body: { reason: "Registry walk" } }), status: 409 }),
+  },
+  listWebhookDeliveries: {
+    ok: () => asAdmin({ query: { platform_id: agentFx.managed, status: "failed", limit: "10" } }),
+    error: () => ({ ...asAdmin({ query: { status: "lost" } }), status: 400 }),
+  },
+  retryWebhookDelivery: {
+    ok: () => asAdmin({ params: { id: agentFx.delivery } }),
+    error: () => ({ ...asAdmin({ params: { id: agentFx.delivery } }), status: 409 }),
+  },
+};
+
 // ACP delegated payments (test vault): an open ACP checkout session of an anonymous agent; a card failing Luhn is 422.
 const acpPayFx = { session: "" };
 beforeAll(async () => {
@@ -366,6 +419,7 @@ const EXAMPLES: Record<string, Example> = {
   ...ORDERS_EXAMPLES,
   ...COUPONS_EXAMPLES,
   ...ADMIN_EXAMPLES,
+  ...AGENT_PLATFORM_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
