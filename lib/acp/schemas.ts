@@ -28,7 +28,7 @@ export const acpMetaSchema = z
       .string()
       .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters without spaces")
       .optional()
-      .describe("Required on create, update, complete and cancel: a fresh UUID per new request, the same one when retrying (REST: Idempotency-Key)"),
+      .describe("A fresh UUID per new request, the same one when retrying (REST: Idempotency-Key)"),
     request_id: z.string().max(255).optional().describe("Your correlation id (REST: Request-Id)"),
   })
   .describe("Protocol metadata, as the ACP MCP binding maps HTTP headers");

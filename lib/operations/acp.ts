@@ -62,7 +62,14 @@ function sessionText(s: AcpCheckoutSessionObject): string {
   return lines.join("\n");
 }
 
-const meta = acpMetaSchema;
+/** POST tools need the idempotency key (the operations require one); the GET tool takes none. */
+const meta = acpMetaSchema.extend({
+  idempotency_key: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters without spaces")
+    .describe("A fresh UUID per new request; the same one when retrying, so a retry returns the first answer (REST: Idempotency-Key)"),
+});
+const getMeta = acpMetaSchema.omit({ idempotency_key: true });
 const id = sessionIdSchema.describe("The checkout session id (acs_…)");
 const keyOfMeta = (a: Record<string, unknown>) => (a.meta as { idempotency_key?: string } | undefined)?.idempotency_key;
 const versionOf = (a: Record<string, unknown>) => ({ api_version: (a.meta as { api_version?: unknown }).api_version });
@@ -129,7 +136,7 @@ export const ACP = [
         title: "Get a checkout session (ACP)",
         description:
           'ACP get_checkout_session: the session\'s state, totals and messages; once completed, its order with the license key. Arguments: meta {api_version: "2026-04-17"}, id (acs_…).',
-        args: z.strictObject({ meta, id }),
+        args: z.strictObject({ meta: getMeta, id }),
         toInput: (a) => ({ checkout_session_id: a.id, meta: versionOf(a) }) as never,
         key: false,
       }),

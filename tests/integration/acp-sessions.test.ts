@@ -515,7 +515,8 @@ describe("ACP checkout sessions over MCP (the ACP MCP binding)", () => {
     expect(wrong.structuredContent.acp_error.code).toBe("unsupported_api_version");
     expectAcpValid(wrong.structuredContent.acp_error, "Error");
     const noKey = await mcp("create_checkout_session", { meta: { api_version: "2026-04-17" }, payload: createBody(fx.perMachine) });
-    expect(noKey.structuredContent.acp_error.code).toBe("idempotency_key_required");
+    expect(noKey.isError).toBe(true);
+    expect(noKey.structuredContent.acp_error).toMatchObject({ code: "invalid_body", param: "$.meta.idempotency_key" });
     const noMeta = await mcp("get_checkout_session", { id: "acs_000000000000000000000000" });
     expect(noMeta.isError).toBe(true);
     const cancelled = await mcp("create_checkout_session", { meta: meta(), payload: createBody(fx.perMachine) });
