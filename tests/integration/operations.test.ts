@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { createSession } from "@/lib/acp/checkout-sessions";
-import { delegatePayment } from "@/lib/acp/delegate-payment";
+import { delegatePayment, delegatePaymentRequestSchema } from "@/lib/acp/delegate-payment";
 import { registerAgentPlatform } from "@/lib/acp/platforms";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
@@ -365,13 +365,12 @@ beforeAll(async () => {
   acpSessFx.open = (await open()).id;
   for (let i = 0; i < 4; i++) {
     const s = await open();
-    const token = await delegatePayment(
-      {
-        ...delegateBody(),
-        allowance: { ...delegateBody().allowance, checkout_session_id: s.id, max_amount: product.priceCents },
-      },
-      { platformId: null, idempotencyKey: undefined },
-    );
+    const body = delegateBody();
+    const request = delegatePaymentRequestSchema.parse({
+      ...body,
+      allowance: { ...body.allowance, checkout_session_id: s.id, max_amount: product.priceCents },
+    });
+    const token = await delegatePayment(request, { platformId: null, idempotencyKey: undefined });
     acpSessFx.complete.push({ id: s.id, token: token.id });
     acpSessFx.cancel.push((await open()).id);
   }
