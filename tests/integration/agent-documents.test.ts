@@ -39,6 +39,14 @@ const SPEC_TOOLS: Record<string, { layer: number; required: string[] }> = {
   start_trial: { layer: 2, required: ["buyer_email", "product_id"] },
   get_license_file: { layer: 2, required: ["license_key", "machine_fingerprint"] },
   get_license_credential: { layer: 5, required: ["license_key"] },
+  // The Agentic Commerce Protocol's tools, as its MCP binding names them ({meta, id, payload}).
+  create_checkout_session: { layer: 4, required: ["meta", "payload"] },
+  get_checkout_session: { layer: 4, required: ["id", "meta"] },
+  update_checkout_session: { layer: 4, required: ["id", "meta", "payload"] },
+  complete_checkout_session: { layer: 4, required: ["id", "meta", "payload"] },
+  cancel_checkout_session: { layer: 4, required: ["id", "meta"] },
+  delegate_payment: { layer: 4, required: ["meta", "payload"] },
+  delegate_payment: { layer: 4, required: ["meta", "payload"] },
 };
 
 /** Whether a strict-mode property accepts null (how strict mode says "optional"). */
