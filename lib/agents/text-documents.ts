@@ -17,14 +17,14 @@ export function llmsTxt(): string {
 
 > ${TAGLINE} ${SUMMARY}
 
-No API key is needed anywhere. Prices are in US cents. License keys look like XXXX-XXXX-XXXX-XXXX; machine fingerprints are SHA-256 hex digests of the CPU brand plus an OS identifier.
+No API key is needed anywhere. Amounts are integer minor units (cents) of each product's currency. License keys look like XXXX-XXXX-XXXX-XXXX (four groups of four letters or digits); machine fingerprints are SHA-256 hex digests (64 hex characters) of the CPU brand plus an OS identifier.
 
 ## Start here
 
 - [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
-- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer)
+- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer); the list is fixed (listChanged: false); a refused call is an isError result whose structuredContent is {code, detail, errors} naming each bad or unknown argument
 - [A2A endpoint](${absoluteUrl(A2A_PATH)}): the same tools as A2A skills over JSON-RPC (A2A 1.0, and 0.3's message/send), found from the agent card
-- [Tool manifest](${l.tools}): the same tools in OpenAI function format
+- [Tool manifest](${l.tools}): the same tools in OpenAI function format, strict mode (every argument listed; optional ones nullable, null meaning not given)
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
 - [Full reference](${l.llms_full}): tools, endpoints, codes and pricing in one text file
 
@@ -33,7 +33,7 @@ No API key is needed anywhere. Prices are in US cents. License keys look like XX
 - [Catalog](${l.catalog}): products with capability metadata, 20 a page, filter by category, search and sort
 - [Listings](${l.marketplace}): browse with category, search, sort, page and limit
 - [Categories](${l.categories}): ${CATEGORIES.join(", ")} with counts
-- [Create a checkout](${l.checkout}): POST product_id, buyer_email and agent_id; the buyer opens the returned url
+- [Create a checkout](${l.checkout}): for a purchase a person pays: POST product_id, buyer_email and agent_id; the buyer opens the returned url and pays; GET ${absoluteUrl("/api/checkout/")}{session_id} (MCP: get_checkout_status) then returns the key. An agent paying by itself uses the Agentic Commerce Protocol instead (MCP: create_checkout_session, delegate_payment, complete_checkout_session)
 
 ## Licensing
 
@@ -78,6 +78,8 @@ function schemaLines(schema: Record<string, unknown>): string[] {
       p.minimum !== undefined ? `min ${schemaText(p.minimum)}` : "",
       p.maximum !== undefined ? `max ${schemaText(p.maximum)}` : "",
       p.minLength !== undefined ? `${schemaText(p.minLength)}–${schemaText(p.maxLength ?? "…")} chars` : "",
+      p.minLength === undefined && p.maxLength !== undefined ? `at most ${schemaText(p.maxLength)} chars` : "",
+      p.pattern !== undefined ? `pattern ${schemaText(p.pattern)}` : "",
       p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
     ].filter(Boolean);
     return `  - ${name}${required.has(name) ? " (required)" : ""}: ${type}${bounds.length ? ` (${bounds.join(", ")})` : ""}${p.description ? ` — ${schemaText(p.description)}` : ""}`;
@@ -126,6 +128,8 @@ export function llmsFullTxt(): string {
     "## Errors",
     "",
     "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.",
+    "",
+    'Over MCP, a refused call is a tool result with `isError: true` whose `structuredContent` carries the same `code`, `detail` and `errors` (each bad argument by name; an argument the tool does not take is refused with "is not an argument of this tool"), and for the ACP tools ACP\'s Error object as `acp_error`. A `null` on an optional argument counts as not given.',
     "",
   );
   out.push("## Categories", "");

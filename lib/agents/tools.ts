@@ -33,9 +33,14 @@ export interface Tool {
 
 export const LAYERS = [
   { layer: 1, name: "Discovery", summary: "Learn how licensing works here and generate what you need to integrate it." },
-  { layer: 2, name: "Operational", summary: "Browse and buy products; activate, validate and release licenses." },
+  { layer: 2, name: "Operational", summary: "Browse products, start trials; activate, validate and release licenses, fetch offline license files." },
   { layer: 3, name: "Terms", summary: "Pricing and terms of the service." },
-  { layer: 4, name: "Checkout", summary: "Agent checkout with attribution." },
+  {
+    layer: 4,
+    name: "Checkout",
+    summary:
+      "Pay by yourself with the Agentic Commerce Protocol (create_checkout_session, delegate_payment, complete_checkout_session), or open a hosted checkout a person pays (agent_checkout) and follow it up (get_checkout_status).",
+  },
   { layer: 5, name: "Receipts", summary: "Portable signed receipts anyone can verify." },
 ] as const;
 
