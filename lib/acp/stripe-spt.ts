@@ -93,7 +93,10 @@ function refusalOf(error: unknown, orderId: string): AppError {
     const why = declineCode ?? error.code ?? "declined";
     return refuse("payment_declined", 402, `The payment was declined (${why}): ${error.message}`);
   }
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== undefined && error.statusCode < 500) {
+  // A parameter Stripe does not take is our integration's fault (an account or API version without Shared Payment
+  // Tokens, say), not the agent's: logged for the operator, and the agent told to try later.
+  const ours = error instanceof Stripe.errors.StripeError && (error.code === "parameter_unknown" || error.code === "parameter_missing");
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && !ours && error.statusCode !== undefined && error.statusCode < 500) {
     // An unknown, expired, revoked or used-up token, or one whose limits (amount, currency) this payment exceeds.
     return refuse("payment_token_invalid", 400, `Stripe refused the Shared Payment Token: ${error.message}`);
   }

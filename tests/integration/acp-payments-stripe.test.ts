@@ -61,6 +61,19 @@ function paymentIntent(req: StubRequest, n: number): { status?: number; body: un
       body: { error: { type: "invalid_request_error", code: "resource_missing", message: "The SharedPaymentToken has been revoked." } },
     };
   }
+  if (token.startsWith("spt_unsupported")) {
+    return {
+      status: 400,
+      body: {
+        error: {
+          type: "invalid_request_error",
+          code: "parameter_unknown",
+          param: "payment_method_data[shared_payment_granted_token]",
+          message: "Received unknown parameter: payment_method_data[shared_payment_granted_token]",
+        },
+      },
+    };
+  }
   if (token.startsWith("spt_down")) return { status: 500, body: { error: { type: "api_error", message: "stub outage" } } };
   if (token.startsWith("spt_3ds")) return { body: pi("requires_action") };
   if (token.startsWith("spt_short")) return { body: pi("succeeded", { amount: Number(f.get("amount")) - 1 }) };
@@ -194,6 +207,8 @@ describe("preparePayment with Stripe (Shared Payment Tokens)", () => {
       [request("spt_3ds_needed_1"), "payment_requires_action", 402],
       [request("spt_revoked_1"), "payment_token_invalid", 400],
       [request("spt_down_outage_1"), "payment_provider_unavailable", 502],
+      // Stripe not taking the parameter is our configuration's fault, not the token's.
+      [request("spt_unsupported_1"), "payment_provider_unavailable", 502],
       [request("spt_short_amount_1"), "payment_provider_unavailable", 502],
       [request("vt_000000000000000000000000"), "payment_token_invalid", 400],
       [request("pm_card_visa"), "payment_token_invalid", 400],
