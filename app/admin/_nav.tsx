@@ -6,6 +6,7 @@ const ITEMS: readonly NavItem[] = [
   { href: "/admin/products", label: "Products" },
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/events", label: "Payment events" },
+  { href: "/admin/agents", label: "Agents" },
   { href: "/admin/audit", label: "Audit" },
 ];
 
