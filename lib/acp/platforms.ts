@@ -12,7 +12,7 @@ import type { CallContext } from "../operations/define.ts";
 const KEY_PREFIX = "acpk_";
 const KEY = /^acpk_[A-Za-z0-9_-]{43}$/;
 
-export const hashPlatformKey = (key: string) => createHash("sha256").update(key).digest("hex");
+const hashPlatformKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
 export function newPlatformKey(): { key: string; keyHash: string; keyPrefix: string } {
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;

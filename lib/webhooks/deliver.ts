@@ -29,7 +29,7 @@ export interface DeliverWebhooksOptions {
 }
 
 /** The `Merchant-Signature` header of the ACP webhook spec: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>`. */
-export function merchantSignature(secret: string, body: string, at: Date): string {
+function merchantSignature(secret: string, body: string, at: Date): string {
   const t = Math.floor(at.getTime() / 1000);
   const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
   return `t=${t},v1=${v1}`;
