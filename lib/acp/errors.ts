@@ -18,14 +18,20 @@ function jsonPath(name: string): string {
     .join("")}`;
 }
 
-/** Our AppError as ACP's Error: 5xx are processing errors (503: unavailable), everything a caller can fix is invalid_request. */
+/**
+ * Our AppError as ACP's Error: 5xx are processing errors (503: unavailable), everything a caller can fix is
+ * invalid_request. A malformed card in a delegate_payment request is `invalid_card`, the code the delegate payment
+ * spec names for it, rather than our generic `invalid_body`.
+ */
 export function acpError(error: AppError): AcpError {
   const type = error.status === 503 ? "service_unavailable" : error.status >= 500 ? "processing_error" : "invalid_request";
   const field = error.extra.errors?.find((e) => e.in === "body" || e.in === "path");
+  const param = field ? (field.in === "path" ? `$.${field.name}` : jsonPath(field.name)) : undefined;
+  const card = error.code === "invalid_body" && param !== undefined && /^\$(\.payload)?\.payment_method\b/.test(param);
   return {
     type,
-    code: error.code,
+    code: card ? "invalid_card" : error.code,
     message: error.detail,
-    ...(field ? { param: field.in === "path" ? `$.${field.name}` : jsonPath(field.name) } : {}),
+    ...(param !== undefined ? { param } : {}),
   };
 }

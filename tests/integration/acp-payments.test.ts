@@ -219,8 +219,9 @@ describe("POST /api/acp/agentic_commerce/delegate_payment (test vault)", () => {
     expectAcpError(await delegate({ ...b, risk_signals: [] }), 400, "invalid_body", "$.risk_signals");
     expectAcpError(await delegate(body(sessionId, { allowance: { reason: "recurring" } })), 400, "invalid_body", "$.allowance.reason");
     expectAcpError(await delegate(body(sessionId, { allowance: { currency: "USD" } })), 400, "invalid_body", "$.allowance.currency");
-    expectAcpError(await delegate(body(sessionId, { card: { type: "bank" } })), 400, "invalid_body", "$.payment_method.type");
-    expectAcpError(await delegate(body(sessionId, { card: { number: "4242\u00004242" } })), 400, "invalid_body");
+    // A malformed card is the spec's invalid_card, still 400 and naming the field.
+    expectAcpError(await delegate(body(sessionId, { card: { type: "bank" } })), 400, "invalid_card", "$.payment_method.type");
+    expectAcpError(await delegate(body(sessionId, { card: { number: "4242\u00004242" } })), 400, "invalid_card", "$.payment_method.number");
     expect(await getDb().delegatedPayment.count({ where: { checkoutSessionId: sessionId } })).toBe(0);
   });
 
