@@ -5,7 +5,7 @@ import { absoluteUrl, paths } from "../urls.ts";
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /** ACP's `Total` (the subset of types an order of ours can have). */
-export interface AcpTotal {
+interface AcpTotal {
   type: "items_base_amount" | "items_discount" | "subtotal" | "discount" | "tax" | "total" | "amount_refunded";
   display_text: string;
   amount: number;

@@ -46,7 +46,7 @@ export const buyerOf = (s: Pick<AcpCheckoutSession, "buyer">): ({ email: string 
  * delegated tokens (delegate_payment, `vt_…`); with Stripe, Stripe Shared Payment Tokens (`spt_…`). None when no
  * provider is configured (checkout is off).
  */
-export function paymentHandlers(): Array<Record<string, unknown>> {
+function paymentHandlers(): Array<Record<string, unknown>> {
   const mode = paymentMode();
   const common = {
     name: "dev.acp.tokenized.card",

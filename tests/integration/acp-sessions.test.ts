@@ -118,6 +118,7 @@ beforeAll(async () => {
   fx.coupon = `ACP${run}`.slice(0, 20).toUpperCase();
   await getDb().coupon.create({ data: { developerId: dev.id, code: fx.coupon, kind: "percent", percentOff: 25, productIds: [] } });
   fx.platformA = await newPlatform("alpha");
+  await getDb().agentPlatform.update({ where: { id: fx.platformA.id }, data: { webhookUrl: "https://hooks.example.com/acp" } });
   fx.platformB = await newPlatform("beta");
 });
 
@@ -227,6 +228,8 @@ describe("ACP checkout sessions over REST (test mode)", () => {
     expect(await getDb().emailMessage.count({ where: { dedupeKey: `license:${order.id}` } })).toBe(1);
     const session = await getDb().acpCheckoutSession.findUniqueOrThrow({ where: { id } });
     expect(session).toMatchObject({ status: "completed", orderId: order.id });
+    // An anonymous agent has no webhook to tell.
+    expect(await getDb().webhookDelivery.count({ where: { dedupeKey: { startsWith: `acp:${order.id}:` } } })).toBe(0);
 
     const again = await get(id);
     expect(again.status).toBe(200);
@@ -441,6 +444,13 @@ describe("ACP checkout sessions over REST (test mode)", () => {
     );
     expect(r.status, r.text).toBe(200);
     expect((await getDb().order.findUniqueOrThrow({ where: { id: r.body.order.id } })).agentId).toBe(`acp:${fx.platformA.id}`);
+    // The platform has a webhook URL: the completing transaction queued its order_create event, the full Order.
+    const hook = await getDb().webhookDelivery.findUniqueOrThrow({ where: { dedupeKey: `acp:${r.body.order.id}:order_create` } });
+    expect(hook).toMatchObject({ targetId: fx.platformA.id, url: "https://hooks.example.com/acp", eventType: "order_create" });
+    const event = JSON.parse(hook.payload);
+    expect(event.type).toBe("order_create");
+    expectAcpValid(event.data, "Order");
+    expect(event.data.fulfillments[0].digital_delivery.license_key).toBe(r.body.order.fulfillments[0].digital_delivery.license_key);
   });
 });
 
