@@ -103,8 +103,13 @@ export async function runIdempotent<T>(
   return { output, replayed: false };
 }
 
-/** Forgets answers older than 24 h; run with the other periodic sweeps. */
+/**
+ * Forgets answers older than 24 h, and delegated payment tokens that expired unused (a token's allowance ends within
+ * 24 h; spent ones stay, as the record of what paid an order). Run with the other periodic sweeps.
+ */
 export async function sweepIdempotencyRecords(now = new Date()): Promise<number> {
-  const { count } = await getDb().idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
+  const db = getDb();
+  const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
+  await db.delegatedPayment.deleteMany({ where: { usedAt: null, expiresAt: { lt: now } } });
   return count;
 }
