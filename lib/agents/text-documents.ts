@@ -172,7 +172,11 @@ export function oacsSpec() {
         mcp_tool: "agent_checkout",
         result: "a hosted checkout url for the buyer; the key is e-mailed on payment",
       },
-      follow_up: { rest: `GET ${absoluteUrl("/api/checkout/{session_id}")}` },
+      follow_up: {
+        rest: `GET ${absoluteUrl("/api/checkout/{session_id}")}`,
+        mcp_tool: "get_checkout_status",
+        result: "the status; once paid, the license key",
+      },
       verify: { rest: `POST ${absoluteUrl("/api/receipt")}`, mcp_tool: "verify_receipt" },
     },
     seat_models: {
