@@ -106,7 +106,7 @@ function argumentErrors(error: z.ZodError): ProblemFieldError[] {
  * `null` on an optional argument read as absent (OpenAI's strict mode sends null for what the model leaves out),
  * then the tool's schema, every refusal named (`invalid_body`, one entry per bad or unknown argument).
  */
-export function parseToolArguments(t: Tool, raw: unknown): Record<string, unknown> {
+function parseToolArguments(t: Tool, raw: unknown): Record<string, unknown> {
   const args = raw === undefined || raw === null ? {} : raw;
   refuseControlCharacters("body", args);
   const result = t.input.safeParse(dropNullOptionals(t.input, args));
