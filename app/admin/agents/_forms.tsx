@@ -31,10 +31,10 @@ function Reveal({ state, what }: { state: SecretState; what: string }) {
   );
 }
 
-function Problem({ message }: { message?: string }) {
+function Problem({ message, id }: { message?: string; id?: string }) {
   if (!message) return null;
   return (
-    <p role="alert" className="mt-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-900">
+    <p role="alert" id={id} className="mt-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-900">
       {message}
     </p>
   );
@@ -46,12 +46,26 @@ export function RegisterPlatformForm() {
   const id = useId();
   return (
     <div>
-      <form action={action} aria-label="Register an agent platform" className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+      <form
+        // A fresh form after each answer, holding what was typed when it was refused.
+        key={state.nonce ?? "new"}
+        action={action}
+        aria-label="Register an agent platform"
+        className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+      >
         <div>
           <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-900">
             Name
           </label>
-          <input id={`${id}-name`} name="name" required minLength={2} maxLength={100} className={`${inputBase} mt-1.5`} />
+          <input
+            id={`${id}-name`}
+            name="name"
+            required
+            minLength={2}
+            maxLength={100}
+            defaultValue={state.values?.name}
+            className={`${inputBase} mt-1.5`}
+          />
         </div>
         <div>
           <label htmlFor={`${id}-url`} className="block text-sm font-medium text-slate-900">
@@ -62,6 +76,7 @@ export function RegisterPlatformForm() {
             name="webhook_url"
             type="url"
             maxLength={2000}
+            defaultValue={state.values?.webhook_url}
             placeholder="https://agent.example.com/acp/order_events"
             className={`${inputBase} mt-1.5`}
           />
@@ -70,7 +85,7 @@ export function RegisterPlatformForm() {
           Register platform
         </button>
       </form>
-      <Problem message={state.error} />
+      <Problem message={state.error} id="agent-register-error" />
       {state.apiKey ? <Reveal state={state} what="The platform's API key and webhook secret" /> : null}
     </div>
   );

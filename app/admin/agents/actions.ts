@@ -1,5 +1,6 @@
 "use server";
 
+import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -36,6 +37,10 @@ const text = (fd: FormData, name: string) => {
 /** What the register and rotate forms show after posting: the new key and secret once, or what was wrong. */
 export interface SecretState {
   error?: string;
+  /** What the operator typed, given back with an error (React clears a form after its action). */
+  values?: { name: string; webhook_url: string };
+  /** Distinct for every answer, so the form is drawn afresh with `values` even when an answer repeats. */
+  nonce?: string;
   name?: string;
   apiKey?: string;
   webhookSecret?: string;
@@ -58,11 +63,13 @@ async function run(notice: string, act: () => Promise<unknown>): Promise<never> 
 
 export async function registerPlatformAction(_prev: SecretState, fd: FormData): Promise<SecretState> {
   const admin = await requireAdmin();
-  const name = platformNameSchema.safeParse(text(fd, "name"));
-  if (!name.success) return { error: "Give the platform a name of 2 to 100 characters on one line." };
-  const rawUrl = text(fd, "webhook_url").trim();
+  const values = { name: text(fd, "name").slice(0, 100), webhook_url: text(fd, "webhook_url").slice(0, 2000) };
+  const nonce = randomUUID();
+  const name = platformNameSchema.safeParse(values.name);
+  if (!name.success) return { error: "Give the platform a name of 2 to 100 characters on one line.", values, nonce };
+  const rawUrl = values.webhook_url.trim();
   const url = rawUrl ? webhookUrlSchema.safeParse(rawUrl) : null;
-  if (url && !url.success) return { error: `The webhook URL ${url.error.issues[0]?.message ?? "is invalid"}.` };
+  if (url && !url.success) return { error: `The webhook URL ${url.error.issues[0]?.message ?? "is invalid"}.`, values, nonce };
   const made = await registerAgentPlatform(admin, { name: name.data, webhook_url: url?.data ?? null });
   revalidatePath(BACK);
   return { name: made.platform.name, apiKey: made.api_key, webhookSecret: made.webhook_secret };
