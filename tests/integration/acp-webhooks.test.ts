@@ -6,7 +6,10 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { completeSession, createSession } from "@/lib/acp/checkout-sessions";
+import { delegatePayment, delegatePaymentRequestSchema } from "@/lib/acp/delegate-payment";
 import { recordAcpOrderEvent } from "@/lib/acp/order-events";
+import { completeSessionSchema } from "@/lib/acp/schemas";
 import { registerAgentPlatform, revokeAgentPlatform, rotateAgentPlatformSecret, setAgentPlatformWebhook } from "@/lib/acp/platforms";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
@@ -18,6 +21,7 @@ import { refundOrder } from "@/lib/refunds/refund-order";
 import { simulateTestDispute } from "@/lib/refunds/test-disputes";
 import { deliverPendingWebhooks } from "@/lib/webhooks/deliver";
 import { listWebhookDeliveries, retryWebhookDelivery } from "@/lib/webhooks/deliveries";
+import { delegateBody, testPaymentData } from "../helpers/acp";
 import { sellingDeveloper } from "../helpers/sellers";
 
 /**
@@ -266,6 +270,29 @@ describe("delivery", () => {
     expect(refunded!.data.totals).toContainEqual(expect.objectContaining({ type: "amount_refunded", amount: 500 }));
     expect(opened!.data.adjustments).toContainEqual(expect.objectContaining({ type: "dispute", status: "pending" }));
     expect(won!.data.adjustments).toContainEqual(expect.objectContaining({ type: "dispute", status: "completed", reason: "dispute_won" }));
+  });
+
+  it("an ACP checkout completed with the platform's key sends order_create for the real session", async () => {
+    const p = await platform();
+    const agent = { platformId: p.id, name: "webhook suite" };
+    const session = await createSession(
+      { line_items: [{ id: seller.productId }], currency: "usd", buyer: { email: `acp-complete-${run}@example.com` } },
+      agent,
+    );
+    const token = await delegatePayment(delegatePaymentRequestSchema.parse(delegateBody(session.id, 2500)), {
+      platformId: p.id,
+      idempotencyKey: undefined,
+    });
+    const done = await completeSession(session.id, completeSessionSchema.parse({ payment_data: testPaymentData(token.id) }), agent);
+    expect(done.status).toBe("completed");
+    expect((await rows(p.id)).map((r) => r.eventType)).toEqual(["order_create"]);
+    expect(await deliverPendingWebhooks()).toMatchObject({ sent: 1 });
+    const event = JSON.parse(received[0]!.body) as { type: string; data: Record<string, any> };
+    expect(received[0]!.signatureValid).toBe(true);
+    expect(validateEvent(event), JSON.stringify(validateEvent.errors, null, 1)).toBe(true);
+    expect(event.data).toMatchObject({ checkout_session_id: session.id, status: "completed" });
+    const license = await getDb().license.findUniqueOrThrow({ where: { orderId: event.data.id as string } });
+    expect(event.data.fulfillments[0].digital_delivery.license_key).toBe(license.key);
   });
 
   it("retries after a 500 (and a redirect) with backoff, then succeeds; the next attempt is not due before its time", async () => {
