@@ -1,7 +1,7 @@
 import type { Part } from "@a2a-js/sdk";
 import { z } from "zod";
 import { AppError } from "../../http/errors.ts";
-import { invalid, parseJsonText, refuseControlCharacters } from "../../http/input.ts";
+import { invalid, parseJsonText } from "../../http/input.ts";
 import { toolByName, tools, type Tool } from "../tools.ts";
 
 /**
@@ -31,12 +31,17 @@ function unknownSkill(name: string): AppError {
   });
 }
 
-/** Parses a tool's arguments with its input schema (the form callTool expects). */
-function parsedArguments(tool: Tool, args: unknown): Record<string, unknown> {
-  refuseControlCharacters("body", args);
-  const result = tool.input.safeParse(args);
-  if (!result.success) throw invalid("body", result.error);
-  return result.data;
+/**
+ * A tool's arguments as sent: callTool checks them with the tool's own schema (control characters, unknown arguments
+ * by name, null on an optional argument read as absent), exactly as for an MCP call. Only their being an object is
+ * checked here.
+ */
+function parsedArguments(_tool: Tool, args: unknown): Record<string, unknown> {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new AppError("invalid_body", 400, "A skill's arguments must be one JSON object.", {
+      errors: [{ in: "body", name: "arguments", message: "must be a JSON object" }],
+    });
+  return args as Record<string, unknown>;
 }
 
 function invocation(value: unknown): { tool: Tool; args: Record<string, unknown> } {
