@@ -5,6 +5,9 @@ import { CATEGORIES, CATEGORY_LABELS } from "../marketplace/constants.ts";
 import { catalogProductSchema } from "../marketplace/schemas.ts";
 import { FEE_TERMS, formatPrice, PRICING, SUPPORTED_CURRENCIES } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
+import { ACP_API_VERSION } from "../acp/version.ts";
+import { env } from "../env.ts";
+import { paymentMode } from "../payments/provider.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
 import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";
@@ -17,7 +20,7 @@ export function llmsTxt(): string {
 
 > ${TAGLINE} ${SUMMARY}
 
-No API key is needed anywhere. Amounts are integer minor units (cents) of each product's currency. License keys look like XXXX-XXXX-XXXX-XXXX (four groups of four letters or digits); machine fingerprints are SHA-256 hex digests (64 hex characters) of the CPU brand plus an OS identifier.
+No API key is needed${env().ACP_ANONYMOUS === "on" ? "" : " except for the Agentic Commerce Protocol (an agent platform key from the operator)"}. Amounts are integer minor units (cents) of each product's currency. License keys look like XXXX-XXXX-XXXX-XXXX (four groups of four letters or digits); machine fingerprints are SHA-256 hex digests (64 hex characters) of the CPU brand plus an OS identifier.
 
 ## Start here
 
@@ -27,6 +30,19 @@ No API key is needed anywhere. Amounts are integer minor units (cents) of each p
 - [Tool manifest](${l.tools}): the same tools in OpenAI function format, strict mode (every argument listed; optional ones nullable, null meaning not given)
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
 - [Full reference](${l.llms_full}): tools, endpoints, codes and pricing in one text file
+
+## Buy a license by yourself (shortest path)
+
+Agentic Commerce Protocol ${ACP_API_VERSION}, seller of digital goods: [discovery](${absoluteUrl("/.well-known/acp.json")}). ${
+    paymentMode().provider === "test"
+      ? "Test mode: pay with a delegated test card token (4242424242424242 pays, 4000000000000002 is declined); no money moves."
+      : paymentMode().provider === "stripe"
+        ? "Pay with a Stripe Shared Payment Token (spt_…) in payment_data at complete."
+        : "Checkout is not configured on this deployment yet: sessions can be priced, not paid."
+  }
+
+- Over MCP only: browse_marketplace (page, next_page) → get_product_details → create_checkout_session {meta: {api_version: "${ACP_API_VERSION}", idempotency_key}, payload: {line_items: [{id: product_id}], currency, buyer: {email}}} → delegate_payment {meta, payload: {payment_method, allowance: {reason: "one_time", max_amount, currency, checkout_session_id, merchant_id, expires_at}, risk_signals}} → complete_checkout_session {meta, id, payload: {payment_data: {token, provider}}}: order.fulfillments[0] carries the license key and how to activate it → activate_license → validate_license → get_receipt → verify_receipt → deactivate_license
+- Over REST: the same with POST ${absoluteUrl("/api/acp/checkout_sessions")}, POST …/{id} (update), POST ${absoluteUrl("/api/acp/agentic_commerce/delegate_payment")}, POST …/{id}/complete (GET …/{id}, POST …/{id}/cancel); header API-Version: ${ACP_API_VERSION} on every call and Idempotency-Key on every POST (a retry with the same key and body returns the first answer; another body is 422 idempotency_conflict); errors are ACP Error objects {type, code, message, param}. Then POST /activate, /validate, GET /api/receipt?key=, POST /api/receipt, POST /deactivate.
 
 ## Marketplace
 
