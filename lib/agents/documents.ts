@@ -1,3 +1,4 @@
+import { ACP_API_VERSION } from "../acp/version.ts";
 import { A2A_PROTOCOL_VERSION, type AgentCard as A2AAgentCard } from "@a2a-js/sdk";
 import { A2A_LEGACY_PROTOCOL_VERSION } from "@a2a-js/sdk/compat/v0_3";
 import { env } from "../env.ts";
@@ -130,8 +131,23 @@ export function discoveryPayload() {
         },
         rest: `GET ${absoluteUrl("/api/marketplace/listings")}?search=tape&category=audio-plugins`,
       },
+      buy_by_yourself: {
+        description: `Pay by yourself with the Agentic Commerce Protocol (${ACP_API_VERSION}): create_checkout_session, delegate_payment (test mode) or a Stripe Shared Payment Token, then complete_checkout_session; the completed session's order carries the license key.`,
+        mcp: {
+          method: "tools/call",
+          params: {
+            name: "create_checkout_session",
+            arguments: {
+              meta: { api_version: ACP_API_VERSION, idempotency_key: "<fresh uuid>" },
+              payload: { line_items: [{ id: "<product id>" }], currency: "usd", buyer: { email: "buyer@example.com" } },
+            },
+          },
+        },
+        rest: `POST ${absoluteUrl("/api/acp/checkout_sessions")} (API-Version: ${ACP_API_VERSION}, Idempotency-Key), then POST ${absoluteUrl("/api/acp/agentic_commerce/delegate_payment")} and POST ${absoluteUrl("/api/acp/checkout_sessions/")}<id>/complete; discovery: ${absoluteUrl("/.well-known/acp.json")}`,
+      },
       purchase: {
-        description: "Open a checkout for a buyer; the key is e-mailed when they pay.",
+        description:
+          "A person pays: open a checkout for a buyer, who pays at the returned url; the key is e-mailed, and the checkout's status returns it once paid.",
         mcp: {
           method: "tools/call",
           params: { name: "agent_checkout", arguments: { product_id: "<id>", buyer_email: "buyer@example.com", agent_id: "<your agent id>" } },
