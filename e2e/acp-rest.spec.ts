@@ -1,0 +1,162 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+
+/**
+ * An agent buys and uses a license over the Agentic Commerce Protocol's REST binding alone, with plain HTTP (no
+ * browser page): discovery → create a checkout session → give the buyer → delegate a test card → complete → the
+ * license key from the order → activate → validate → the receipt → verify it → deactivate. Every ACP answer is checked
+ * against the official JSON Schemas (vendored from the 2026-04-17 release in tests/fixtures/acp-2026-04-17).
+ */
+const VERSION = "2026-04-17";
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/acp-2026-04-17/${name}`, import.meta.url), "utf8")) as object;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(fixture("schema.agentic_checkout.json"), "checkout");
+ajv.addSchema(fixture("schema.delegate_payment.json"), "delegate");
+
+function expectValid(body: unknown, ref: string): void {
+  const validate = ajv.getSchema(ref);
+  if (!validate) throw new Error(`no schema ${ref}`);
+  expect(validate(body), `${ref}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 1500)}`).toBe(true);
+}
+
+/** One ACP POST with the headers the protocol requires; checks the status (and the Request-Id echo) and returns the JSON body. */
+async function acp(request: APIRequestContext, url: string, data: unknown, status: number, echoes = true): Promise<any> {
+  const requestId = randomUUID();
+  const r: APIResponse = await request.post(url, {
+    data,
+    headers: { "API-Version": VERSION, "Idempotency-Key": randomUUID(), "Request-Id": requestId, "Content-Type": "application/json" },
+  });
+  expect(r.status(), await r.text()).toBe(status);
+  if (echoes) expect(r.headers()["request-id"]).toBe(requestId);
+  return r.json();
+}
+
+test("ACP over REST: discovery → session → buyer → delegate_payment → complete → key → activate → validate → receipt → verify → deactivate", async ({
+  request,
+}) => {
+  // Discovery: where the API is and what it speaks.
+  const discovery = await request.get("/.well-known/acp.json");
+  expect(discovery.status()).toBe(200);
+  expect(discovery.headers()["cache-control"]).toBe("public, max-age=3600");
+  const doc = await discovery.json();
+  expectValid(doc, "checkout#/$defs/DiscoveryResponse");
+  expect(doc.protocol.supported_versions).toContain(VERSION);
+  expect(doc.transports).toEqual(["rest", "mcp"]);
+  expect(doc.capabilities.services).toEqual(expect.arrayContaining(["checkout", "delegate_payment"]));
+  const api: string = doc.api_base_url;
+
+  // A per-machine product in dollars from the public listings.
+  const listings = await (await request.get("/api/marketplace/listings?sort=price_asc&limit=50")).json();
+  const product = listings.products.find((p: { seat_model: string; currency: string }) => p.seat_model === "per-machine" && p.currency === "usd");
+  expect(product, "a per-machine product priced in usd").toBeDefined();
+
+  // Create: no buyer yet, so not ready for payment, and the message says what is missing.
+  const created = await acp(
+    request,
+    `${api}/checkout_sessions`,
+    { line_items: [{ id: product.id }], currency: "usd", capabilities: { interventions: { supported: [] } } },
+    201,
+  );
+  expectValid(created, "checkout#/$defs/CheckoutSession");
+  expect(created.status).toBe("not_ready_for_payment");
+  expect(created.messages).toEqual(expect.arrayContaining([expect.objectContaining({ type: "error", code: "missing", param: "$.buyer.email" })]));
+  const id: string = created.id;
+
+  // The buyer's e-mail: ready for payment; the handler to pay with comes from the session's capabilities.
+  const buyer = `acp-rest-${Date.now()}@e2e.example.com`;
+  const ready = await acp(request, `${api}/checkout_sessions/${id}`, { buyer: { email: buyer } }, 200);
+  expectValid(ready, "checkout#/$defs/CheckoutSession");
+  expect(ready.status).toBe("ready_for_payment");
+  const handler = ready.capabilities.payment.handlers[0];
+  expect(handler).toMatchObject({ id: "test_card", psp: "test", requires_delegate_payment: true });
+  const total: number = ready.totals.find((t: { type: string }) => t.type === "total").amount;
+  expect(total).toBe(product.price_cents);
+
+  // Delegate a test card for exactly this session and amount.
+  const token = await acp(
+    request,
+    `${api}/agentic_commerce/delegate_payment`,
+    {
+      payment_method: {
+        type: "card",
+        card_number_type: "fpan",
+        number: "4242424242424242",
+        exp_month: "12",
+        exp_year: String(new Date().getUTCFullYear() + 3),
+        display_card_funding_type: "credit",
+        display_brand: "visa",
+        display_last4: "4242",
+        metadata: {},
+      },
+      allowance: {
+        reason: "one_time",
+        max_amount: total,
+        currency: "usd",
+        checkout_session_id: id,
+        merchant_id: "indie-license-market",
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+      risk_signals: [{ type: "card_testing", score: 0, action: "authorized" }],
+      metadata: {},
+    },
+    201,
+    false, // the payment provider's endpoint (delegate_payment) is not a checkout endpoint: no Request-Id echo asked
+  );
+  expectValid(token, "delegate#/$defs/DelegatePaymentResponse");
+
+  // Complete: the order carries the key.
+  const done = await acp(
+    request,
+    `${api}/checkout_sessions/${id}/complete`,
+    { payment_data: { handler_id: handler.id, instrument: { type: "card", credential: { type: "vt", token: token.id } } } },
+    200,
+  );
+  expectValid(done, "checkout#/$defs/CheckoutSessionWithOrder");
+  expect(done.status).toBe("completed");
+  const delivery = done.order.fulfillments[0].digital_delivery;
+  const key: string = delivery.license_key;
+  expect(key).toMatch(/^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/);
+  expect(delivery.activation_instructions).toContain("/activate");
+  const got = await request.get(`${api}/checkout_sessions/${id}`, { headers: { "API-Version": VERSION } });
+  expect(got.status()).toBe(200);
+  const again = await got.json();
+  expectValid(again, "checkout#/$defs/CheckoutSessionWithOrder");
+  expect(again.order.fulfillments[0].digital_delivery.license_key).toBe(key);
+
+  // Use the license: activate, validate, prove it with the receipt and verify it, release the machine.
+  const machine = createHash("sha256").update(`acp-rest-e2e-${Date.now()}`).digest("hex");
+  const license = { license_key: key, machine_fingerprint: machine, plugin_id: product.plugin_id };
+  const activated = await request.post("/activate", { data: license });
+  expect(activated.status(), await activated.text()).toBe(200);
+  expect(await activated.json()).toMatchObject({ activated: true, code: "ACTIVATED", active_machines: 1 });
+  const validated = await request.post("/validate", { data: license });
+  expect(await validated.json()).toMatchObject({ valid: true, machine_bound: true, code: "VALID" });
+
+  const receiptReply = await request.get(delivery.receipt_url);
+  expect(receiptReply.status(), await receiptReply.text()).toBe(200);
+  const receipt = await receiptReply.json();
+  expect(receipt.receipt.license_key).toBe(key);
+  const verified = await request.post(receipt.verify_url, { data: { receipt: receipt.receipt, signature: receipt.signature } });
+  expect(verified.status()).toBe(200);
+  expect(await verified.json()).toMatchObject({ valid: true, still_active: true });
+
+  const released = await request.post("/deactivate", { data: { license_key: key, machine_fingerprint: machine } });
+  expect(released.status(), await released.text()).toBe(200);
+  expect(await released.json()).toMatchObject({ deactivated: true, active_machines: 0 });
+  const after = await request.post("/validate", { data: license });
+  expect(await after.json()).toMatchObject({ machine_bound: false });
+
+  // The session is done: completing it again is refused with the protocol's error object.
+  const twice = await request.post(`${api}/checkout_sessions/${id}/complete`, {
+    data: { payment_data: { handler_id: handler.id, instrument: { type: "card", credential: { type: "vt", token: token.id } } } },
+    headers: { "API-Version": VERSION, "Idempotency-Key": randomUUID() },
+  });
+  expect(twice.status()).toBe(409);
+  const error = await twice.json();
+  expectValid(error, "checkout#/$defs/Error");
+  expect(error.code).toBe("checkout_session_completed");
+});
