@@ -25,7 +25,7 @@ function canonical(value: unknown): string {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-export function checkIdempotencyKey(key: string): string {
+function checkIdempotencyKey(key: string): string {
   if (!KEY.test(key))
     throw new AppError("invalid_idempotency_key", 400, "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.", {
       errors: [{ in: "header", name: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters without spaces" }],

@@ -108,12 +108,12 @@ async function rpc(body: unknown, headers: Record<string, string> = {}) {
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  return { status: r.status, headers: r.headers, json: (await r.json()) };
+  return { status: r.status, headers: r.headers, json: await r.json() };
 }
 
 describe("agent card", () => {
   it("points the official client at the A2A endpoint, for A2A 1.0 and 0.3, with one skill per tool", async () => {
-    const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json());
+    const card = await (await fetch(`${base}/.well-known/agent-card.json`)).json();
     expect(card.supportedInterfaces).toEqual([
       { url: `${base}/api/a2a`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
       { url: `${base}/api/a2a`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
