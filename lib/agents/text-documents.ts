@@ -37,11 +37,11 @@ Agentic Commerce Protocol ${ACP_API_VERSION}, seller of digital goods: [discover
     paymentMode().provider === "test"
       ? "Test mode: pay with a delegated test card token (4242424242424242 pays, 4000000000000002 is declined); no money moves."
       : paymentMode().provider === "stripe"
-        ? "Pay with a Stripe Shared Payment Token (spt_…) in payment_data at complete."
+        ? "Pay with a Stripe Shared Payment Token (spt_…) through the stripe_spt payment handler at complete."
         : "Checkout is not configured on this deployment yet: sessions can be priced, not paid."
   }
 
-- Over MCP only: browse_marketplace (page, next_page) → get_product_details → create_checkout_session {meta: {api_version: "${ACP_API_VERSION}", idempotency_key}, payload: {line_items: [{id: product_id}], currency, buyer: {email}}} → delegate_payment {meta, payload: {payment_method, allowance: {reason: "one_time", max_amount, currency, checkout_session_id, merchant_id, expires_at}, risk_signals}} → complete_checkout_session {meta, id, payload: {payment_data: {token, provider}}}: order.fulfillments[0] carries the license key and how to activate it → activate_license → validate_license → get_receipt → verify_receipt → deactivate_license
+- Over MCP only: browse_marketplace (page, next_page) → get_product_details → create_checkout_session {meta: {api_version: "${ACP_API_VERSION}", idempotency_key}, payload: {line_items: [{id: product_id}], currency, buyer: {email}}} → delegate_payment {meta, payload: {payment_method, allowance: {reason: "one_time", max_amount, currency, checkout_session_id, merchant_id, expires_at}, risk_signals}} → complete_checkout_session {meta, id, payload: {payment_data: {handler_id, instrument: {type: "card", credential: {type, token}}}}} (handler_id from the session's capabilities.payment.handlers: test_card with the vt_ token, or stripe_spt with a Shared Payment Token): order.fulfillments[0] carries the license key and how to activate it → activate_license → validate_license → get_receipt → verify_receipt → deactivate_license
 - Over REST: the same with POST ${absoluteUrl("/api/acp/checkout_sessions")}, POST …/{id} (update), POST ${absoluteUrl("/api/acp/agentic_commerce/delegate_payment")}, POST …/{id}/complete (GET …/{id}, POST …/{id}/cancel); header API-Version: ${ACP_API_VERSION} on every call and Idempotency-Key on every POST (a retry with the same key and body returns the first answer; another body is 422 idempotency_conflict); errors are ACP Error objects {type, code, message, param}. Then POST /activate, /validate, GET /api/receipt?key=, POST /api/receipt, POST /deactivate.
 
 ## Marketplace
