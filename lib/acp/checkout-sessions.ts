@@ -30,6 +30,8 @@ import { buyerOf, describeSession, isExpired, priceSession, providerOfHandler, s
 
 /** How long a session stays open: a purchase an agent carries out in one go, with room for a person to confirm. */
 const SESSION_TTL_MS = 24 * 3600_000;
+/** Longer than a completion can take (the payment provider's timeout included): an older claim was abandoned. */
+const STALE_CLAIM_MS = 2 * 60_000;
 /** The order a completion makes is paid at once; this only bounds how long a crashed completion's order stays open. */
 const ORDER_TTL_MS = 3600_000;
 
@@ -244,6 +246,15 @@ async function reserveCoupon(couponId: string, code: string, now: Date): Promise
 export async function completeSession(id: string, req: CompleteSessionRequest, agent: Agent, now = new Date()): Promise<AcpCheckoutSessionObject> {
   const db = getDb();
   let session = await ownSession(id, agent);
+  // A claim older than STALE_CLAIM_MS without an order belongs to a completion whose process died mid-way (its
+  // payment never committed: the commit and the completion are one transaction): reopen it, so this retry can claim it.
+  if (session.status === "in_progress" && !session.orderId && session.updatedAt.getTime() < now.getTime() - STALE_CLAIM_MS) {
+    await db.acpCheckoutSession.updateMany({
+      where: { id, status: "in_progress", orderId: null, updatedAt: session.updatedAt },
+      data: { status: "ready_for_payment" },
+    });
+    session = await ownSession(id, agent);
+  }
   if (!OPEN.includes(session.status) || isExpired(session, now)) throw stateError(session, now, "complete");
   const payment = paymentOf(req);
   const provider = paymentProvider();

@@ -383,6 +383,20 @@ describe("ACP checkout sessions over REST (test mode)", () => {
     expect(ok[0]!.body.order.id).toBe(orders[0]!.id);
   });
 
+  it("a completion abandoned mid-way (its process died) is taken over after two minutes, not stuck in_progress forever", async () => {
+    const s = await readySession("abandoned");
+    const token = await vault(s.id, total(s));
+    // A claim that is still fresh is another request's: 409 and nothing changes.
+    await getDb().acpCheckoutSession.update({ where: { id: s.id }, data: { status: "in_progress" } });
+    expectAcpError(await complete(s.id, { payment_data: testPaymentData(token) }), 409, "checkout_session_in_progress");
+    // The same claim three minutes old, with no order: its completion never committed.
+    await getDb().acpCheckoutSession.update({ where: { id: s.id }, data: { updatedAt: new Date(Date.now() - 3 * 60_000) } });
+    const r = await complete(s.id, { payment_data: testPaymentData(token) });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.status).toBe("completed");
+    expect(await getDb().license.count({ where: { buyerEmail: email("abandoned") } })).toBe(1);
+  });
+
   it("a declined payment leaves the session ready_for_payment and the order failed; another token then pays", async () => {
     const s = await readySession("declined");
     const declined = await vault(s.id, total(s), { number: "4000000000000002" });
