@@ -38,8 +38,11 @@ const known = (map: Record<string, string>, code: string) => (Object.hasOwn(map,
 export const errorCode = (code: string) => (Object.hasOwn(ERRORS, code) ? code : "failed");
 
 export function AdminNotice({ searchParams }: { searchParams: SearchParams }) {
-  const notice = known(NOTICES, param(searchParams.notice));
-  const error = known(ERRORS, param(searchParams.error));
+  return <AdminMessages notice={known(NOTICES, param(searchParams.notice))} error={known(ERRORS, param(searchParams.error))} />;
+}
+
+/** The console's notice and error banners (after a form's redirect), as every console page shows them. */
+export function AdminMessages({ notice, error }: { notice?: string | undefined; error?: string | undefined }) {
   if (!notice && !error) return null;
   return (
     <div className="mb-6 space-y-3">

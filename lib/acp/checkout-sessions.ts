@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { closeOrderNow, sweepExpiredCheckouts } from "../checkout/close-order.ts";
+import { openOrderData, salePayoutAccount } from "../checkout/create-checkout.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
-import { newSessionId } from "../checkout/session-id.ts";
 import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
-import { payoutReady } from "../dashboard/publish-gate.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import type { AcpCheckoutSession, Prisma } from "../generated/sqlite/client.ts";
@@ -288,32 +287,22 @@ export async function completeSession(id: string, req: CompleteSessionRequest, a
   let committed = false;
   try {
     const { product, priced } = await checkPrice(session.productId, session.quantity, sessionMetadata(session).discount_codes ?? [], now);
-    const account = await db.payoutAccount.findUnique({ where: { developerId: product.developerId } });
-    const payoutAccountId = account && account.provider === provider.name && payoutReady(account) ? account.id : null;
+    const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
     const coupon = priced.coupon;
     if (coupon) {
       await reserveCoupon(coupon.id, coupon.code, now);
       couponReserved = coupon.id;
     }
     const order = await db.order.create({
-      data: {
-        id: newSessionId(),
-        productId: product.id,
+      data: openOrderData({
+        product,
+        priced,
         buyerEmail: buyer.email,
         agentId: `acp:${agent.platformId ?? "anonymous"}`,
         provider: provider.name,
-        quantity: priced.quantity,
-        subtotalCents: priced.subtotalCents,
-        discountCents: priced.discountCents,
-        couponId: coupon?.id ?? null,
-        couponCode: coupon?.code ?? null,
-        amountCents: priced.amountCents,
-        feeCents: priced.feeCents,
-        currency: product.currency,
         payoutAccountId,
-        status: "open",
         expiresAt: new Date(now.getTime() + ORDER_TTL_MS),
-      },
+      }),
     });
     orderId = order.id;
     couponReserved = null; // the order holds the redemption now: closing it gives it back

@@ -6,7 +6,7 @@ import { AppError } from "../http/errors.ts";
 import { absoluteUrl } from "../urls.ts";
 import { paymentProvider } from "../payments/provider.ts";
 import { closeOrderNow, sweepExpiredCheckouts } from "./close-order.ts";
-import { buyableProduct, priceCheckout } from "./quote-checkout.ts";
+import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout } from "./quote-checkout.ts";
 import type { CreateCheckoutRequest } from "./schemas.ts";
 import { newSessionId } from "./session-id.ts";
 
@@ -24,6 +24,47 @@ async function reserve(couponId: string, code: string, now: Date): Promise<void>
 }
 
 /**
+ * The seller's payout account a sale pays, when it belongs to this provider and is ready (a Stripe Connect account for
+ * Stripe, the built-in test account in test mode); otherwise (a legacy or demo listing) null: the charge is the
+ * platform's alone, as before payouts existed.
+ */
+export async function salePayoutAccount(developerId: string, providerName: string): Promise<string | null> {
+  const account = await getDb().payoutAccount.findUnique({ where: { developerId } });
+  return account && account.provider === providerName && payoutReady(account) ? account.id : null;
+}
+
+/** A new open order for a priced purchase, as every checkout (hosted or ACP) records it. */
+export function openOrderData(o: {
+  product: BuyableProduct;
+  priced: PricedCheckout;
+  buyerEmail: string;
+  agentId: string | null;
+  provider: string;
+  payoutAccountId: string | null;
+  expiresAt: Date;
+}) {
+  const { product, priced } = o;
+  return {
+    id: newSessionId(),
+    productId: product.id,
+    buyerEmail: o.buyerEmail,
+    agentId: o.agentId,
+    provider: o.provider,
+    quantity: priced.quantity,
+    subtotalCents: priced.subtotalCents,
+    discountCents: priced.discountCents,
+    couponId: priced.coupon?.id ?? null,
+    couponCode: priced.coupon?.code ?? null,
+    amountCents: priced.amountCents,
+    feeCents: priced.feeCents,
+    currency: product.currency,
+    payoutAccountId: o.payoutAccountId,
+    status: "open",
+    expiresAt: o.expiresAt,
+  };
+}
+
+/**
  * Opens a checkout session for one product: prices it (quantity, coupon, minimum charge: priceCheckout), reserves
  * the coupon's redemption, records the order (amounts, the platform fee on what is paid, the seller's payout account,
  * the agent for attribution) and asks the payment provider for a hosted checkout. Only listed products can be bought.
@@ -34,35 +75,22 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
   const priced = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now);
   const provider = paymentProvider();
 
-  // A sale pays the seller's payout account when it belongs to this provider and is ready (a Stripe Connect account
-  // for Stripe, the built-in test account in test mode); otherwise (a legacy or demo listing) the charge is the
-  // platform's alone, as before payouts existed.
-  const account = await db.payoutAccount.findUnique({ where: { developerId: product.developerId } });
-  const payoutAccountId = account && account.provider === provider.name && payoutReady(account) ? account.id : null;
+  const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
 
   const coupon = priced.coupon;
   if (coupon) await reserve(coupon.id, coupon.code, now);
   let order;
   try {
     order = await db.order.create({
-      data: {
-        id: newSessionId(),
-        productId: product.id,
+      data: openOrderData({
+        product,
+        priced,
         buyerEmail: input.buyer_email,
         agentId: input.agent_id ?? null,
         provider: provider.name,
-        quantity: priced.quantity,
-        subtotalCents: priced.subtotalCents,
-        discountCents: priced.discountCents,
-        couponId: coupon?.id ?? null,
-        couponCode: coupon?.code ?? null,
-        amountCents: priced.amountCents,
-        feeCents: priced.feeCents,
-        currency: product.currency,
         payoutAccountId,
-        status: "open",
         expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
-      },
+      }),
     });
   } catch (error) {
     // No order holds the reservation: give it back here.

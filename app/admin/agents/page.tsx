@@ -7,7 +7,7 @@ import { formatMoment, param } from "@/components/dashboard/format";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { None, ScrollTable, td, th } from "@/components/dashboard/table";
 import { buttonSecondary, inputBase, textLink } from "@/components/ui/styles";
-import { Badge, ReasonForm, type SearchParams } from "../_ui";
+import { AdminMessages, Badge, ReasonForm, type SearchParams } from "../_ui";
 import { RegisterPlatformForm, RotateSecretForm } from "./_forms";
 import { retryDeliveryAction, revokePlatformAction, setWebhookAction } from "./actions";
 
@@ -41,24 +41,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
   const [platforms, deliveries] = await Promise.all([listAgentPlatforms(), listWebhookDeliveries({ limit: 50 })]);
   return (
     <>
-      {notice || error ? (
-        <div className="mb-6 space-y-3">
-          {notice ? (
-            <p
-              role="status"
-              id="admin-notice"
-              className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm font-medium text-emerald-900"
-            >
-              {notice}
-            </p>
-          ) : null}
-          {error ? (
-            <p role="alert" id="admin-error" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-900">
-              {error}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      <AdminMessages notice={notice} error={error} />
       <PageHeader
         title="Agent platforms"
         description="Platforms whose agents buy through the Agentic Commerce Protocol (/api/acp) with a key you issue here. Each sees its orders' events at its webhook URL, signed with its own secret. The key and the secret are shown once, when made."
