@@ -1,3 +1,4 @@
+import { outboxLoop } from "../ops/outbox-loop.ts";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { mailTransport, type MailTransport } from "./transport.ts";
@@ -117,97 +118,17 @@ function safeJson(value: object): string {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-/** How often the background loop looks for due messages. */
-const OUTBOX_POLL_MS = 2_000;
-const KICK_DEBOUNCE_MS = 50;
-/** A run that used its whole batch goes again at once, up to this many times before waiting for the next tick. */
-const MAX_FOLLOW_UPS = 10;
-
-interface OutboxLoop {
-  timer?: NodeJS.Timeout;
-  kickTimer?: NodeJS.Timeout;
-  /** The run in progress; runs never overlap. */
-  running?: Promise<void>;
-  /** A kick arrived during a run: run again when it ends. */
-  again: boolean;
-  /** The run function of the module copy that started the loop (server.ts's), used by every copy's kickOutbox. */
-  run?: () => Promise<void>;
-  lastError?: { message: string; at: number };
-}
-
-// server.ts and Next's bundled route handlers each load their own copy of this module; they share one loop through
-// globalThis, as lib/db.ts shares one client.
-const KEY = Symbol.for("indie-license-market.outbox");
-const g = globalThis as unknown as Record<symbol, OutboxLoop | undefined>;
-const loop = (): OutboxLoop => (g[KEY] ??= { again: false });
-
-function runOutbox(): Promise<void> {
-  const s = loop();
-  if (s.running) {
-    s.again = true;
-    return s.running;
-  }
-  s.running = (async () => {
-    try {
-      let followUps = 0;
-      do {
-        s.again = false;
-        const { sent, failed } = await deliverPendingEmails({ limit: DEFAULT_BATCH });
-        if (sent + failed >= DEFAULT_BATCH && followUps++ < MAX_FOLLOW_UPS) s.again = true;
-      } while (s.again);
-    } catch (error) {
-      logLoopError(s, error);
-    } finally {
-      s.running = undefined;
-    }
-  })();
-  return s.running;
-}
-
-/** Logs a failed run, but the same error (a database that is down) at most once a minute, not every 2 s. */
-function logLoopError(s: OutboxLoop, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  const now = Date.now();
-  if (s.lastError?.message === message && now - s.lastError.at < 60_000) return;
-  s.lastError = { message, at: now };
-  console.error("e-mail outbox: delivery run failed:", error);
-}
+const loop = outboxLoop({ key: "outbox", label: "e-mail outbox", batch: DEFAULT_BATCH, deliver: deliverPendingEmails });
 
 /**
  * Starts delivering in the background: every 2 s, and at once after kickOutbox(). Idempotent; the loop never keeps
  * the process alive. Returns a function that stops it.
  */
-export function startOutbox(): () => void {
-  const s = loop();
-  if (!s.timer) {
-    s.run = runOutbox;
-    s.timer = setInterval(() => void runOutbox(), OUTBOX_POLL_MS);
-    s.timer.unref();
-    void runOutbox(); // whatever was queued before a restart goes out now
-  }
-  return stopOutbox;
-}
-
-function stopOutbox(): void {
-  const s = loop();
-  if (s.timer) clearInterval(s.timer);
-  if (s.kickTimer) clearTimeout(s.kickTimer);
-  s.timer = undefined;
-  s.kickTimer = undefined;
-  s.run = undefined;
-}
+export const startOutbox = (): (() => void) => loop.start();
 
 /**
  * Asks the background loop to deliver now rather than on its next tick; call it after the transaction that queued
  * a message committed. Kicks within 50 ms make one run. Does nothing where no loop was started (tests, scripts):
  * there deliverPendingEmails() is called directly.
  */
-export function kickOutbox(): void {
-  const s = loop();
-  if (!s.run || s.kickTimer) return;
-  s.kickTimer = setTimeout(() => {
-    s.kickTimer = undefined;
-    void s.run?.();
-  }, KICK_DEBOUNCE_MS);
-  s.kickTimer.unref();
-}
+export const kickOutbox = (): void => loop.kick();

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { getDb } from "../db.ts";
+import { outboxLoop } from "../ops/outbox-loop.ts";
 
 /**
  * The webhook outbox's sender. Rows of WebhookDelivery are written in the transaction of the fact they report
@@ -188,87 +189,16 @@ function clip(text: string): string {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-/** How often the background loop looks for due deliveries. */
-const POLL_MS = 2_000;
-const KICK_DEBOUNCE_MS = 50;
-/** A run that used its whole batch goes again at once, up to this many times before waiting for the next tick. */
-const MAX_FOLLOW_UPS = 10;
-
-interface WebhookLoop {
-  timer?: NodeJS.Timeout;
-  kickTimer?: NodeJS.Timeout;
-  running?: Promise<void>;
-  again: boolean;
-  run?: () => Promise<void>;
-  lastError?: { message: string; at: number };
-}
-
-// server.ts and Next's bundled route handlers each load their own copy of this module; they share one loop through
-// globalThis (as lib/email/deliver-emails.ts does).
-const KEY = Symbol.for("indie-license-market.webhooks");
-const g = globalThis as unknown as Record<symbol, WebhookLoop | undefined>;
-const loop = (): WebhookLoop => (g[KEY] ??= { again: false });
-
-function runWebhooks(): Promise<void> {
-  const s = loop();
-  if (s.running) {
-    s.again = true;
-    return s.running;
-  }
-  s.running = (async () => {
-    try {
-      let followUps = 0;
-      do {
-        s.again = false;
-        const { sent, failed } = await deliverPendingWebhooks({ limit: DEFAULT_BATCH });
-        if (sent + failed >= DEFAULT_BATCH && followUps++ < MAX_FOLLOW_UPS) s.again = true;
-      } while (s.again);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const now = Date.now();
-      // The same error (a database that is down) at most once a minute, not every 2 s.
-      if (s.lastError?.message !== message || now - s.lastError.at >= 60_000) {
-        s.lastError = { message, at: now };
-        console.error("webhook outbox: delivery run failed:", error);
-      }
-    } finally {
-      s.running = undefined;
-    }
-  })();
-  return s.running;
-}
+const loop = outboxLoop({ key: "webhooks", label: "webhook outbox", batch: DEFAULT_BATCH, deliver: deliverPendingWebhooks });
 
 /**
  * Starts delivering in the background: every 2 s, and soon after kickWebhooks(). Idempotent; the loop never keeps the
  * process alive. Returns a function that stops it.
  */
-export function startWebhookOutbox(): () => void {
-  const s = loop();
-  if (!s.timer) {
-    s.run = runWebhooks;
-    s.timer = setInterval(() => void runWebhooks(), POLL_MS);
-    s.timer.unref();
-    void runWebhooks(); // whatever was queued before a restart goes out now
-  }
-  return () => {
-    if (s.timer) clearInterval(s.timer);
-    if (s.kickTimer) clearTimeout(s.kickTimer);
-    s.timer = undefined;
-    s.kickTimer = undefined;
-    s.run = undefined;
-  };
-}
+export const startWebhookOutbox = (): (() => void) => loop.start();
 
 /**
  * Asks the background loop to deliver now rather than on its next tick; call it after the transaction that queued a
  * delivery committed. Does nothing where no loop was started (tests call deliverPendingWebhooks() directly).
  */
-export function kickWebhooks(): void {
-  const s = loop();
-  if (!s.run || s.kickTimer) return;
-  s.kickTimer = setTimeout(() => {
-    s.kickTimer = undefined;
-    void s.run?.();
-  }, KICK_DEBOUNCE_MS);
-  s.kickTimer.unref();
-}
+export const kickWebhooks = (): void => loop.kick();
