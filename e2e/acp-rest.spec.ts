@@ -104,7 +104,6 @@ test("ACP over REST: discovery → session → buyer → delegate_payment → co
       metadata: {},
     },
     201,
-    false, // the payment provider's endpoint (delegate_payment) is not a checkout endpoint: no Request-Id echo asked
   );
   expectValid(token, "delegate#/$defs/DelegatePaymentResponse");
 

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
@@ -12,6 +15,20 @@ import { expect, test } from "@playwright/test";
 const API_VERSION = "2026-04-17";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
+
+// Every ACP tool result is the protocol's own object: checked against the official JSON Schemas (2026-04-17, vendored
+// byte for byte in tests/fixtures/acp-2026-04-17).
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/acp-2026-04-17/${name}`, import.meta.url), "utf8")) as object;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(fixture("schema.agentic_checkout.json"), "checkout");
+ajv.addSchema(fixture("schema.delegate_payment.json"), "delegate");
+
+function expectValid(body: unknown, ref: string): void {
+  const validate = ajv.getSchema(ref);
+  if (!validate) throw new Error(`no schema ${ref}`);
+  expect(validate(body), `${ref}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 1500)}`).toBe(true);
+}
 
 async function connect(baseURL: string) {
   const client = new Client({ name: "e2e-journey-agent", version: "1.0.0" });
@@ -66,6 +83,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
     meta: { api_version: API_VERSION, idempotency_key: randomUUID() },
     payload: { line_items: [{ id: product!.id }], currency: product!.currency },
   });
+  expectValid(created.data, "checkout#/$defs/CheckoutSession");
   const sessionId: string = created.data.id;
   expect(sessionId).toBeTruthy();
   const updated = await ok(client, "update_checkout_session", {
@@ -73,6 +91,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
     id: sessionId,
     payload: { buyer: { email } },
   });
+  expectValid(updated.data, "checkout#/$defs/CheckoutSession");
   expect(updated.data.status).toBe("ready_for_payment");
   const total: number = updated.data.totals.find((t: { type: string }) => t.type === "total").amount;
   expect(total).toBeGreaterThan(0);
@@ -102,6 +121,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
       metadata: {},
     },
   });
+  expectValid(token.data, "delegate#/$defs/DelegatePaymentResponse");
   expect(token.data.id).toMatch(/^vt_/);
 
   // Complete: the order carries the license key.
@@ -111,6 +131,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
     id: sessionId,
     payload: { payment_data: { handler_id: handler, instrument: { type: "card", credential: { type: "vt", token: token.data.id } } } },
   });
+  expectValid(completed.data, "checkout#/$defs/CheckoutSessionWithOrder");
   expect(completed.data.status).toBe("completed");
   const delivery = completed.data.order.fulfillments[0].digital_delivery;
   expect(delivery).toMatchObject({ license_key: expect.stringMatching(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/), plugin_id: product!.plugin_id });
@@ -137,6 +158,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
 
   // The session stays completed, with the same order, when the agent looks again.
   const again = await ok(client, "get_checkout_session", { meta: { api_version: API_VERSION }, id: sessionId });
+  expectValid(again.data, "checkout#/$defs/CheckoutSessionWithOrder");
   expect(again.data.order.fulfillments[0].digital_delivery.license_key).toBe(key);
   await client.close();
 });

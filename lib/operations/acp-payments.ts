@@ -39,7 +39,7 @@ export const ACP_PAYMENTS: Operation[] = [
     errors: [401, 404, 409, 422, 429],
     handler: async (input, ctx) => {
       const { meta, ...req } = input as ToolInput;
-      requireApiVersion(ctx.transport === "mcp" ? meta : ctx.headers);
+      requireApiVersion(ctx.transport === "rest" ? ctx.headers : meta);
       return delegatePayment(req, { platformId: ctx.agent?.platformId ?? null, idempotencyKey: ctx.idempotencyKey });
     },
     tools: [

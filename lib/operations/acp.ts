@@ -32,11 +32,9 @@ function agentOf(ctx: HandlerContext): Agent {
   return ctx.agent ?? { platformId: null, name: "anonymous agent" };
 }
 
-/** The version check and the Request-Id echo every ACP endpoint does before anything else. */
+/** The version check every ACP endpoint does before anything else: the header on REST, the tool's meta otherwise (MCP, A2A). */
 function protocol(input: WithMeta, ctx: HandlerContext): void {
-  const requestId = ctx.headers.get("request-id");
-  if (ctx.responseHeaders && requestId && /^[\x21-\x7e]{1,255}$/.test(requestId)) ctx.responseHeaders["Request-Id"] = requestId;
-  requireApiVersion(ctx.transport === "mcp" ? input.meta : ctx.headers);
+  requireApiVersion(ctx.transport === "rest" ? ctx.headers : input.meta);
 }
 
 /** What the model reads of a session: where it stands and the next step. */

@@ -32,6 +32,9 @@ function nextHandler(op: HttpOperation) {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
     const responseHeaders: Record<string, string> = {};
+    // ACP echoes the caller's correlation id on every answer, errors included.
+    const correlation = http.errorFormat === "acp" ? request.headers.get("request-id") : null;
+    if (correlation && /^[\x21-\x7e]{1,255}$/.test(correlation)) responseHeaders["Request-Id"] = correlation;
     try {
       const idempotencyKey = op.idempotency ? (request.headers.get("idempotency-key") ?? undefined) : undefined;
       const ctx = {

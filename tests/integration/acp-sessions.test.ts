@@ -165,6 +165,10 @@ describe("ACP checkout sessions over REST (test mode)", () => {
     expectAcpValid(r.body, "CheckoutSession");
     expect(r.headers.get("request-id")).toBe(requestId);
     expect(r.headers.get("idempotency-key")).toBe(key);
+    // Echoed on errors too, also those refused before the handler runs (no Idempotency-Key).
+    const refused = await create(createBody(fx.perMachine), { requestId, key: null });
+    expectAcpError(refused, 400, "idempotency_key_required");
+    expect(refused.headers.get("request-id")).toBe(requestId);
     expect(r.body.id).toMatch(/^acs_[A-Za-z0-9]{24}$/);
     expect(r.body.status).toBe("not_ready_for_payment");
     expect(r.body.currency).toBe("usd");
