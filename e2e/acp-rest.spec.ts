@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { acpSchemaErrors, delegateBody } from "../tests/helpers/acp-protocol";
 
 /**
  * An agent buys and uses a license over the Agentic Commerce Protocol's REST binding alone, with plain HTTP (no
@@ -11,16 +9,9 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
  * against the official JSON Schemas (vendored from the 2026-04-17 release in tests/fixtures/acp-2026-04-17).
  */
 const VERSION = "2026-04-17";
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/acp-2026-04-17/${name}`, import.meta.url), "utf8")) as object;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(fixture("schema.agentic_checkout.json"), "checkout");
-ajv.addSchema(fixture("schema.delegate_payment.json"), "delegate");
-
 function expectValid(body: unknown, ref: string): void {
-  const validate = ajv.getSchema(ref);
-  if (!validate) throw new Error(`no schema ${ref}`);
-  expect(validate(body), `${ref}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 1500)}`).toBe(true);
+  const errors = acpSchemaErrors(body, ref);
+  expect(errors, `${ref}: ${errors}\n${JSON.stringify(body).slice(0, 1500)}`).toBeNull();
 }
 
 /** One ACP POST with the headers the protocol requires; checks the status (and the Request-Id echo) and returns the JSON body. */
@@ -77,34 +68,7 @@ test("ACP over REST: discovery → session → buyer → delegate_payment → co
   expect(total).toBe(product.price_cents);
 
   // Delegate a test card for exactly this session and amount.
-  const token = await acp(
-    request,
-    `${api}/agentic_commerce/delegate_payment`,
-    {
-      payment_method: {
-        type: "card",
-        card_number_type: "fpan",
-        number: "4242424242424242",
-        exp_month: "12",
-        exp_year: String(new Date().getUTCFullYear() + 3),
-        display_card_funding_type: "credit",
-        display_brand: "visa",
-        display_last4: "4242",
-        metadata: {},
-      },
-      allowance: {
-        reason: "one_time",
-        max_amount: total,
-        currency: "usd",
-        checkout_session_id: id,
-        merchant_id: "indie-license-market",
-        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-      },
-      risk_signals: [{ type: "card_testing", score: 0, action: "authorized" }],
-      metadata: {},
-    },
-    201,
-  );
+  const token = await acp(request, `${api}/agentic_commerce/delegate_payment`, delegateBody(id, total, "usd"), 201);
   expectValid(token, "delegate#/$defs/DelegatePaymentResponse");
 
   // Complete: the order carries the key.

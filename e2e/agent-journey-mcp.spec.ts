@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
+import { acpSchemaErrors, delegateBody } from "../tests/helpers/acp-protocol";
 
 /**
  * An agent that buys and uses a license by itself with nothing but the official MCP SDK client over HTTP: no REST
@@ -18,16 +16,9 @@ type Result = Awaited<ReturnType<Client["callTool"]>>;
 
 // Every ACP tool result is the protocol's own object: checked against the official JSON Schemas (2026-04-17, vendored
 // byte for byte in tests/fixtures/acp-2026-04-17).
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../tests/fixtures/acp-2026-04-17/${name}`, import.meta.url), "utf8")) as object;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(fixture("schema.agentic_checkout.json"), "checkout");
-ajv.addSchema(fixture("schema.delegate_payment.json"), "delegate");
-
 function expectValid(body: unknown, ref: string): void {
-  const validate = ajv.getSchema(ref);
-  if (!validate) throw new Error(`no schema ${ref}`);
-  expect(validate(body), `${ref}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 1500)}`).toBe(true);
+  const errors = acpSchemaErrors(body, ref);
+  expect(errors, `${ref}: ${errors}\n${JSON.stringify(body).slice(0, 1500)}`).toBeNull();
 }
 
 async function connect(baseURL: string) {
@@ -99,27 +90,7 @@ test("MCP only: browse → details → ACP checkout with a delegated test card �
   // Vault a test card for exactly this session and amount.
   const token = await ok(client, "delegate_payment", {
     meta: { api_version: API_VERSION, idempotency_key: randomUUID() },
-    payload: {
-      payment_method: {
-        type: "card",
-        card_number_type: "fpan",
-        number: "4242424242424242",
-        exp_month: "12",
-        exp_year: String(new Date().getFullYear() + 2),
-        display_card_funding_type: "credit",
-        metadata: {},
-      },
-      allowance: {
-        reason: "one_time",
-        max_amount: total,
-        currency: updated.data.currency,
-        checkout_session_id: sessionId,
-        merchant_id: "indie-license-market",
-        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-      },
-      risk_signals: [{ type: "card_testing", score: 0, action: "authorized" }],
-      metadata: {},
-    },
+    payload: delegateBody(sessionId, total, updated.data.currency),
   });
   expectValid(token.data, "delegate#/$defs/DelegatePaymentResponse");
   expect(token.data.id).toMatch(/^vt_/);
