@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { delegateBody } from "../tests/helpers/acp-protocol";
 import { expect, noHorizontalScroll, test } from "./fixtures";
 
 // The operator's agent platforms at /admin/agents: register one (the key and the webhook secret are on the page this
@@ -45,33 +46,7 @@ async function buyAsAgent(request: APIRequestContext, apiKey: string): Promise<s
   );
   expect(session.status).toBe("ready_for_payment");
   const total: number = session.totals.find((t: { type: string }) => t.type === "total").amount;
-  const token = await post(
-    "/agentic_commerce/delegate_payment",
-    {
-      payment_method: {
-        type: "card",
-        card_number_type: "fpan",
-        number: "4242424242424242",
-        exp_month: "12",
-        exp_year: String(new Date().getUTCFullYear() + 3),
-        display_card_funding_type: "credit",
-        display_brand: "visa",
-        display_last4: "4242",
-        metadata: {},
-      },
-      allowance: {
-        reason: "one_time",
-        max_amount: total,
-        currency: "usd",
-        checkout_session_id: session.id,
-        merchant_id: "indie-license-market",
-        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-      },
-      risk_signals: [{ type: "card_testing", score: 0, action: "authorized" }],
-      metadata: {},
-    },
-    201,
-  );
+  const token = await post("/agentic_commerce/delegate_payment", delegateBody(session.id, total, "usd"), 201);
   const done = await post(
     `/checkout_sessions/${session.id}/complete`,
     { payment_data: { handler_id: "test_card", instrument: { type: "card", credential: { type: "vt", token: token.id } } } },
@@ -165,6 +140,8 @@ test("the operator registers an agent platform, sees its key once, watches its w
   expect((await probe(apiKey)).status()).toBe(401);
 
   await page.getByRole("navigation", { name: "Operator console" }).getByRole("link", { name: "Audit" }).click();
-  const audit = page.getByRole("table");
+  // The audit page's own table, once it is there (the agents page has tables too, until the navigation lands).
+  await expect(page).toHaveURL(/\/admin\/audit/);
+  const audit = page.getByRole("table", { name: "Operator actions, newest first" });
   for (const action of ["agent_platform.register", "agent_platform.revoke"]) await expect(audit).toContainText(action);
 });
