@@ -56,6 +56,8 @@ export default defineConfig({
           PAYMENTS: "test",
           // The operator of the suite's deployment (e2e/money.spec.ts, e2e/admin.spec.ts).
           ADMIN_EMAILS: "operator@e2e.example.com",
+          // The operator's public contact, on /contact (e2e/trust.spec.ts).
+          SUPPORT_EMAIL: "help@example.com",
           // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
           RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
           RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "./lib/env.ts";
+import { REQUEST_PATH_HEADER } from "./lib/http/request-path.ts";
 import { isPagePath, newNonce, securityHeaders } from "./lib/http/security-headers.ts";
 
 /**
@@ -15,9 +16,10 @@ export function proxy(request: NextRequest): NextResponse {
   const headers = securityHeaders(pathname, { baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }, nonce);
 
   const requestHeaders = new Headers(request.headers);
-  // A client's own copies are never what the page renders with.
+  // A client's own copies are never what the page renders with (the path is always ours).
   requestHeaders.delete("x-nonce");
   requestHeaders.delete("content-security-policy");
+  requestHeaders.set(REQUEST_PATH_HEADER, pathname);
   if (nonce !== undefined) {
     requestHeaders.set("x-nonce", nonce);
     requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);

@@ -11,9 +11,11 @@ import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startWebhookOutbox } from "./lib/webhooks/deliver.ts";
 import { startUploadSweep } from "./lib/dashboard/uploads.ts";
+import { startArtifactSweep } from "./lib/releases/ingest.ts";
 import { startRefundSweep } from "./lib/refunds/resume-refunds.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
 import { paymentModeSummary } from "./lib/payments/provider.ts";
+import { checkStorageSettings } from "./lib/storage/index.ts";
 
 /**
  * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
@@ -21,6 +23,10 @@ import { paymentModeSummary } from "./lib/payments/provider.ts";
  */
 // Nothing may call home: this service runs on machines without internet access.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+// On Node 20 the AWS SDK (S3 storage) warns at its first client that versions after January 2027 need Node 22: a
+// notice for whoever upgrades the SDK, not about this process. Its documented switch (aws/aws-sdk-js-v3#7983) turns
+// only that warning off; an operator's own value is kept.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 async function main(): Promise<void> {
   const e = env();
@@ -28,6 +34,7 @@ async function main(): Promise<void> {
   // Settings the schema takes as plain strings, checked before anything starts: a bad entry is a clear error here.
   hostPolicy(e);
   trustedProxies();
+  checkStorageSettings(e);
   await prepareDatabase();
 
   const app = next({ dev, dir: process.cwd(), hostname: "localhost", port: e.PORT });
@@ -58,6 +65,8 @@ async function main(): Promise<void> {
   const stopWebhooks = startWebhookOutbox();
   // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
   const stopUploadSweep = startUploadSweep();
+  // Removes stored release files no artifact row refers to (a crash between storing a file and recording it).
+  const stopArtifactSweep = startArtifactSweep();
   // Resolves refunds a crash left half-done (amount reserved, provider maybe asked); see lib/refunds/resume-refunds.ts.
   const stopRefundSweep = startRefundSweep();
   // Several instances share one PostgreSQL: their rate-limit counts are shared through it too.
@@ -73,6 +82,7 @@ async function main(): Promise<void> {
     stopOutbox();
     stopWebhooks();
     stopUploadSweep();
+    stopArtifactSweep();
     stopRefundSweep();
     stopRateLimitSync();
     server.close(

@@ -25,19 +25,25 @@ export const metadata: Metadata = {
 };
 
 export const viewport: Viewport = {
-  themeColor: "#ffffff",
-  colorScheme: "light",
+  // The header's colour in each scheme (white, and slate-900, which app/globals.css makes white in dark mode).
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#0f172b" },
+  ],
+  colorScheme: "light dark",
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // Every page renders per request, the not-found page included: its scripts carry that response's CSP nonce (proxy.ts).
   await connection();
+  // A page with the sticky Buy bar (components/store/sticky-buy-bar.tsx) keeps room for it below the footer.
   return (
     <html lang="en" className={GeistSans.variable}>
-      <body className="flex min-h-dvh flex-col font-sans">
+      <body className="flex min-h-dvh flex-col font-sans max-lg:has-[[data-sticky-buy-bar]]:pb-[calc(4.5rem+env(safe-area-inset-bottom))]">
+        {/* Focused, it joins the flow above the header (pushing it down) instead of covering the logo. */}
         <a
           href="#main"
-          className={`sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-semibold text-indigo-700 shadow focus:not-sr-only focus:absolute focus:top-3 focus:left-3 ${focusRing}`}
+          className={`sr-only rounded-md bg-white text-sm font-semibold text-indigo-700 shadow ring-1 ring-slate-300 focus:not-sr-only focus:m-2 focus:self-start focus:px-4 focus:py-2.5 ${focusRing}`}
         >
           Skip to content
         </a>

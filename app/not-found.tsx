@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
-import { NotFoundPanel } from "@/components/store/not-found-panel";
+import { headers } from "next/headers";
+import { missingKind } from "@/lib/http/request-path";
+import { NotFoundPanel, notFoundCopy } from "@/components/store/not-found-panel";
 
-export const metadata: Metadata = { title: "Page not found", robots: { index: false } };
+// Unknown addresses and, on a first load, missing products and checkouts render this page (server.ts hands those to
+// Next under a path naming the kind, lib/http/request-path.ts), so it says what was not found.
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: notFoundCopy(missingKind(await headers())).title, robots: { index: false } };
+}
 
-export default function NotFound() {
-  return (
-    <NotFoundPanel title="We couldn't find that page">
-      <p>The link may be broken, or the page may have moved. Everything for sale is in the catalogue.</p>
-    </NotFoundPanel>
-  );
+export default async function NotFound() {
+  return <NotFoundPanel copy={notFoundCopy(missingKind(await headers()))} />;
 }

@@ -306,12 +306,12 @@ test.describe("two instances, one PostgreSQL", () => {
 
 test.describe("the database restarting under load", () => {
   test("requests fail with 503 problem documents while PostgreSQL is down and succeed again afterwards", async () => {
-    const server = privatePostgres(55_432);
+    const server = privatePostgres();
     expect(server, "PostgreSQL's server binaries (initdb, pg_ctl) are needed for this test").not.toBeNull();
     let app: AppProcess | undefined;
     try {
-      server!.start();
-      app = await startApp(3213, { DATABASE_URL: server!.url, BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4", PAYMENTS: "test" });
+      await server!.start();
+      app = await startApp(3213, { DATABASE_URL: server!.url(), BASE_URL: "http://127.0.0.1:3213", DATABASE_POOL_SIZE: "4", PAYMENTS: "test" });
       // A new search each time: marketplace reads are cached for a few seconds, and this must reach the database.
       let n = 0;
       const listing = () => fetch(`${app!.url}/api/marketplace/listings?limit=1&search=a&page=${++n}`).then(json);
@@ -334,7 +334,7 @@ test.describe("the database restarting under load", () => {
       }
       expect((await fetch(`${app.url}/health`)).status).toBe(200);
 
-      server!.start();
+      await server!.start();
       await expect.poll(async () => (await listing()).status, { timeout: 30_000 }).toBe(200);
       // The payment attempted while the database was down left nothing half-done.
       const status = (await fetch(`${app.url}/api/checkout/${checkout.body.session_id}`).then(json)).body;

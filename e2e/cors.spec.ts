@@ -23,7 +23,7 @@ test("a page on another origin reads public APIs but not seller ones", async ({ 
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ license_key: "ABCD-EFGH-JKLM-NPQR", machine_fingerprint: "cors-e2e-device-0001", plugin_id: "none" }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code?: string } }));
-      const seller = await fetch(`${base}/api/dashboard/products`).then(
+      const seller = await fetch(`${base}/api/v1/products`).then(
         (r) => `read ${r.status}`,
         (e: unknown) => `refused ${String(e)}`,
       );

@@ -1,6 +1,7 @@
 import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { signIn } from "./support/sign-in";
+import { fillSupportAndRefunds } from "./support/seller-profile";
 
 test("a seller creates a coupon on the Coupons page; a buyer buys seats with it on the product page", async ({ page, browser, baseURL, shot }) => {
   test.setTimeout(120_000);
@@ -9,10 +10,11 @@ test("a seller creates a coupon on the Coupons page; a buyer buys seats with it 
   await expect(page).toHaveURL(/\/dashboard\/welcome$/);
   await page.getByLabel("Developer or studio name").fill(`Coupon Studio ${run}`);
   await page.getByLabel("About you").fill("Tools sold by the seat to small teams.");
+  await fillSupportAndRefunds(page);
   await page.getByRole("button", { name: "Create profile" }).click();
   await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
   await connectTestPayouts(page);
-  const created = await page.request.post("/api/dashboard/products", {
+  const created = await page.request.post("/api/v1/products", {
     data: {
       name: `Team Tape ${run}`,
       tagline: "Tape warmth for the whole studio.",

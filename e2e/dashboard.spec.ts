@@ -1,48 +1,11 @@
-import { deflateSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
+import { tinyPng } from "./support/png";
 import { signIn } from "./support/sign-in";
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid 16 × 16 PNG in one colour, made here so the test needs no fixture file. */
-function tinyPng(rgb: [number, number, number] = [79, 70, 229]): Buffer {
-  const size = 16;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", pixels),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+import { fillSupportAndRefunds } from "./support/seller-profile";
 
 /** Screenshots hide the caret with an inline style; taken before hydration, that would be a hydration mismatch. */
 async function settled(page: Page) {
@@ -54,9 +17,10 @@ async function createProfile(page: Page, name: string) {
   await page.getByLabel("Developer or studio name").fill(name);
   await page.getByLabel("Website").fill("https://example.com");
   await page.getByLabel("About you").fill("Small tools for people who ship desktop software.");
+  await fillSupportAndRefunds(page);
   await page.getByRole("button", { name: "Create profile" }).click();
   await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome back, ${name}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${name}`);
 }
 
 test("a seller lists a product, sells it, manages its license and unlists it; another seller cannot touch it", async ({
@@ -192,7 +156,7 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
 
   // Find the license by the buyer's e-mail, revoke it with a reason, reinstate it.
   await page.goto("/dashboard/licenses");
-  await page.getByLabel("Search by license key or buyer e-mail").fill(buyerEmail);
+  await page.getByLabel("Search by part of a key, buyer e-mail or product name").fill(buyerEmail);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/licenses\?q=/);
   const licenseRow = page.getByRole("row").filter({ hasText: buyerEmail });
@@ -208,6 +172,8 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
 
   await page.getByLabel("Reason").fill("Refunded at the buyer's request");
   await page.getByRole("button", { name: "Revoke license" }).click();
+  // Asked first: the revocation happens on confirming.
+  await page.getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "License revoked" })).toBeVisible();
   await expect(page.getByText("Reason: Refunded at the buyer's request")).toBeVisible();
   expect(await (await page.request.post("/validate", { data: machine })).json()).toMatchObject({ valid: false, code: "REVOKED" });
@@ -224,12 +190,13 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   const machineRow = page.getByRole("row").filter({ hasText: "ab12ab12…ab12" });
   await expect(machineRow.locator("code")).toHaveAttribute("title", machine.machine_fingerprint);
   await machineRow.getByRole("button", { name: /release/i }).click();
+  await page.getByRole("button", { name: "Release machine" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Machine released" })).toBeVisible();
   await expect(page.getByText("No machine has activated this key yet.")).toBeVisible();
 
   // A complimentary key for a reviewer, with its own seat count.
   await page.goto("/dashboard/licenses");
-  await page.getByLabel("Product").selectOption(productId);
+  await page.getByLabel("Product", { exact: true }).selectOption(productId);
   await page.getByLabel("Recipient's e-mail").fill(`e2e-reviewer-${run}@example.com`);
   await page.getByLabel("Machines").fill("5");
   await page.getByRole("button", { name: "Issue license" }).click();
@@ -270,7 +237,7 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
     download_url: "https://example.com/downloads/waveform-inspector.zip",
     icon_url: iconPath,
   };
-  expect((await page.request.put(`/api/dashboard/products/${productId}`, { data: body })).status()).toBe(200);
+  expect((await page.request.put(`/api/v1/products/${productId}`, { data: body })).status()).toBe(200);
 
   // …but a second seller, in a browser of their own, gets 404s for it: page and API alike.
   const other = await browser.newContext({ baseURL });
@@ -282,9 +249,9 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   await expect(otherPage.getByRole("heading", { level: 1 })).toHaveText("Nothing of yours here");
   await settled(otherPage);
   await otherPage.screenshot({ path: "e2e/artifacts/screens/dashboard-other-seller-404.png", fullPage: true });
-  const put = await other.request.put(`/api/dashboard/products/${productId}`, { data: { ...body, name: "Hijacked" } });
+  const put = await other.request.put(`/api/v1/products/${productId}`, { data: { ...body, name: "Hijacked" } });
   expect(put.status()).toBe(404);
-  const stillOurs = await (await page.request.get(`/api/dashboard/products/${productId}`)).json();
+  const stillOurs = await (await page.request.get(`/api/v1/products/${productId}`)).json();
   expect(stillOurs.product.name).toBe(productName);
   await other.close();
 });

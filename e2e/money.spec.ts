@@ -4,6 +4,7 @@ import { expect, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { dropDatabase, freshDatabase, PG_ADMIN, startApp, type AppProcess } from "./support/servers";
 import { signIn } from "./support/sign-in";
+import { fillSupportAndRefunds } from "./support/seller-profile";
 
 // The money flow end to end in Chromium, test mode, on each engine: a seller connects the test payout account, lists
 // a per-seat product in EUR and a coupon for it; a buyer buys two seats with the coupon; the Sales page and the ledger
@@ -28,6 +29,7 @@ async function createProfile(page: Page, name: string) {
   await expect(page).toHaveURL(/\/dashboard\/welcome$/);
   await page.getByLabel("Developer or studio name").fill(name);
   await page.getByLabel("About you").fill("Plugins sold by the seat, priced in euros.");
+  await fillSupportAndRefunds(page);
   await page.getByRole("button", { name: "Create profile" }).click();
   await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
 }

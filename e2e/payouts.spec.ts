@@ -1,6 +1,7 @@
 import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { signIn } from "./support/sign-in";
+import { fillSupportAndRefunds } from "./support/seller-profile";
 
 test("a new seller cannot publish a paid listing until they connect the test payout account on the Payouts page", async ({ page, shot }) => {
   test.setTimeout(120_000);
@@ -9,6 +10,7 @@ test("a new seller cannot publish a paid listing until they connect the test pay
   await expect(page).toHaveURL(/\/dashboard\/welcome$/);
   await page.getByLabel("Developer or studio name").fill(`Payout Studio ${run}`);
   await page.getByLabel("About you").fill("Small tools for people who ship desktop software.");
+  await fillSupportAndRefunds(page);
   await page.getByRole("button", { name: "Create profile" }).click();
   await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
 
@@ -28,7 +30,7 @@ test("a new seller cannot publish a paid listing until they connect the test pay
     download_url: "https://example.com/download.zip",
     icon_url: "/icons/tape-warmth.svg",
   };
-  const refused = await page.request.post("/api/dashboard/products", { data: product });
+  const refused = await page.request.post("/api/v1/products", { data: product });
   expect(refused.status()).toBe(409);
   expect(refused.headers()["content-type"]).toBe("application/problem+json");
   expect(await refused.json()).toMatchObject({ code: "payout_account_required", detail: expect.stringContaining("Dashboard → Payouts") });
@@ -51,9 +53,9 @@ test("a new seller cannot publish a paid listing until they connect the test pay
   await page.waitForLoadState("networkidle");
   await shot("payouts-ready");
 
-  const account = await (await page.request.get("/api/dashboard/payouts")).json();
+  const account = await (await page.request.get("/api/v1/payouts")).json();
   expect(account.payout_account).toMatchObject({ provider: "test", status: "ready", ready: true, connect_with: "test" });
-  const created = await page.request.post("/api/dashboard/products", { data: product });
+  const created = await page.request.post("/api/v1/products", { data: product });
   expect(created.status()).toBe(201);
   await page.goto("/dashboard");
   await expect(page.locator("#payout-cta")).toHaveCount(0);

@@ -38,6 +38,8 @@ const fields = z.object({
   STRIPE_TAX: z.enum(["on", "off"]).default("off"),
   /** The operator: addresses (comma-separated) that may use /admin after signing in with the usual sign-in link. */
   ADMIN_EMAILS: z.string().optional(),
+  /** The operator's public contact address, on the Contact page and in the terms; unset: the page says there is none. */
+  SUPPORT_EMAIL: z.email().optional(),
   /**
    * Agentic Commerce Protocol: whether agents without an agent platform key (issued in /admin) may open and complete
    * checkout sessions for listed products. On by default, as anyone may buy on the storefront; off makes a key required.
@@ -57,6 +59,14 @@ const fields = z.object({
   RATE_LIMIT_RECEIPT_PER_MIN: perMinute(120),
   RATE_LIMIT_CHECKOUT_PER_MIN: perMinute(30),
   RATE_LIMIT_PER_KEY_PER_MIN: perMinute(120),
+  /** Seller API calls (REST and MCP) per seller API token per minute. */
+  RATE_LIMIT_SELLER_TOKEN_PER_MIN: perMinute(300),
+  /**
+   * Sellers' webhook endpoints on private, loopback, link-local or otherwise non-public addresses (checked when an
+   * endpoint is saved and again at every delivery, after DNS): refused unless this is on (a receiver on the same
+   * private network as the service; the tests).
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["on", "off"]).default("off"),
   /** Trials started per client address per hour. */
   RATE_LIMIT_TRIAL_PER_HOUR: z.coerce.number().int().min(1).max(100_000_000).default(10),
   /** Reverse proxies in front of the service; the client address is then read from X-Forwarded-For. */
@@ -71,8 +81,29 @@ const fields = z.object({
   LISTING_CACHE_TTL_MS: millis(5_000, 0),
   /** How often "last validated" times are written to the database. */
   VALIDATION_FLUSH_MS: millis(5_000, 10),
-  /** Where uploaded product images are stored. */
+  /** Where uploaded files (product images, release artifacts) are stored with the local storage driver. */
   UPLOAD_DIR: z.string().min(1).default("./data/uploads"),
+  /**
+   * Where uploaded files live: on this machine's disk under UPLOAD_DIR (one instance, or instances sharing that
+   * directory), or in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) that every instance shares.
+   */
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().min(1).optional(),
+  /** The bucket's region ("auto" for Cloudflare R2). */
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** The S3 API endpoint for a service other than AWS (R2: https://<account>.r2.cloudflarestorage.com; MinIO). */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Path-style bucket addressing (MinIO and most self-hosted servers need it). */
+  S3_FORCE_PATH_STYLE: z.enum(["on", "off"]).default("off"),
+  /** Credentials; when unset, the AWS SDK's default chain (environment, instance role) is used. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** A key prefix inside the bucket, for a bucket shared with other data (e.g. "ilm/"). */
+  S3_PREFIX: z.string().max(200).default(""),
+  /** Lifetime of a signed download URL, in seconds. */
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** Largest release artifact a seller may upload, in megabytes (refused while it streams in). */
+  ARTIFACT_MAX_MB: z.coerce.number().int().min(1).max(2_000).default(512),
   /** Uploaded image storage per seller, in megabytes. */
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Complimentary licenses a seller may send per day, and while the seller is new (first 7 days, no paid sale). */

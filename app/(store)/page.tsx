@@ -1,19 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { cache } from "react";
+import { permanentRedirect } from "next/navigation";
 import { countCategories } from "@/lib/marketplace/count-categories";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
+import { homeRows, type HomeRows } from "@/lib/marketplace/featured";
 import { listProducts, type ProductPage } from "@/lib/marketplace/list-products";
 import { toListingProduct } from "@/lib/marketplace/serialize";
 import { absoluteUrl } from "@/lib/urls";
 import { browseHref, DEFAULT_SORT, PAGE_SIZE, parseBrowseQuery, type BrowseQuery } from "@/components/store/browse-query";
 import { CategoryNav } from "@/components/store/category-nav";
+import { developerHref } from "@/components/store/developer-href";
 import { plural } from "@/components/store/labels";
 import { Pagination } from "@/components/store/pagination";
 import { ProductCard } from "@/components/store/product-card";
+import { ProductRow } from "@/components/store/product-row";
 import { SearchForm } from "@/components/store/search-form";
 import { SortForm } from "@/components/store/sort-form";
-import { buttonSecondary, container, textLink } from "@/components/ui/styles";
+import { buttonSecondary, container } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
 
@@ -24,10 +27,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   // Filtered, sorted and paged views are variations of the home page: followed, but kept out of search indexes.
   const filtered = Boolean(query.q || query.category || query.developer || query.page > 1 || query.sort !== DEFAULT_SORT);
   let title: string | undefined;
-  if (query.developer) {
-    const name = await lookupDeveloperName(query.developer);
-    title = name ? `Products by ${name}` : "Developer not found";
-  } else if (query.q) {
+  if (query.q) {
     title = `Search: ${query.q}`;
   } else if (query.category) {
     title = CATEGORY_LABELS[query.category];
@@ -54,15 +54,33 @@ async function loadPage(query: BrowseQuery): Promise<ProductPage> {
   return result;
 }
 
-/** A developer's display name, read from one of their listed products (there is no developer lookup in lib yet). */
-const lookupDeveloperName = cache(async (developerId: string): Promise<string | undefined> => {
-  const any = await listProducts({ developerId, sort: "newest", page: 1, limit: 1 });
-  return any.rows[0]?.developer.name;
-});
+/** The home page's rows (featured, new, top rated) show on the plain home page only: no search, filter, sort or page. */
+function showsRows(query: BrowseQuery): boolean {
+  return !query.q && !query.category && !query.developer && query.page === 1 && query.sort === DEFAULT_SORT;
+}
 
-async function developerName(query: BrowseQuery, result: ProductPage): Promise<string | undefined> {
-  if (!query.developer) return undefined;
-  return result.rows[0]?.developer.name ?? lookupDeveloperName(query.developer);
+/** The rows above the full listing; a row with nothing in it is left out. */
+function HomeRowsSection({ rows }: { rows: HomeRows }) {
+  const listing = (list: HomeRows["featured"]) => list.map(toListingProduct);
+  return (
+    <div className={`${container} space-y-10 pt-8`}>
+      <ProductRow id="featured" title="Featured" description="Picked by the marketplace team." products={listing(rows.featured)} />
+      <ProductRow
+        id="new"
+        title="New"
+        description="The latest listings."
+        products={listing(rows.newest)}
+        seeAll={{ href: "#all-products", label: "products, newest first" }}
+      />
+      <ProductRow
+        id="top-rated"
+        title="Top rated"
+        description="By verified buyers' reviews."
+        products={listing(rows.topRated)}
+        seeAll={{ href: browseHref({ sort: "rating" }), label: "products, top rated first" }}
+      />
+    </div>
+  );
 }
 
 function resultSummary(query: BrowseQuery, total: number): string {
@@ -72,64 +90,55 @@ function resultSummary(query: BrowseQuery, total: number): string {
   return parts.join(" ");
 }
 
-function emptySummary(query: BrowseQuery, developer: string | undefined): string {
-  const where = [
-    query.category ? ` in ${CATEGORY_LABELS[query.category]}` : "",
-    query.developer ? ` from ${developer ?? "this developer"}` : "",
-  ].join("");
+function emptySummary(query: BrowseQuery): string {
+  const where = query.category ? ` in ${CATEGORY_LABELS[query.category]}` : "";
   return query.q ? `No products match “${query.q}”${where}.` : `No products${where} yet.`;
 }
 
 export default async function Home({ searchParams }: Props) {
   const query = parseBrowseQuery(await searchParams);
-  const [result, counts] = await Promise.all([loadPage(query), countCategories()]);
-  const devName = await developerName(query, result);
+  // A developer's products have their own page now; old links keep working (308, sort and page kept).
+  if (query.developer) permanentRedirect(developerHref(query.developer, query));
+  const [result, counts, rows] = await Promise.all([
+    loadPage(query),
+    // The chips count what this view lists: the search and the developer apply to them too.
+    countCategories({ search: query.q || undefined, developerId: query.developer }),
+    showsRows(query) ? homeRows() : null,
+  ]);
   const products = result.rows.map(toListingProduct);
   const shownQuery: BrowseQuery = { ...query, page: result.page };
-  const hasFilters = Boolean(query.q || query.category || query.developer);
+  const hasFilters = Boolean(query.q || query.category);
 
   return (
     <>
       <section aria-labelledby="page-title" className="border-b border-slate-200 bg-white">
-        <div className={`${container} py-10 sm:py-14`}>
-          {query.developer ? (
-            <>
-              <p className="text-sm font-medium text-indigo-700">
-                <Link href={browseHref({ sort: query.sort })} className={textLink}>
-                  <span aria-hidden="true">← </span>All products
-                </Link>
-              </p>
-              <h1 id="page-title" className="mt-3 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">
-                Products by {devName ?? "this developer"}
-              </h1>
-              <p className="mt-3 max-w-2xl text-base text-pretty text-slate-600">
-                {devName ? `Everything ${devName} currently sells on Indie License Market.` : "We couldn't find listed products from this developer."}
-              </p>
-            </>
-          ) : (
-            <>
-              <h1 id="page-title" className="text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">
-                Software from independent developers
-              </h1>
-              <p className="mt-3 max-w-2xl text-base text-pretty text-slate-600 sm:text-lg">
-                Plugins, apps, assets and tools, bought straight from the people who make them. Licensed per machine — try before you buy, move your
-                license whenever you change computers.
-              </p>
-            </>
-          )}
-          <div className="mt-6">
+        {/* Compact on phones, so the first products show on the first screen. */}
+        <div className={`${container} py-5 sm:py-14`}>
+          <h1 id="page-title" className="text-2xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">
+            Software from independent developers
+          </h1>
+          <p className="mt-1.5 text-sm text-pretty text-slate-600 sm:hidden">
+            Plugins, apps, assets and tools, licensed per machine. Try before you buy.
+          </p>
+          <p className="mt-3 hidden max-w-2xl text-lg text-pretty text-slate-600 sm:block">
+            Plugins, apps, assets and tools, bought straight from the people who make them. Licensed per machine — try before you buy, move your
+            license whenever you change computers.
+          </p>
+          <div className="mt-4 sm:mt-6">
             <SearchForm query={query} />
           </div>
         </div>
       </section>
 
+      {rows ? <HomeRowsSection rows={rows} /> : null}
+
       <div className={`${container} py-8`}>
         <CategoryNav query={query} counts={counts} />
 
-        <section aria-labelledby="results-heading" className="mt-8">
+        <section id="all-products" aria-labelledby="results-heading" className="mt-8 scroll-mt-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-            <h2 id="results-heading" className="text-lg font-semibold text-slate-900" aria-live="polite">
-              {result.total > 0 ? resultSummary(query, result.total) : emptySummary(query, devName)}
+            <h2 id="results-heading" className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900" aria-live="polite">
+              {result.total > 0 ? resultSummary(query, result.total) : emptySummary(query)}
             </h2>
             {result.total > 0 ? <SortForm query={query} /> : null}
           </div>

@@ -10,6 +10,8 @@ const NOTICES: Record<string, string> = {
   "seller-reinstated": "Seller reinstated. The listings their suspension hid are listed again.",
   "product-removed": "Listing removed. The seller sees your reason and cannot relist it.",
   "product-restored": "Listing restored.",
+  "product-featured": "Listing featured. It leads the home page's Featured row.",
+  "product-unfeatured": "Listing no longer featured.",
   refunded: "Refund made. The buyer is told by e-mail; a full refund revokes the license.",
   "test-dispute": "Test dispute updated: the license and the ledger follow, as with a real chargeback.",
 };
@@ -22,6 +24,9 @@ const ERRORS: Record<string, string> = {
   order_not_found: "There is no such order.",
   product_already_removed: "That listing is already removed.",
   product_not_removed: "Only a removed listing can be restored.",
+  product_not_listed: "Only a listed product can be featured.",
+  product_already_featured: "That listing is already featured.",
+  product_not_featured: "That listing is not featured.",
   listing_changed: "That listing changed in the meantime; try again.",
   refund_exceeds_remaining: "That is more than remains to be refunded on this order.",
   order_not_paid: "Only paid orders can be refunded or disputed.",

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { restoreProduct, removeProduct } from "@/lib/admin/products";
+import { featureProduct, restoreProduct, removeProduct, unfeatureProduct } from "@/lib/admin/products";
 import { noteBodySchema, reasonBodySchema } from "@/lib/admin/schemas";
 import { reinstateSeller, suspendSeller } from "@/lib/admin/sellers";
 import { requireAdmin } from "@/lib/admin/session";
@@ -76,6 +76,20 @@ export async function restoreProductAction(fd: FormData): Promise<void> {
   await run("/admin/products", "product-restored", async () => {
     const id = parsed(idSchema, text(fd, "id"));
     await restoreProduct(admin, id, parsed(noteBodySchema, { note: text(fd, "reason") || undefined }).note);
+  });
+}
+
+export async function featureProductAction(fd: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  await run("/admin/products", "product-featured", async () => {
+    await featureProduct(admin, parsed(idSchema, text(fd, "id")));
+  });
+}
+
+export async function unfeatureProductAction(fd: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  await run("/admin/products", "product-unfeatured", async () => {
+    await unfeatureProduct(admin, parsed(idSchema, text(fd, "id")));
   });
 }
 

@@ -27,8 +27,8 @@ const monthLabel = (month: string) =>
 function FigureCells({ f }: { f: Omit<MonthFigures, "month"> }) {
   return (
     <>
-      {COLUMNS.map(([key]) => (
-        <td key={key} className={tdNum}>
+      {COLUMNS.map(([key, label]) => (
+        <td key={key} data-label={label} className={tdNum}>
           {key === "orders" ? f.orders.toLocaleString("en-US") : formatPrice(f[key], f.currency)}
         </td>
       ))}
@@ -82,7 +82,7 @@ export default async function AdminOverviewPage() {
         {currencies.length === 0 ? (
           <p className="text-sm text-slate-600">No money has moved in the last 12 months.</p>
         ) : (
-          <ScrollTable label="Totals by currency" minWidth="min-w-[60rem]">
+          <ScrollTable label="Totals by currency" minWidth="sm:min-w-[60rem]">
             <caption className="sr-only">Totals for the last 12 months by currency</caption>
             <FigureHead first="Currency" />
             <tbody>
@@ -101,7 +101,7 @@ export default async function AdminOverviewPage() {
 
       {currencies.map((c) => (
         <Section key={c} id={`months-${c}`} title={`By month, ${c.toUpperCase()}`} className="mt-10">
-          <ScrollTable label={`Months in ${c.toUpperCase()}`} minWidth="min-w-[60rem]">
+          <ScrollTable label={`Months in ${c.toUpperCase()}`} minWidth="sm:min-w-[60rem]">
             <caption className="sr-only">Figures by month in {c.toUpperCase()}</caption>
             <FigureHead first="Month" />
             <tbody>

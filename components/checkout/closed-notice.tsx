@@ -37,7 +37,7 @@ export function ClosedNotice({ view, status }: { view: CheckoutView; status: Rea
       testId={status === "test_mode_off" ? "test-mode-off" : undefined}
       actions={
         <>
-          <Link href={checkoutPaths.buyAgain(view.product.id, view.buyerEmail)} className={buttonPrimary}>
+          <Link href={checkoutPaths.buyAgain(view.product.id)} className={buttonPrimary}>
             Start a new checkout
           </Link>
           <Link href="/" className={buttonSecondary}>

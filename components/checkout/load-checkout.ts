@@ -42,8 +42,6 @@ export const checkoutPaths = {
   cancel: (id: string) => `/checkout/${encodeURIComponent(id)}/cancel`,
   success: (id: string) => `/checkout/${encodeURIComponent(id)}/success`,
   product: (productId: string) => `/products/${encodeURIComponent(productId)}`,
-  /** The product's Buy box, with the buyer's e-mail filled in again. */
-  buyAgain: (productId: string, email?: string) =>
-    `/products/${encodeURIComponent(productId)}${email ? `?email=${encodeURIComponent(email)}` : ""}#buy`,
-  receipt: (key: string) => `/api/receipt?key=${encodeURIComponent(key)}`,
+  /** The product's Buy box (the buyer's e-mail address stays out of the URL: it ends up in history and logs). */
+  buyAgain: (productId: string) => `/products/${encodeURIComponent(productId)}#buy`,
 } as const;

@@ -11,7 +11,10 @@ const ITEMS: readonly NavItem[] = [
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/coupons", label: "Coupons" },
   { href: "/dashboard/licenses", label: "Licenses" },
+  { href: "/dashboard/reviews", label: "Reviews" },
   { href: "/dashboard/payouts", label: "Payouts" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/api-tokens", label: "API tokens" },
   { href: "/dashboard/profile", label: "Profile" },
 ];
 

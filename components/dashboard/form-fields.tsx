@@ -2,8 +2,9 @@
 
 import { createContext, useActionState, useContext, useEffect, useRef, useState, type ReactNode, type SubmitEvent } from "react";
 import { useFormStatus } from "react-dom";
+import { formatBytes } from "@/components/ui/format";
 import { buttonPrimary, focusRing, inputBase } from "@/components/ui/styles";
-import { EMPTY_FORM, type FormState } from "./form-state";
+import { EMPTY_FORM, FILES_KEPT_FIELD, FILES_STORED_VALUE, type FormState } from "./form-state";
 
 /**
  * Form controls for the dashboard's server-action forms. The form keeps the action's last answer in context, so each
@@ -47,19 +48,41 @@ export function ActionForm({
   const [local, setLocal] = useState<{ for: FormState; state: FormState } | null>(null);
   // A refusal found in the browser shows until the server answers again.
   const state = local && local.for === serverState ? local.state : serverState;
+  const formRef = useRef<HTMLFormElement>(null);
+  // The files chosen when the form was last sent, by field name.
+  const sentFiles = useRef<Map<string, File[]> | null>(null);
+
+  // React resets a form once its action has answered, which empties every file input. After a refusal the files the
+  // seller chose are put back (the server stores them only once the whole form is valid), except in a field whose
+  // own files were refused: those are for the seller to replace.
+  useEffect(() => {
+    const sent = sentFiles.current;
+    sentFiles.current = null;
+    if (!sent || !serverState.message || serverState.values[FILES_STORED_VALUE]) return;
+    for (const input of formRef.current?.querySelectorAll<HTMLInputElement>('input[type="file"]') ?? []) {
+      const files = sent.get(input.name);
+      if (!files || files.length === 0 || serverState.errors[input.name]) continue;
+      const kept = new DataTransfer();
+      for (const file of files) kept.items.add(file);
+      input.files = kept.files;
+    }
+  }, [serverState]);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    if (!maxBodyBytes) return;
     const inputs = Array.from(event.currentTarget.querySelectorAll<HTMLInputElement>('input[type="file"]'));
+    sentFiles.current = new Map(inputs.map((input) => [input.name, Array.from(input.files ?? [])]));
+    // Tells the server this browser keeps the chosen files after a refusal (without JavaScript it cannot).
+    const flag = event.currentTarget.elements.namedItem(FILES_KEPT_FIELD);
+    if (flag instanceof HTMLInputElement) flag.value = "1";
+    if (!maxBodyBytes) return;
     const total = inputs.reduce((sum, input) => sum + Array.from(input.files ?? []).reduce((s, f) => s + f.size, 0), 0);
     if (total <= maxBodyBytes) return;
     event.preventDefault();
-    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     const errors: FormState["errors"] = {};
     for (const input of inputs) {
       if (input.files && input.files.length > 0)
         errors[input.name] = [
-          `Together the chosen files are ${mb(total)}; one save can send at most ${mb(maxBodyBytes)}. Save with fewer files, then add the rest.`,
+          `Together the chosen files are ${formatBytes(total)}; one save can send at most ${formatBytes(maxBodyBytes)}. Save with fewer files, then add the rest.`,
         ];
     }
     // Same values as before: the fields keep what the seller typed, since nothing was sent.
@@ -68,7 +91,8 @@ export function ActionForm({
 
   return (
     <FormContext value={{ state, prefix, labels }}>
-      <form action={formAction} onSubmit={onSubmit} className={className} aria-label={label} noValidate>
+      <form ref={formRef} action={formAction} onSubmit={onSubmit} className={className} aria-label={label} noValidate>
+        <input type="hidden" name={FILES_KEPT_FIELD} defaultValue="" />
         <FormProblems />
         {children}
       </form>
@@ -121,6 +145,13 @@ function FormProblems() {
       className="mb-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
     >
       <p className="font-semibold">{state.message}</p>
+      {state.link ? (
+        <p className="mt-2">
+          <a href={state.link.href} className={`rounded-sm font-semibold underline underline-offset-2 ${focusRing}`}>
+            {state.link.label}
+          </a>
+        </p>
+      ) : null}
       {fields.length > 0 ? (
         <ul className="mt-2 list-disc space-y-1 pl-5">
           {fields.map(([name, messages]) => (
@@ -306,7 +337,10 @@ export function SelectField({
       <label htmlFor={f.id} className={labelClass}>
         {label}
       </label>
+      {/* Keyed by the value to show: after an action React resets the form, and a select goes back to the option it
+          was first rendered with, not to a changed defaultValue; a new element starts from the value sent. */}
       <select
+        key={value}
         id={f.id}
         name={name}
         defaultValue={value}

@@ -9,9 +9,19 @@ export interface FormState {
   message: string | null;
   errors: Record<string, string[]>;
   values: Record<string, string | string[]>;
+  /** Where the seller fixes what the message names, when that is another page (e.g. the profile). */
+  link?: { href: string; label: string };
 }
 
 export const EMPTY_FORM: FormState = { message: null, errors: {}, values: {} };
+
+/** A hidden field the dashboard's forms set to "1" when sent from a browser that keeps chosen files after a refusal. */
+export const FILES_KEPT_FIELD = "files_kept";
+/**
+ * Set in a refusal's values when the chosen files were already stored (a later check refused the form) and their
+ * paths are in the values: the browser must not send them again.
+ */
+export const FILES_STORED_VALUE = "files_stored";
 
 /** Text of one form field ("" when missing or a file). */
 export function formText(fd: FormData, name: string): string {
@@ -31,6 +41,9 @@ export function addError(errors: FormState["errors"], field: string, message: st
   const list = (errors[field] ??= []);
   if (!list.includes(message)) list.push(message);
 }
+
+/** Form fields whose value may be the path of a file uploaded with the form. */
+const UPLOAD_FIELDS: ReadonlySet<string> = new Set(["icon_url", "images"]);
 
 const ZOD_DEFAULT = /^(Invalid|Too (small|big)|Expected)/;
 
@@ -68,7 +81,10 @@ export function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Se
     case "invalid_value":
       return "Choose one of the options.";
     case "invalid_union":
-      return "Enter a full address starting with https:// or upload a file.";
+      // Only the image fields take an uploaded file's path; no other field has an upload to point to.
+      return UPLOAD_FIELDS.has(field)
+        ? "Enter a full address starting with https:// or upload a file."
+        : "Enter a full address starting with https://.";
     default:
       return "This value is not valid.";
   }

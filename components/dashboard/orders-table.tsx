@@ -32,7 +32,7 @@ const link = `rounded-sm hover:text-indigo-700 hover:underline ${focusRing}`;
  */
 export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; label?: string }) {
   return (
-    <ScrollTable label={label} minWidth="min-w-[64rem]">
+    <ScrollTable label={label} minWidth="sm:min-w-[64rem]">
       <caption className="sr-only">
         {label}: date, product, buyer, quantity, gross, discount, platform fee, refunds, net, tax collected and the AI agent that placed the order
       </caption>
@@ -76,12 +76,12 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
       <tbody>
         {orders.map((o) => (
           <tr key={o.id} className="hover:bg-slate-50">
-            <td className={`${td} whitespace-nowrap text-slate-700`}>
+            <td data-label="Date" className={`${td} whitespace-nowrap text-slate-700`}>
               <Link href={o.order_path} className={link} title="Open this order">
                 <time dateTime={o.paid_at}>{formatMoment(o.paid_at)}</time>
               </Link>
             </td>
-            <td className={td}>
+            <td data-label="Product" className={td}>
               <Link
                 href={`/dashboard/products/${encodeURIComponent(o.product_id)}`}
                 className={`rounded-sm font-medium text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}
@@ -89,14 +89,18 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
                 {o.product_name}
               </Link>
             </td>
-            <td className={`${td} break-all`}>
+            <td data-label="Buyer" className={`${td} break-all`}>
               <Link href={`/dashboard/licenses?q=${encodeURIComponent(o.buyer_email)}`} className={link} title="Find this buyer's licenses">
                 {o.buyer_email}
               </Link>
             </td>
-            <td className={tdNum}>{o.quantity}</td>
-            <td className={`${tdNum} whitespace-nowrap`}>{o.amount_display}</td>
-            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>
+            <td data-label="Qty" className={tdNum}>
+              {o.quantity}
+            </td>
+            <td data-label="Gross" className={`${tdNum} whitespace-nowrap`}>
+              {o.amount_display}
+            </td>
+            <td data-label="Discount" className={`${tdNum} whitespace-nowrap text-slate-600`}>
               {o.discount_cents > 0 ? (
                 <>
                   −{o.discount_display}
@@ -106,15 +110,23 @@ export function OrdersTable({ orders, label = "Orders" }: { orders: OrderRow[]; 
                 <None label="no discount" />
               )}
             </td>
-            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>−{o.fee_display}</td>
-            <td className={`${tdNum} whitespace-nowrap text-slate-600`}>
+            <td data-label="Fee" className={`${tdNum} whitespace-nowrap text-slate-600`}>
+              −{o.fee_display}
+            </td>
+            <td data-label="Refunds" className={`${tdNum} whitespace-nowrap text-slate-600`}>
               {o.refunds_cents !== 0 ? `−${o.refunds_display}` : <None label="no refunds" />}
             </td>
-            <td className={`${tdNum} whitespace-nowrap font-semibold text-slate-900`}>{o.net_display}</td>
-            <td className={`${tdNum} whitespace-nowrap text-slate-600`} title="Tax collected on top of the price, not part of your earnings">
+            <td data-label="Net" className={`${tdNum} whitespace-nowrap font-semibold text-slate-900`}>
+              {o.net_display}
+            </td>
+            <td
+              data-label="Tax"
+              className={`${tdNum} whitespace-nowrap text-slate-600`}
+              title="Tax collected on top of the price, not part of your earnings"
+            >
               {o.tax_cents === null ? <span className="text-xs">not calculated</span> : o.tax_display}
             </td>
-            <td className={td}>
+            <td data-label="Agent" className={td}>
               {o.agent_id ? (
                 <code className="rounded bg-violet-50 px-1.5 py-0.5 font-mono text-xs text-violet-800 ring-1 ring-violet-200 ring-inset">
                   {o.agent_id}

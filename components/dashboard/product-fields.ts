@@ -17,6 +17,10 @@ export const PRODUCT_TEXT_FIELDS = [
   "min_version",
   "download_url",
   "icon_url",
+  "update_policy",
+  "update_days",
+  "system_requirements",
+  "demo_links",
 ] as const;
 
 export const MAX_SCREENSHOTS = 6;
@@ -38,10 +42,14 @@ export const PRODUCT_LABELS = {
   inputs: "Inputs",
   outputs: "Outputs",
   min_version: "Minimum host version",
+  system_requirements: "System requirements",
   download_url: "Download URL",
   icon: "Icon file",
   icon_url: "Icon URL",
   image_files: "Screenshot files",
   images: "Screenshot URLs",
+  demo_links: "Demo links",
+  update_policy: "Updates included",
+  update_days: "Days of updates",
   plugin_id: "Plugin ID",
 } satisfies Record<string, string>;

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { CATEGORIES, CATEGORY_LABELS, PLATFORMS, SEAT_MODELS, type SeatModel } from "@/lib/marketplace/constants";
 import { MAX_UPLOAD_BYTES } from "@/lib/dashboard/uploads";
-import type { ProductInput } from "@/lib/marketplace/schemas";
+import { MAX_DEMO_LINKS, SYSTEM_REQUIREMENTS_MAX, UPDATE_DAYS_MAX, type ProductInput } from "@/lib/marketplace/schemas";
 import { currencyLabel, minorToDecimal, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import { PLATFORM_LABELS, SEAT_MODEL_LABELS } from "@/components/store/labels";
+import { formatBytes } from "@/components/ui/format";
 import { card } from "@/components/ui/styles";
 import { ActionForm, CheckboxField, ChoiceGroup, FileField, SelectField, SubmitButton, TextAreaField, TextField } from "./form-fields";
 import type { FormState } from "./form-state";
@@ -16,10 +17,24 @@ const SEAT_HINTS: Record<SeatModel, string> = {
   floating: "Seats are shared as they are used.",
 };
 
+const UPDATE_CHOICES = [
+  { value: "all", label: "Every release", description: "A license downloads and updates to every version you publish." },
+  { value: "days", label: "For a number of days", description: "Releases published within that many days of the purchase." },
+  { value: "major", label: "This major version", description: "Releases of the major versions out when the license was bought (1.x)." },
+] as const;
+
+/** The demo links as the form's text: one per line, "video|audio <https URL> <title>". */
+function demoLinksText(links: ProductInput["demo_links"]): string {
+  return (links ?? []).map((l) => `${l.kind} ${l.url} ${l.title}`).join("\n");
+}
+
 const IMAGE_TYPES = "image/png,image/jpeg,image/webp,image/gif";
 const KIB = MAX_UPLOAD_BYTES / 1024;
-/** Next's default server-action body limit (1 MB) less room for the text fields. */
-const MAX_FORM_BYTES = 1024 * 1024 - 64 * 1024;
+/**
+ * The most chosen files one save may send: Next's server-action body limit (1 MiB) less room for the text fields. A
+ * round figure, so the note and the refusal (both through formatBytes) say the same number.
+ */
+const MAX_FORM_BYTES = 900_000;
 
 function Group({ legend, description, children }: { legend: string; description?: string; children: ReactNode }) {
   return (
@@ -174,11 +189,44 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
           maxLength={60}
           hint="E.g. macOS 12, Ableton Live 11."
         />
+        <TextAreaField
+          name="system_requirements"
+          label={L.system_requirements}
+          defaultValue={v?.system_requirements ?? ""}
+          optional
+          rows={3}
+          maxLength={SYSTEM_REQUIREMENTS_MAX}
+          hint={`Plain text, up to ${SYSTEM_REQUIREMENTS_MAX} characters: operating system versions, processor, memory, disk space.`}
+        />
+      </Group>
+
+      <Group
+        legend="Updates"
+        description="Publish versions with their files on the product's Releases page. This decides which of them a license may download and update to."
+      >
+        <ChoiceGroup
+          name="update_policy"
+          legend={L.update_policy}
+          type="radio"
+          columns="sm:grid-cols-3"
+          defaultValue={v?.update_policy ?? "all"}
+          options={UPDATE_CHOICES.map((c) => ({ value: c.value, label: c.label, description: c.description }))}
+        />
+        <TextField
+          name="update_days"
+          label={L.update_days}
+          type="number"
+          min={1}
+          max={UPDATE_DAYS_MAX}
+          step={1}
+          defaultValue={v?.update_days ? String(v.update_days) : "365"}
+          hint={`1 to ${UPDATE_DAYS_MAX} days after the purchase; used with "For a number of days".`}
+        />
       </Group>
 
       <Group
         legend="Files and images"
-        description={`Images: PNG, JPEG, WebP or GIF up to ${KIB} KiB each, and up to 1 MB of files per save. Uploads are served from this site and count towards your storage quota; a replaced image is deleted.`}
+        description={`Images: PNG, JPEG, WebP or GIF up to ${KIB} KiB each, and up to ${formatBytes(MAX_FORM_BYTES)} of files per save. Uploads are served from this site and count towards your storage quota; a replaced image is deleted.`}
       >
         <TextField
           name="download_url"
@@ -225,6 +273,15 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
             hint="One per line, in the order to show them. Delete a line to remove a screenshot."
           />
         </fieldset>
+        <TextAreaField
+          name="demo_links"
+          label={L.demo_links}
+          defaultValue={demoLinksText(v?.demo_links)}
+          optional
+          rows={3}
+          placeholder="video https://example.com/tour Quick tour"
+          hint={`Up to ${MAX_DEMO_LINKS}, one per line: video or audio, an https:// address, then a title (up to 80 characters). Shown as links: nothing from those sites loads with your page.`}
+        />
       </Group>
 
       <Group

@@ -34,3 +34,10 @@ export function LicenseStatusBadge({ status }: { status: LicenseStatus }) {
 export function ProductStatusBadge({ status }: { status: string }) {
   return status === "active" ? <StatusBadge tone="green">Listed</StatusBadge> : <StatusBadge tone="slate">Unlisted</StatusBadge>;
 }
+
+const RELEASE_TONES: Record<string, keyof typeof tones> = { draft: "amber", published: "green", yanked: "red" };
+const RELEASE_LABELS: Record<string, string> = { draft: "Draft", published: "Published", yanked: "Yanked" };
+
+export function ReleaseStatusBadge({ status }: { status: string }) {
+  return <StatusBadge tone={RELEASE_TONES[status] ?? "slate"}>{RELEASE_LABELS[status] ?? status}</StatusBadge>;
+}

@@ -1,18 +1,44 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { buyerLicenses } from "@/lib/buyer/licenses";
 import { DownloadIcon } from "@/components/checkout/icons";
 import { plural } from "@/components/store/labels";
 import { CopyButton } from "@/components/ui/copy-button";
 import { buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { paths } from "@/lib/urls";
+import type { LicenseDownloads as Downloads } from "@/lib/marketplace/license-downloads";
 import { formatDate, formatDateTime, licenseStatus, shortFingerprint, sitePath } from "./format";
-import { ReleaseButton } from "./release-button";
+import { LicenseDownloads } from "./license-downloads";
+import { ConfirmAction, type ActionResult } from "./confirm-undo";
 import { StatusBadge } from "./status-badge";
 
 export type BuyerLicense = Awaited<ReturnType<typeof buyerLicenses>>[number];
 export type ReleaseAction = (formData: FormData) => Promise<void>;
+/** A server action on one machine of one license (release, undo), answering a message. */
+type MachineAction = (licenseId: unknown, activationId: unknown) => Promise<ActionResult>;
 
-/** One license: product, key, status, seats, links, and the machines it is activated on, each releasable. */
-export function LicenseCard({ license, releaseAction, now }: { license: BuyerLicense; releaseAction: ReleaseAction; now: number }) {
+/**
+ * One license: product, key, status, seats, links, and the machines it is activated on, each releasable. With
+ * `downloads` (the product has releases) the files the license is entitled to replace the single download link.
+ */
+export function LicenseCard({
+  license,
+  releaseAction,
+  releaseNow,
+  restoreNow,
+  now,
+  downloads = null,
+  review = null,
+}: {
+  license: BuyerLicense;
+  releaseAction: ReleaseAction;
+  releaseNow: MachineAction;
+  restoreNow: MachineAction;
+  now: number;
+  downloads?: Downloads | null;
+  /** The license's review part (components/licenses/license-review.tsx), when it has one or may write one. */
+  review?: ReactNode;
+}) {
   const { product } = license;
   const status = licenseStatus(license, now);
   const used = license.activations.length;
@@ -82,16 +108,26 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
           </div>
         </div>
 
+        {downloads ? (
+          <div className="mt-6">
+            <LicenseDownloads downloads={downloads} productName={product.name} productPage={sitePath(product.pageUrl)} idPrefix={base} now={now} />
+          </div>
+        ) : null}
+
         <div className="mt-5 flex flex-wrap items-center gap-x-5 gap-y-3 text-sm">
-          <a href={sitePath(product.downloadUrl)} className={`${buttonSecondary} py-2`}>
-            <DownloadIcon />
-            Download<span className="sr-only"> {product.name}</span>
-          </a>
-          <a href={sitePath(license.receiptUrl)} className={textLink}>
+          {downloads ? null : (
+            <a href={sitePath(product.downloadUrl)} className={`${buttonSecondary} py-2`}>
+              <DownloadIcon />
+              Download<span className="sr-only"> {product.name}</span>
+            </a>
+          )}
+          <a href={paths.receiptPage(license.key)} className={textLink}>
             Signed receipt<span className="sr-only"> for {product.name}</span>
           </a>
         </div>
       </div>
+
+      {review}
 
       <section aria-labelledby={`${base}-machines`} className="border-t border-slate-200 bg-slate-50 px-5 py-5 sm:px-6">
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -131,11 +167,17 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
                 >
                   <div className="min-w-0">
                     <p className="text-sm font-medium text-slate-900">
+                      {a.machineName ? <span className="mr-2">{a.machineName}</span> : null}
                       <span className="sr-only">Machine fingerprint </span>
-                      <span className="font-mono" title={a.fingerprint}>
+                      <span className={`font-mono ${a.machineName ? "text-xs font-normal text-slate-600" : ""}`} title={a.fingerprint}>
                         {short}
                       </span>
                     </p>
+                    {a.platform || a.appVersion ? (
+                      <p className="mt-0.5 text-xs leading-5 text-slate-600" data-testid="machine-details">
+                        {[a.platform, a.appVersion ? `version ${a.appVersion}` : null].filter(Boolean).join(" · ")}
+                      </p>
+                    ) : null}
                     <p className="mt-0.5 text-xs leading-5 text-slate-600">
                       activated{" "}
                       <time dateTime={a.activatedAt.toISOString()} title={formatDateTime(a.activatedAt)}>
@@ -154,11 +196,21 @@ export function LicenseCard({ license, releaseAction, now }: { license: BuyerLic
                       )}
                     </p>
                   </div>
-                  <form action={releaseAction} className="shrink-0">
+                  <ConfirmAction
+                    fallback={releaseAction}
+                    run={releaseNow.bind(null, license.id, a.id)}
+                    undo={restoreNow.bind(null, license.id, a.id)}
+                    label="Release this machine"
+                    srLabel={`(${a.machineName ? `${a.machineName}, ` : ""}${short}, ${product.name})`}
+                    question={`Release ${a.machineName ?? short}? Its seat is freed at once; the app on it asks for the key again.`}
+                    confirmLabel="Release machine"
+                    danger
+                    triggerClassName={`${buttonSecondary} w-full px-3 py-2 sm:w-auto`}
+                    className="shrink-0"
+                  >
                     <input type="hidden" name="license_id" value={license.id} />
                     <input type="hidden" name="activation_id" value={a.id} />
-                    <ReleaseButton machine={`(${short}, ${product.name})`} />
-                  </form>
+                  </ConfirmAction>
                 </li>
               );
             })}

@@ -1,6 +1,6 @@
 import { blankControlCharacters } from "@/lib/http/input";
 import type { Category } from "@/lib/marketplace/constants";
-import { ALL_SORTS, categorySchema, MAX_PAGE, SEARCH_MAX_LENGTH, type ProductSort } from "@/lib/marketplace/schemas";
+import { ALL_SORTS, categorySchema, defaultSort, MAX_PAGE, SEARCH_MAX_LENGTH, type ProductSort } from "@/lib/marketplace/schemas";
 
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
@@ -13,7 +13,8 @@ export interface BrowseQuery {
   developer?: string;
 }
 
-export const DEFAULT_SORT: ProductSort = "newest";
+/** The order without a search; with one it is relevance (defaultSort). */
+export const DEFAULT_SORT: ProductSort = defaultSort(undefined);
 export const PAGE_SIZE = 12;
 
 const DEVELOPER_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -38,19 +39,19 @@ export function parseBrowseQuery(params: RawSearchParams): BrowseQuery {
   return {
     q,
     category: category.success ? category.data : undefined,
-    sort: isSort(sort) ? sort : DEFAULT_SORT,
+    sort: isSort(sort) ? sort : defaultSort(q),
     page: Number.isFinite(pageNumber) ? Math.min(Math.max(pageNumber, 1), MAX_PAGE) : 1,
     developer: developer && DEVELOPER_ID.test(developer) ? developer : undefined,
   };
 }
 
-/** A storefront URL for a browse state; defaults are left out so links stay short and canonical. */
+/** A storefront URL for a browse state; defaults (the sort included, which depends on the search) are left out. */
 export function browseHref(query: Partial<BrowseQuery>): string {
   const params = new URLSearchParams();
   if (query.q) params.set("q", query.q);
   if (query.category) params.set("category", query.category);
   if (query.developer) params.set("developer", query.developer);
-  if (query.sort && query.sort !== DEFAULT_SORT) params.set("sort", query.sort);
+  if (query.sort && query.sort !== defaultSort(query.q)) params.set("sort", query.sort);
   if (query.page && query.page > 1) params.set("page", String(query.page));
   const qs = params.toString();
   return qs ? `/?${qs}` : "/";

@@ -4,7 +4,10 @@ import type { CategoryCount } from "@/lib/marketplace/count-categories";
 import { focusRing } from "@/components/ui/styles";
 import { browseHref, type BrowseQuery } from "./browse-query";
 
-/** Category links with catalogue-wide counts. Each link keeps the search text and the sort order. */
+/**
+ * Category links with the number of products each lists in this view: the counts follow the search and the developer
+ * (lib/marketplace/count-categories.ts). Each link keeps the search text, the developer and the sort order.
+ */
 export function CategoryNav({ query, counts }: { query: BrowseQuery; counts: CategoryCount[] }) {
   const total = counts.reduce((sum, c) => sum + c.count, 0);
   const items: { key: string; label: string; count: number; category?: Category }[] = [
@@ -15,11 +18,11 @@ export function CategoryNav({ query, counts }: { query: BrowseQuery; counts: Cat
     <nav aria-label="Categories">
       <ul className="flex flex-wrap gap-2">
         {items.map((item) => {
-          const current = item.category === query.category && !query.developer;
+          const current = item.category === query.category;
           return (
             <li key={item.key}>
               <Link
-                href={browseHref({ q: query.q, sort: query.sort, category: item.category })}
+                href={browseHref({ q: query.q, sort: query.sort, developer: query.developer, category: item.category })}
                 aria-current={current ? "page" : undefined}
                 className={`inline-flex items-center gap-2 rounded-full border px-3.5 py-1.5 text-sm font-medium transition-colors ${focusRing} ${
                   current

@@ -23,11 +23,13 @@ export function seatModelLabel(model: string): string {
 }
 
 export const SORT_LABELS: Record<ProductSort, string> = {
+  relevance: "Best match",
   newest: "Newest",
   popular: "Most popular",
   price_asc: "Price: low to high",
   price_desc: "Price: high to low",
   name: "Name (A–Z)",
+  rating: "Top rated",
 };
 
 export function plural(n: number, one: string, many = `${one}s`): string {

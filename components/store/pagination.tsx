@@ -4,10 +4,21 @@ import { browseHref, type BrowseQuery } from "./browse-query";
 
 const pill = "inline-flex items-center gap-1 rounded-lg border px-3.5 py-2 text-sm font-medium";
 
-export function Pagination({ query, page, pages }: { query: BrowseQuery; page: number; pages: number }) {
+/** Previous and next page links; `hrefFor` makes them on a page other than the home page's listing (a developer's page). */
+export function Pagination({
+  query,
+  page,
+  pages,
+  hrefFor = (n) => browseHref({ ...query, page: n }),
+}: {
+  query: BrowseQuery;
+  page: number;
+  pages: number;
+  hrefFor?: (page: number) => string;
+}) {
   if (pages <= 1) return null;
-  const prev = page > 1 ? browseHref({ ...query, page: page - 1 }) : undefined;
-  const next = page < pages ? browseHref({ ...query, page: page + 1 }) : undefined;
+  const prev = page > 1 ? hrefFor(page - 1) : undefined;
+  const next = page < pages ? hrefFor(page + 1) : undefined;
   const link = `${pill} border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 ${focusRing}`;
   const disabled = `${pill} cursor-not-allowed border-slate-200 bg-slate-50 text-slate-500`;
   return (

@@ -1,7 +1,10 @@
 import Link from "next/link";
 import type { ListingProduct } from "@/lib/marketplace/schemas";
+import { paths } from "@/lib/urls";
 import { Badge } from "@/components/ui/badge";
+import { focusRing } from "@/components/ui/styles";
 import { PlatformBadges } from "./platform-badges";
+import { RatingStars } from "./rating-stars";
 
 /** A product tile; the whole card is clickable through the name link stretched over it. */
 export function ProductCard({ product }: { product: ListingProduct }) {
@@ -19,19 +22,36 @@ export function ProductCard({ product }: { product: ListingProduct }) {
               {product.name}
             </Link>
           </h3>
-          <p className="mt-0.5 truncate text-sm text-slate-600">{product.developer}</p>
+          {/* Above the name link stretched over the card, so it opens the developer's page. */}
+          <p className="relative z-10 mt-0.5 truncate text-sm text-slate-600">
+            <Link href={paths.developer(product.developer_id)} className={`rounded-sm hover:text-slate-900 hover:underline ${focusRing}`}>
+              {product.developer}
+            </Link>
+          </p>
         </div>
       </div>
+      {product.rating.count > 0 ? (
+        <p className="mt-3">
+          <RatingStars average={product.rating.average} count={product.rating.count} />
+        </p>
+      ) : null}
       <p className="mt-4 line-clamp-3 text-sm leading-6 text-slate-700">{product.tagline}</p>
       <div className="mt-auto space-y-3 pt-5">
         <div className="flex flex-wrap items-center gap-1.5">
           <PlatformBadges platforms={product.platforms} />
           {product.trial_available && product.trial_days > 0 ? <Badge tone="success">Free trial · {product.trial_days} days</Badge> : null}
         </div>
-        <p className="text-lg font-semibold text-slate-900">
-          <span className="sr-only">Price: </span>
-          {product.price_display}
-        </p>
+        <div className="flex items-baseline justify-between gap-3">
+          <p className="text-lg font-semibold text-slate-900">
+            <span className="sr-only">Price: </span>
+            {product.price_display}
+          </p>
+          {product.latest_version ? (
+            <p className="truncate text-xs text-slate-600">
+              <span className="sr-only">Latest version </span>v{product.latest_version.version}
+            </p>
+          ) : null}
+        </div>
       </div>
     </article>
   );

@@ -1,8 +1,16 @@
 import type { ProductDetails } from "@/lib/marketplace/schemas";
 import { minorToDecimal } from "@/lib/pricing";
+import { listProductReviews } from "@/lib/reviews/list-reviews";
 
-/** schema.org Product markup for search engines and agents. */
-export function ProductJsonLd({ product, available }: { product: ProductDetails; available: boolean }) {
+/** How many of the newest reviews the markup carries beside the aggregate. */
+const JSON_LD_REVIEWS = 5;
+
+/**
+ * schema.org Product markup for search engines and agents; with verified-purchase reviews, their AggregateRating and
+ * the newest few reviews (none while there are none: an unrated product has no rating of 0).
+ */
+export async function ProductJsonLd({ product, available }: { product: ProductDetails; available: boolean }) {
+  const reviews = product.rating.count > 0 ? (await listProductReviews(product.id, { sort: "newest", page: 1, limit: JSON_LD_REVIEWS })).reviews : [];
   const data = {
     "@context": "https://schema.org",
     "@type": "Product",
@@ -26,6 +34,25 @@ export function ProductJsonLd({ product, available }: { product: ProductDetails;
       availability: available ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       url: product.product_page,
     },
+    ...(product.rating.count > 0
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: product.rating.average,
+            reviewCount: product.rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+          review: reviews.map((r) => ({
+            "@type": "Review",
+            ...(r.title ? { name: r.title } : {}),
+            ...(r.body ? { reviewBody: r.body } : {}),
+            datePublished: r.created_at.slice(0, 10),
+            author: { "@type": "Person", name: r.author_name },
+            reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+          })),
+        }
+      : {}),
   };
   // Escape "<" so no string in the data can close the script element.
   const json = JSON.stringify(data).replace(/</g, "\\u003c");

@@ -1,6 +1,9 @@
-import { SEARCH_MAX_LENGTH } from "@/lib/marketplace/schemas";
+import { defaultSort, SEARCH_MAX_LENGTH } from "@/lib/marketplace/schemas";
 import { buttonPrimary, inputBase } from "@/components/ui/styles";
 import { DEFAULT_SORT, type BrowseQuery } from "./browse-query";
+
+// Orders a new search does not carry over: each is the default of a view with or without a search.
+const DEFAULT_SORTS = new Set([DEFAULT_SORT, defaultSort("search")]);
 
 /** Plain GET form: works without JavaScript. Keeps the current category and sort. */
 export function SearchForm({ query }: { query: BrowseQuery }) {
@@ -27,7 +30,7 @@ export function SearchForm({ query }: { query: BrowseQuery }) {
       </div>
       {query.category ? <input type="hidden" name="category" value={query.category} /> : null}
       {query.developer ? <input type="hidden" name="developer" value={query.developer} /> : null}
-      {query.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={query.sort} /> : null}
+      {DEFAULT_SORTS.has(query.sort) ? null : <input type="hidden" name="sort" value={query.sort} />}
       <button type="submit" className={`${buttonPrimary} py-3`}>
         Search
       </button>

@@ -1,15 +1,26 @@
 import Link from "next/link";
 import { PRICING } from "@/lib/pricing";
+import { paths } from "@/lib/urls";
 import { container, focusRing } from "@/components/ui/styles";
 import { LogoMark } from "./site-header";
 
+/** The marketplace's pages for people. */
+const PAGES = [
+  { href: paths.termsPage, label: "Terms" },
+  { href: paths.refundsPage, label: "Refunds" },
+  { href: paths.privacyPage, label: "Privacy" },
+  { href: paths.contactPage, label: "Contact" },
+] as const;
+
 /** Machine-readable documents: served by route handlers, so plain links (no client-side navigation). */
 const DOCS = [
-  { href: "/api/discover", label: "Discovery document" },
-  { href: "/openapi.json", label: "OpenAPI" },
+  { href: paths.discover, label: "Discovery document" },
+  { href: paths.openapi, label: "OpenAPI" },
   { href: "/llms.txt", label: "llms.txt" },
-  { href: "/api/terms", label: "Terms" },
+  { href: paths.terms, label: "Terms (JSON)" },
 ] as const;
+
+const footerLink = `rounded-sm text-slate-600 underline-offset-4 hover:text-slate-900 hover:underline ${focusRing}`;
 
 export function SiteFooter() {
   const fee = `${PRICING.transaction_fee_percent}% per sale, no monthly fee — self-host for free`;
@@ -24,12 +35,24 @@ export function SiteFooter() {
           <p className="text-sm text-slate-600">Software from independent developers, licensed per machine.</p>
           <p className="text-sm font-medium text-slate-700">{fee}</p>
         </div>
-        <nav aria-label="Developers and agents">
-          <h2 className="text-sm font-semibold text-slate-900">For developers &amp; agents</h2>
+        <nav aria-label="Marketplace">
+          <h2 className="text-sm font-semibold text-slate-900">Marketplace</h2>
+          <ul className="mt-3 grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:flex sm:flex-wrap sm:gap-x-6">
+            {PAGES.map((d) => (
+              <li key={d.href}>
+                <Link href={d.href} className={footerLink}>
+                  {d.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav aria-label="Machine-readable documents">
+          <h2 className="text-sm font-semibold text-slate-900">Machine-readable, for developers &amp; agents</h2>
           <ul className="mt-3 grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:flex sm:flex-wrap sm:gap-x-6">
             {DOCS.map((d) => (
               <li key={d.href}>
-                <a href={d.href} className={`rounded-sm text-slate-600 underline-offset-4 hover:text-slate-900 hover:underline ${focusRing}`}>
+                <a href={d.href} className={footerLink}>
                   {d.label}
                 </a>
               </li>

@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { container, focusRing } from "@/components/ui/styles";
 
+/** `short`: the label on phones, where the logo and all four links share one row. */
 const NAV = [
   { href: "/", label: "Browse" },
-  { href: "/agents", label: "For AI agents" },
-  { href: "/licenses", label: "My licenses" },
+  { href: "/agents", label: "For AI agents", short: "Agents" },
+  { href: "/licenses", label: "My licenses", short: "Licenses" },
   { href: "/dashboard", label: "Sell" },
 ] as const;
 
@@ -21,24 +22,30 @@ export function LogoMark({ className = "size-8" }: { className?: string }) {
 export function SiteHeader() {
   return (
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
-      <div className={`${container} flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between sm:py-4`}>
-        <Link
-          href="/"
-          className={`flex items-center gap-2.5 self-start rounded-md text-base font-semibold tracking-tight text-slate-900 sm:self-auto ${focusRing}`}
-        >
+      {/* One row from 320 px up: on phones the logo drops its words and two links their long labels. */}
+      <div className={`${container} flex items-center justify-between gap-x-3 py-2 sm:py-4`}>
+        <Link href="/" className={`flex shrink-0 items-center gap-2.5 rounded-md text-base font-semibold tracking-tight text-slate-900 ${focusRing}`}>
           <LogoMark />
-          <span>Indie License Market</span>
+          <span className="sr-only sm:not-sr-only">Indie License Market</span>
         </Link>
-        <nav aria-label="Main">
-          <ul className="-mx-2 flex flex-wrap items-center gap-x-1 gap-y-1 text-sm font-medium">
+        <nav aria-label="Main" className="min-w-0">
+          <ul className="-mr-2 flex flex-wrap items-center justify-end gap-x-0.5 gap-y-1 text-sm font-medium sm:gap-x-1">
             {NAV.map((item) => (
               <li key={item.href}>
                 <Link
                   href={item.href}
                   prefetch={false}
-                  className={`block rounded-md px-2 py-1.5 text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900 ${focusRing}`}
+                  aria-label={"short" in item ? item.label : undefined}
+                  className={`block rounded-md px-1.5 py-1.5 text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900 sm:px-2 ${focusRing}`}
                 >
-                  {item.label}
+                  {"short" in item ? (
+                    <>
+                      <span className="sm:hidden">{item.short}</span>
+                      <span className="hidden sm:inline">{item.label}</span>
+                    </>
+                  ) : (
+                    item.label
+                  )}
                 </Link>
               </li>
             ))}

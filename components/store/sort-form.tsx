@@ -2,9 +2,14 @@ import { ALL_SORTS } from "@/lib/marketplace/schemas";
 import { buttonSecondary, focusRing } from "@/components/ui/styles";
 import type { BrowseQuery } from "./browse-query";
 import { SORT_LABELS } from "./labels";
+import { SortSelect } from "./sort-select";
 
-/** Sorting without JavaScript: a GET form with the other filters as hidden fields and a submit button. */
+/**
+ * Sorting as a GET form with the other filters as hidden fields. With JavaScript a change applies at once (SortSelect);
+ * without it, the Sort button submits. Relevance is offered only where there is a search to rank by.
+ */
 export function SortForm({ query }: { query: BrowseQuery }) {
+  const sorts = ALL_SORTS.filter((s) => s !== "relevance" || query.q);
   return (
     <form method="get" action="/" className="flex items-center gap-2">
       {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
@@ -13,21 +18,16 @@ export function SortForm({ query }: { query: BrowseQuery }) {
       <label htmlFor="sort" className="text-sm font-medium whitespace-nowrap text-slate-700">
         Sort by
       </label>
-      <select
-        id="sort"
-        name="sort"
+      <SortSelect
         defaultValue={query.sort}
+        options={sorts.map((s) => ({ value: s, label: SORT_LABELS[s] }))}
         className={`min-w-0 rounded-lg border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ${focusRing}`}
-      >
-        {ALL_SORTS.map((s) => (
-          <option key={s} value={s}>
-            {SORT_LABELS[s]}
-          </option>
-        ))}
-      </select>
-      <button type="submit" className={`${buttonSecondary} py-2`}>
-        Sort
-      </button>
+      />
+      <noscript>
+        <button type="submit" className={`${buttonSecondary} py-2`}>
+          Sort
+        </button>
+      </noscript>
     </form>
   );
 }

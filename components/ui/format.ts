@@ -23,3 +23,20 @@ export function formatMoment(when: Date | string): string {
 export function shortFingerprint(fingerprint: string): string {
   return fingerprint.length <= 14 ? fingerprint : `${fingerprint.slice(0, 8)}…${fingerprint.slice(-4)}`;
 }
+
+/**
+ * A file size as people read it: "812 bytes", "1.4 KB", "23.5 MB", "1.2 GB" (decimal units, as operating systems'
+ * download dialogs show them). One formatter for the product page, the dashboard and the buyer's downloads.
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "—";
+  if (bytes < 1000) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}

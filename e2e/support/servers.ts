@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -104,19 +104,37 @@ export async function startResendStub() {
   };
 }
 
-/** A private PostgreSQL server this test may stop and start at will (the shared one serves other tests). */
-export function privatePostgres(port: number) {
+/** A TCP port nobody listens on right now, chosen by the kernel. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A private PostgreSQL server this test may stop and start at will (the shared one serves other tests).
+ * Its port is picked by the kernel at the first start; a start that fails is tried again on a new port, and
+ * a failure that remains quotes the server's own log, so a CI run says why.
+ */
+export function privatePostgres() {
   const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort() : [];
   const bin = versions.length ? `/usr/lib/postgresql/${versions.at(-1)}/bin` : null;
   if (!bin || !existsSync(`${bin}/initdb`)) return null;
   const dir = mkdtempSync(join(tmpdir(), "ilm-pg-"));
   chmodSync(dir, 0o777);
   const data = join(dir, "data");
+  const log = join(dir, "log");
   const asPostgres = (args: string[]) => {
     const r = spawnSync("runuser", ["-u", "postgres", "--", ...args], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr || r.stdout}`);
+    if (r.status !== 0) {
+      const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(-15).join("\n") : "(no server log)";
+      throw new Error(`${args.join(" ")}: ${r.stderr || r.stdout}\n--- server log ---\n${tail}`);
+    }
   };
   asPostgres([`${bin}/initdb`, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  let port = 0;
   const ctl = (action: "start" | "stop") =>
     asPostgres([
       `${bin}/pg_ctl`,
@@ -124,13 +142,28 @@ export function privatePostgres(port: number) {
       data,
       "-w",
       "-l",
-      join(dir, "log"),
+      log,
       ...(action === "start" ? ["-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`] : ["-m", "fast"]),
       action,
     ]);
   return {
-    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-    start: () => ctl("start"),
+    url: () => `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    /** Starts the server; the first start chooses the port, later ones reuse it so the app's URL stays right. */
+    start: async () => {
+      if (port) {
+        ctl("start");
+        return;
+      }
+      for (let attempt = 1; ; attempt++) {
+        port = await freePort();
+        try {
+          ctl("start");
+          return;
+        } catch (error) {
+          if (attempt === 3) throw error;
+        }
+      }
+    },
     stop: () => ctl("stop"),
     destroy: () => {
       try {

@@ -48,6 +48,30 @@
 /* A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable". */
 #define MAX_RETRY_AFTER_WAIT_SECONDS 10
 #define MAX_RESPONSE_BYTES (64 * 1024)
+/* What /activate accepts for the machine's name and the app's version, in characters (see clean_text). */
+#define MACHINE_NAME_MAX_CHARS 100
+#define APP_VERSION_MAX_CHARS 64
+
+/* This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ... */
+#if defined(_WIN32)
+#define PLATFORM_OS "windows"
+#elif defined(__APPLE__)
+#define PLATFORM_OS "macos"
+#elif defined(__linux__)
+#define PLATFORM_OS "linux"
+#else
+#define PLATFORM_OS "other"
+#endif
+#if defined(__x86_64__) || defined(__amd64__) || defined(_M_X64)
+#define PLATFORM_ARCH "x64"
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define PLATFORM_ARCH "arm64"
+#elif defined(__i386__) || defined(_M_IX86)
+#define PLATFORM_ARCH "x86"
+#else
+#define PLATFORM_ARCH "other"
+#endif
+#define PLATFORM PLATFORM_OS "-" PLATFORM_ARCH
 
 /* ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
  * key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
@@ -209,6 +233,87 @@ int license_machine_fingerprint(char out[65]) {
     for (i = 0; i < len; i++) snprintf(out + 2 * i, 3, "%02x", digest[i]);
     out[64] = '\0';
     return 0;
+}
+
+/* ------------------------------------------------------------------ machine details (sent on activation) */
+
+/*
+ * Copies UTF-8 text (NULL: none) to out (outlen > 0), keeping at most max_chars characters as the server counts them (UTF-16
+ * units: a character beyond U+FFFF counts two) and never cutting one in two. Control characters (U+0000-U+001F,
+ * U+007F-U+009F, which the server refuses) and bytes that are not UTF-8 are left out.
+ */
+static void clean_text(const char *in, size_t max_chars, char *out, size_t outlen) {
+    const unsigned char *p = (const unsigned char *)(in ? in : "");
+    size_t used = 0, chars = 0;
+    while (*p) {
+        unsigned long cp;
+        size_t len, i, width;
+        if (p[0] < 0x80) cp = p[0], len = 1;
+        else if ((p[0] & 0xE0) == 0xC0) cp = p[0] & 0x1Fu, len = 2;
+        else if ((p[0] & 0xF0) == 0xE0) cp = p[0] & 0x0Fu, len = 3;
+        else if ((p[0] & 0xF8) == 0xF0) cp = p[0] & 0x07u, len = 4;
+        else { p++; continue; } /* a stray continuation byte or an invalid lead byte */
+        for (i = 1; i < len && (p[i] & 0xC0) == 0x80; i++) cp = (cp << 6) | (p[i] & 0x3Fu);
+        if (i < len) { p++; continue; } /* a sequence cut short (the terminating NUL stops the loop above) */
+        p += len;
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            continue; /* overlong, or not a character */
+        if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) continue;
+        width = cp > 0xFFFF ? 2 : 1;
+        if (chars + width > max_chars || used + len >= outlen) break;
+        memcpy(out + used, p - len, len);
+        used += len;
+        chars += width;
+    }
+    out[used] = '\0';
+}
+
+/* This machine's host name, cleaned (see clean_text); empty when unavailable. */
+static void host_name(char *out, size_t outlen) {
+    char raw[1024];
+#if defined(_WIN32)
+    wchar_t wide[256];
+    DWORD size = sizeof wide / sizeof wide[0];
+    if (!GetComputerNameExW(ComputerNameDnsHostname, wide, &size) ||
+        WideCharToMultiByte(CP_UTF8, 0, wide, -1, raw, (int)sizeof raw, NULL, NULL) == 0)
+        raw[0] = '\0';
+#else
+    if (gethostname(raw, sizeof raw - 1) != 0) raw[0] = '\0';
+    raw[sizeof raw - 1] = '\0'; /* POSIX leaves a name that did not fit unterminated */
+#endif
+    clean_text(raw, MACHINE_NAME_MAX_CHARS, out, outlen);
+}
+
+/* The app's version from license_global_init, cleaned. */
+static char app_version[APP_VERSION_MAX_CHARS * 4 + 1];
+
+/*
+ * Appends ,"name":"value" to the JSON object being built in out (without its closing brace) when value is not empty:
+ * quotes and backslashes escaped, and any control character as \u00XX. Returns 0 when it does not fit.
+ */
+static int json_append_string(char *out, size_t outlen, const char *name, const char *value) {
+    size_t n = strlen(out);
+    const unsigned char *p;
+    int w;
+    if (!value[0]) return 1;
+    w = snprintf(out + n, outlen - n, ",\"%s\":\"", name);
+    if (w < 0 || (size_t)w >= outlen - n) return 0;
+    n += (size_t)w;
+    for (p = (const unsigned char *)value; *p; p++) {
+        if (n + 7 >= outlen) return 0; /* room for \u00XX, the closing quote and the NUL */
+        if (*p == '"' || *p == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)*p;
+        } else if (*p < 0x20) {
+            n += (size_t)snprintf(out + n, outlen - n, "\\u%04x", *p);
+        } else {
+            out[n++] = (char)*p;
+        }
+    }
+    out[n++] = '"';
+    out[n] = '\0';
+    return 1;
 }
 
 /* ------------------------------------------------------------------ local state */
@@ -484,15 +589,30 @@ static char *fetch_license_file(const char *key, const char *fingerprint) {
     return b.data;
 }
 
-/* Calls /activate, /validate or /deactivate. The key is checked and the fingerprint is hex, so no escaping is needed. */
+/*
+ * Calls /activate, /validate or /deactivate. The key is checked and the fingerprint is hex, so they need no escaping;
+ * /activate also sends the machine's details (host name, platform, app version), escaped.
+ */
 static http_result call(const char *endpoint, const char *key, const char *fingerprint, char **answer, char *error,
                         size_t errlen) {
-    char body[256];
-    if (strcmp(endpoint, "/deactivate") == 0)
+    char body[2048], name[MACHINE_NAME_MAX_CHARS * 4 + 1];
+    if (strcmp(endpoint, "/deactivate") == 0) {
         snprintf(body, sizeof body, "{\"license_key\":\"%s\",\"machine_fingerprint\":\"%s\"}", key, fingerprint);
-    else
-        snprintf(body, sizeof body, "{\"license_key\":\"%s\",\"machine_fingerprint\":\"%s\",\"plugin_id\":\"%s\"}", key,
+    } else {
+        snprintf(body, sizeof body, "{\"license_key\":\"%s\",\"machine_fingerprint\":\"%s\",\"plugin_id\":\"%s\"", key,
                  fingerprint, APP_ID);
+        if (strcmp(endpoint, "/activate") == 0) {
+            host_name(name, sizeof name);
+            /* The buffer holds the longest details; a body that did not fit would not be JSON, so it is never sent. */
+            if (!json_append_string(body, sizeof body, "machine_name", name) ||
+                !json_append_string(body, sizeof body, "platform", PLATFORM) ||
+                !json_append_string(body, sizeof body, "app_version", app_version)) {
+                snprintf(error, errlen, "the activation request is too long");
+                return HTTP_REJECTED;
+            }
+        }
+        snprintf(body + strlen(body), sizeof body - strlen(body), "}");
+    }
     return post_json(endpoint, body, answer, error, errlen);
 }
 
@@ -638,7 +758,8 @@ static license_outcome check_key(const char *key, const char *fingerprint, licen
     return o;
 }
 
-int license_global_init(void) {
+int license_global_init(const char *version) {
+    clean_text(version, APP_VERSION_MAX_CHARS, app_version, sizeof app_version);
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
 }
 

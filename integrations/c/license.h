@@ -26,8 +26,12 @@ typedef struct {
     char message[512];        /* for the user */
 } license_outcome;
 
-/* Call once at startup / shutdown (wraps curl_global_init / curl_global_cleanup). */
-int license_global_init(void);
+/*
+ * Call once at startup / shutdown (wraps curl_global_init / curl_global_cleanup). app_version is your app's version
+ * ("1.4.2"; NULL: none), sent with the host name and platform when this machine is activated, so the buyer and you
+ * can tell machines apart.
+ */
+int license_global_init(const char *app_version);
 void license_global_cleanup(void);
 
 /*

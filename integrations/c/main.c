@@ -5,12 +5,16 @@
 
 #include "license.h"
 
+#ifndef APP_VERSION
+#define APP_VERSION "1.0.0" /* the version of this build (or -DAPP_VERSION='"1.0.0"') */
+#endif
+
 int main(int argc, char **argv) {
     license_outcome o;
     int attempt;
     const char *from_env = getenv("LICENSE_KEY");
 
-    if (license_global_init() != 0) {
+    if (license_global_init(APP_VERSION) != 0) {
         fprintf(stderr, "could not initialise libcurl\n");
         return 1;
     }

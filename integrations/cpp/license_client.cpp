@@ -32,6 +32,9 @@
 #else
 #include <sys/utsname.h>
 #endif
+#if !defined(_WIN32)
+#include <unistd.h>  // gethostname
+#endif
 
 namespace licensing {
 namespace {
@@ -44,6 +47,30 @@ constexpr long kHttpTimeoutSeconds = 10;
 // A 429 whose Retry-After is at most this long is waited out once; a longer one counts as "unavailable".
 constexpr long long kMaxRetryAfterWaitSeconds = 10;
 constexpr std::size_t kMaxResponseBytes = 64 * 1024;
+// What /activate accepts for the machine's name and the app's version, in characters (see cleanText).
+constexpr std::size_t kMachineNameMaxChars = 100;
+constexpr std::size_t kAppVersionMaxChars = 64;
+
+// This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...
+constexpr const char* kPlatform =
+#if defined(_WIN32)
+    "windows-"
+#elif defined(__APPLE__)
+    "macos-"
+#elif defined(__linux__)
+    "linux-"
+#else
+    "other-"
+#endif
+#if defined(__x86_64__) || defined(__amd64__) || defined(_M_X64)
+    "x64";
+#elif defined(__aarch64__) || defined(_M_ARM64)
+    "arm64";
+#elif defined(__i386__) || defined(_M_IX86)
+    "x86";
+#else
+    "other";
+#endif
 
 // ---- LICENSE_PUBLIC_KEYS: the service's Ed25519 public key(s), embedded at build time (never fetched at run time).
 // key-id (the license file's "key-id" line) -> base64url of the raw 32-byte key. When the service rotates its key,
@@ -316,6 +343,78 @@ std::string sha256Hex(const std::string& data) {
     return out;
 }
 
+// ------------------------------------------------------------------ machine details (sent on activation)
+
+// UTF-8 text with at most maxChars characters as the server counts them (UTF-16 units: a character beyond U+FFFF
+// counts two), never cutting one in two. Control characters (U+0000-U+001F, U+007F-U+009F, which the server refuses)
+// and bytes that are not UTF-8 are left out.
+std::string cleanText(const std::string& in, std::size_t maxChars) {
+    std::string out;
+    std::size_t chars = 0;
+    for (std::size_t at = 0; at < in.size();) {
+        const auto lead = static_cast<unsigned char>(in[at]);
+        std::size_t len = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || at + len > in.size()) {  // a stray continuation byte, an invalid lead byte, a sequence cut short
+            ++at;
+            continue;
+        }
+        unsigned long cp = len == 1 ? lead : lead & (0x7Fu >> len);
+        std::size_t i = 1;
+        for (; i < len && (static_cast<unsigned char>(in[at + i]) & 0xC0) == 0x80; ++i)
+            cp = (cp << 6) | (static_cast<unsigned char>(in[at + i]) & 0x3Fu);
+        if (i < len) {
+            ++at;
+            continue;
+        }
+        const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+        const bool notCharacter = cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF);
+        const bool control = cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+        if (!overlong && !notCharacter && !control) {
+            const std::size_t width = cp > 0xFFFF ? 2 : 1;
+            if (chars + width > maxChars) break;
+            out.append(in, at, len);
+            chars += width;
+        }
+        at += len;
+    }
+    return out;
+}
+
+// This machine's host name, cleaned (see cleanText); empty when unavailable.
+std::string hostName() {
+#if defined(_WIN32)
+    wchar_t wide[256];
+    DWORD size = sizeof wide / sizeof wide[0];
+    char utf8[1024];
+    if (!GetComputerNameExW(ComputerNameDnsHostname, wide, &size) ||
+        WideCharToMultiByte(CP_UTF8, 0, wide, -1, utf8, static_cast<int>(sizeof utf8), nullptr, nullptr) == 0)
+        return {};
+    return cleanText(utf8, kMachineNameMaxChars);
+#else
+    std::array<char, 1024> name{};
+    if (gethostname(name.data(), name.size() - 1) != 0) return {};  // the last NUL stays: POSIX may not terminate
+    return cleanText(name.data(), kMachineNameMaxChars);
+#endif
+}
+
+// A JSON string literal: quotes and backslashes escaped, control characters as \u00XX.
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
 // ------------------------------------------------------------------ local state
 
 struct State {
@@ -524,10 +623,18 @@ void refreshLicenseFile(const std::string& key, const std::string& fingerprint) 
     writeFileAtomically(licenseFilePath(), *text);
 }
 
-// The key is checked and the fingerprint is hex, so the bodies need no escaping.
-JsonObject call(const std::string& endpoint, const std::string& key, const std::string& fingerprint) {
+// The key is checked and the fingerprint is hex, so they need no escaping; appVersion (only for /activate, with the
+// other machine details) does.
+JsonObject call(const std::string& endpoint, const std::string& key, const std::string& fingerprint,
+                const std::string& appVersion = {}) {
     std::string body = "{\"license_key\":\"" + key + "\",\"machine_fingerprint\":\"" + fingerprint + "\"";
     if (endpoint != "/deactivate") body += std::string(",\"plugin_id\":\"") + kAppId + "\"";
+    if (endpoint == "/activate") {
+        const std::string details[][2] = {
+            {"machine_name", hostName()}, {"platform", kPlatform}, {"app_version", cleanText(appVersion, kAppVersionMaxChars)}};
+        for (const auto& [name, value] : details)
+            if (!value.empty()) body += ",\"" + name + "\":" + jsonString(value);
+    }
     return post(endpoint, body + "}");
 }
 
@@ -580,12 +687,13 @@ Outcome offline(const State& s, const std::string& key, const std::string& finge
     return make(Status::Unreachable, "Could not reach the license server (" + reason + "). Connect to the internet to verify your license.");
 }
 
-Outcome checkKey(const std::string& key, const std::string& fingerprint, State stored, bool newlyEntered) {
+Outcome checkKey(const std::string& key, const std::string& fingerprint, State stored, bool newlyEntered,
+                 const std::string& appVersion) {
     JsonObject answer;
     try {
         bool activated = false;
         if (newlyEntered) {
-            const JsonObject activation = call("/activate", key, fingerprint);
+            const JsonObject activation = call("/activate", key, fingerprint, appVersion);
             if (field(activation, "activated") != "true") return refusal(activation);
             activated = true;
         }
@@ -593,7 +701,7 @@ Outcome checkKey(const std::string& key, const std::string& fingerprint, State s
         const std::string code = field(answer, "code");
         if (!activated && (code == "NO_MACHINE" || code == "FINGERPRINT_SCOPE_MISMATCH")) {
             // The key is fine but this machine is not (or no longer) activated: take a seat, then validate again.
-            const JsonObject activation = call("/activate", key, fingerprint);
+            const JsonObject activation = call("/activate", key, fingerprint, appVersion);
             if (field(activation, "activated") != "true") return refusal(activation);
             answer = call("/validate", key, fingerprint);
         }
@@ -652,23 +760,23 @@ std::string verifyLicenseFile(const std::string& text, const std::string& finger
     }
 }
 
-Outcome checkLicense() {
+Outcome checkLicense(const std::string& appVersion) {
     try {
         const std::string fingerprint = machineFingerprint();
         const State stored = loadState();
         if (stored.key.empty() || stored.fingerprint != fingerprint)
             return make(Status::NeedsKey, "A license key is required to use this app.");
-        return checkKey(stored.key, fingerprint, stored, false);
+        return checkKey(stored.key, fingerprint, stored, false, appVersion);
     } catch (const std::exception& e) {
         return make(Status::Error, std::string("License check failed: ") + e.what());
     }
 }
 
-Outcome activateLicense(const std::string& enteredKey) {
+Outcome activateLicense(const std::string& enteredKey, const std::string& appVersion) {
     const auto key = normalizeKey(enteredKey);
     if (!key) return make(Status::NeedsKey, "That does not look like a license key: it has the form XXXX-XXXX-XXXX-XXXX.");
     try {
-        return checkKey(*key, machineFingerprint(), loadState(), true);
+        return checkKey(*key, machineFingerprint(), loadState(), true, appVersion);
     } catch (const std::exception& e) {
         return make(Status::Error, std::string("License check failed: ") + e.what());
     }

@@ -35,10 +35,13 @@ public:
     CurlGlobal& operator=(const CurlGlobal&) = delete;
 };
 
-// Validates the stored key; Status::NeedsKey when there is none.
-Outcome checkLicense();
+// appVersion is your app's version ("1.4.2"; empty: none): when a check activates this machine, it is sent with the
+// host name and platform, so the buyer and you can tell machines apart.
+
+// Validates the stored key (re-activating this machine when needed); Status::NeedsKey when there is none.
+Outcome checkLicense(const std::string& appVersion);
 // Activates a key the user typed on this machine, validates it and stores it.
-Outcome activateLicense(const std::string& enteredKey);
+Outcome activateLicense(const std::string& enteredKey, const std::string& appVersion);
 // Releases this machine's seat and forgets the stored key.
 Outcome deactivateThisMachine();
 // Lowercase hex SHA-256 of "<CPU brand>|<OS identifier>"; throws std::runtime_error when unavailable.

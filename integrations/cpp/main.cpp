@@ -6,6 +6,10 @@
 
 #include "license_client.hpp"
 
+#ifndef APP_VERSION
+#define APP_VERSION "1.0.0"  // the version of this build (or -DAPP_VERSION='"1.0.0"')
+#endif
+
 int main(int argc, char** argv) {
     licensing::CurlGlobal curl;
     if (argc > 1 && std::strcmp(argv[1], "--deactivate") == 0) {
@@ -14,7 +18,7 @@ int main(int argc, char** argv) {
         return o.status == licensing::Status::NeedsKey ? 0 : 1;
     }
 
-    auto outcome = licensing::checkLicense();
+    auto outcome = licensing::checkLicense(APP_VERSION);
     const char* fromEnv = std::getenv("LICENSE_KEY");
     for (int attempt = 0; outcome.status == licensing::Status::NeedsKey && attempt < 3; ++attempt) {
         std::string key;
@@ -24,7 +28,7 @@ int main(int argc, char** argv) {
             std::cout << outcome.message << "\nLicense key (XXXX-XXXX-XXXX-XXXX): " << std::flush;
             if (!std::getline(std::cin, key)) break;
         }
-        outcome = licensing::activateLicense(key);
+        outcome = licensing::activateLicense(key, APP_VERSION);
     }
     std::cout << outcome.message << "\n";
     if (!outcome.allowed()) return 1;

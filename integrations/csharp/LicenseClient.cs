@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
+using System.Reflection;
 using System.Runtime.InteropServices;
 using System.Security.Cryptography;
 using System.Text;
@@ -160,13 +161,22 @@ public sealed partial class LicenseClient : IDisposable
     private const int LicenseFileMaxBytes = 16 * 1024;
     /// <summary>How far this machine's clock may be behind the server's when a license file's issued_at is checked.</summary>
     private static readonly TimeSpan ClockSkew = TimeSpan.FromMinutes(5);
+    /// <summary>What /activate accepts for the machine's name and the app's version, in characters (see CleanText).</summary>
+    private const int MachineNameMaxChars = 100;
+    private const int AppVersionMaxChars = 64;
 
     private readonly HttpClient _http;
     private readonly string _statePath;
     private readonly string _licenseFilePath;
+    private readonly string _appVersion;
 
-    public LicenseClient(string? stateDirectory = null)
+    /// <summary>
+    /// appVersion (default: the entry assembly's version, the project's &lt;Version&gt;) is sent with the machine's name
+    /// and platform when this machine is activated, so the buyer and you can tell machines apart.
+    /// </summary>
+    public LicenseClient(string? stateDirectory = null, string? appVersion = null)
     {
+        _appVersion = CleanText(appVersion ?? EntryAssemblyVersion() ?? "", AppVersionMaxChars);
         _http = new HttpClient { BaseAddress = new Uri(ServerUrl + "/"), Timeout = TimeSpan.FromSeconds(10) };
         _http.DefaultRequestHeaders.Accept.ParseAdd("application/json");
         var dir = stateDirectory ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.ApplicationData), AppId);
@@ -245,6 +255,72 @@ public sealed partial class LicenseClient : IDisposable
         }
     }
 
+    /// <summary>The running app's version: its informational version without build metadata ("1.4.2+abc" is "1.4.2").</summary>
+    private static string? EntryAssemblyVersion()
+    {
+        var assembly = Assembly.GetEntryAssembly();
+        var informational = assembly?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion;
+        return informational?.Split('+')[0] ?? assembly?.GetName().Version?.ToString();
+    }
+
+    /// <summary>
+    /// text without control characters (the server refuses them), cut to maxChars characters as the server counts them
+    /// (UTF-16 units) without cutting a surrogate pair in two.
+    /// </summary>
+    private static string CleanText(string text, int maxChars)
+    {
+        var clean = new StringBuilder();
+        foreach (var rune in text.EnumerateRunes())
+        {
+            if (Rune.IsControl(rune)) continue;
+            if (clean.Length + rune.Utf16SequenceLength > maxChars) break;
+            clean.Append(rune.ToString());
+        }
+        return clean.ToString();
+    }
+
+    /// <summary>This machine's name (Environment.MachineName); empty when the system cannot tell.</summary>
+    private static string MachineName()
+    {
+        try
+        {
+            return Environment.MachineName;
+        }
+        catch (InvalidOperationException)
+        {
+            return "";
+        }
+    }
+
+    /// <summary>This process's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...</summary>
+    private static string PlatformName()
+    {
+        var os = OperatingSystem.IsWindows() ? "windows" : OperatingSystem.IsMacOS() ? "macos" : OperatingSystem.IsLinux() ? "linux" : "other";
+        var arch = RuntimeInformation.ProcessArchitecture switch
+        {
+            Architecture.X64 => "x64",
+            Architecture.Arm64 => "arm64",
+            Architecture.X86 => "x86",
+            var other => other.ToString().ToLowerInvariant(),
+        };
+        return $"{os}-{arch}";
+    }
+
+    /// <summary>The /activate body: the key, this machine and product, and what the buyer and seller see about the machine.</summary>
+    private Dictionary<string, string> ActivationBody(string key, string fingerprint)
+    {
+        var body = new Dictionary<string, string> { ["license_key"] = key, ["machine_fingerprint"] = fingerprint, ["plugin_id"] = AppId };
+        var details = new[]
+        {
+            ("machine_name", CleanText(MachineName(), MachineNameMaxChars)),
+            ("platform", PlatformName()),
+            ("app_version", _appVersion),
+        };
+        foreach (var (name, value) in details)
+            if (value.Length > 0) body[name] = value;
+        return body;
+    }
+
     private async Task<LicenseOutcome> CheckKeyAsync(string key, string fingerprint, LicenseState state, bool newlyEntered, CancellationToken ct)
     {
         var body = new { license_key = key, machine_fingerprint = fingerprint, plugin_id = AppId };
@@ -254,7 +330,7 @@ public sealed partial class LicenseClient : IDisposable
             var activated = false;
             if (newlyEntered)
             {
-                var activation = await PostAsync("activate", body, ct);
+                var activation = await PostAsync("activate", ActivationBody(key, fingerprint), ct);
                 if (activation.Activated != true) return Refusal(activation);
                 activated = true;
             }
@@ -262,7 +338,7 @@ public sealed partial class LicenseClient : IDisposable
             if (!activated && answer.Code is "NO_MACHINE" or "FINGERPRINT_SCOPE_MISMATCH")
             {
                 // The key is fine but this machine is not (or no longer) activated: take a seat, then validate again.
-                var activation = await PostAsync("activate", body, ct);
+                var activation = await PostAsync("activate", ActivationBody(key, fingerprint), ct);
                 if (activation.Activated != true) return Refusal(activation);
                 answer = await PostAsync("validate", body, ct);
             }

@@ -1,6 +1,7 @@
 // Program.cs: check the license before anything else.
 using Licensing;
 
+// The app version sent on activation defaults to this assembly's (the project's <Version>); pass appVersion: to override.
 using var license = new LicenseClient();
 
 if (args.Length > 0 && args[0] == "--deactivate")

@@ -1,10 +1,14 @@
 // License checks for com.example.app against http://localhost:3000, for Electron's main process.
 // Node built-ins only (crypto, fetch, os, child_process, fs). The state lives in the directory you pass in:
 // app.getPath('userData').
+// Updates: client.checkForUpdate({ currentVersion: app.getVersion() }) answers the newest release this license may
+// install (null when up to date); downloadUpdate(update, destPath) writes it only once its size, SHA-256 and Ed25519
+// signature (by a key in LICENSE_PUBLIC_KEYS) verify.
 'use strict';
 
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
+const { createWriteStream } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
@@ -262,9 +266,218 @@ async function fetchLicenseFile(key, fingerprint) {
   }
 }
 
-const activate = (key, fingerprint) => post('/activate', { license_key: key, machine_fingerprint: fingerprint, plugin_id: APP_ID });
+// What /activate accepts for the machine's name and the app's version, in characters (see cleanText).
+const MACHINE_NAME_MAX_CHARS = 100;
+const APP_VERSION_MAX_CHARS = 64;
+
+/**
+ * text without the characters the server refuses (controls U+0000-U+001F and U+007F-U+009F, lone surrogates), cut
+ * to maxChars characters as the server counts them (UTF-16 units) without cutting one in two.
+ */
+function cleanText(text, maxChars) {
+  let out = '';
+  for (const char of String(text)) {
+    // eslint-disable-next-line no-control-regex -- leaving control characters out is the point
+    if (/^[\u0000-\u001f\u007f-\u009f\ud800-\udfff]$/.test(char)) continue;
+    if (out.length + char.length > maxChars) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * What /activate is told about this machine (shown to the buyer and the seller): its host name, its platform as
+ * releases name them, and the app's version; empty values are left out.
+ */
+function machineDetails(appVersion) {
+  const details = {
+    machine_name: cleanText(os.hostname(), MACHINE_NAME_MAX_CHARS),
+    platform: currentPlatform(),
+    app_version: cleanText(appVersion ?? '', APP_VERSION_MAX_CHARS),
+  };
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== ''));
+}
+
+/** The running Electron app's version (app.getVersion()); undefined outside Electron's main process. */
+function electronAppVersion() {
+  if (!process.versions.electron) return undefined;
+  try {
+    return require('electron').app?.getVersion();
+  } catch {
+    return undefined;
+  }
+}
+
+const activate = (key, fingerprint, appVersion) =>
+  post('/activate', { license_key: key, machine_fingerprint: fingerprint, plugin_id: APP_ID, ...machineDetails(appVersion) });
 const validate = (key, fingerprint) => post('/validate', { license_key: key, machine_fingerprint: fingerprint, plugin_id: APP_ID });
 const deactivate = (key, fingerprint) => post('/deactivate', { license_key: key, machine_fingerprint: fingerprint });
+
+// ------------------------------------------------------------------ updates
+
+const UPDATES_ENDPOINT = '/api/updates/';
+// A download that receives nothing for this long is abandoned (the whole download may take longer).
+const DOWNLOAD_IDLE_TIMEOUT_MS = 60000;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An update check or download that did not succeed. `code` is the server's problem code (license_refunded,
+ * license_revoked, license_expired, machine_not_activated, release_not_entitled, ...) or one of this module's:
+ * needs_key, error, unreachable, bad_answer, download_failed, unknown_signing_key, size_mismatch, sha256_mismatch,
+ * signature_invalid. `status` is the HTTP status when the server answered with a problem document.
+ */
+class UpdateError extends Error {
+  constructor(code, detail, status = null) {
+    super(detail + ' (' + code + ')');
+    this.code = code;
+    this.detail = detail;
+    this.status = status;
+  }
+}
+
+/** This machine's platform as releases name them (a universal macOS build is published as macos-universal). */
+function currentPlatform() {
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  if (process.platform === 'win32') return 'windows-' + arch;
+  if (process.platform === 'darwin') return 'macos-' + arch;
+  return 'linux-' + arch;
+}
+
+/** An HTTP error answer as an UpdateError carrying its RFC 9457 problem document's code and detail. */
+async function problemError(response) {
+  let problem = null;
+  try {
+    problem = await response.json();
+  } catch {
+    problem = null;
+  }
+  const code = (problem && typeof problem.code === 'string' && problem.code) || 'http_' + response.status;
+  const detail = (problem && typeof problem.detail === 'string' && problem.detail) || 'HTTP ' + response.status;
+  return new UpdateError(code, detail, response.status);
+}
+
+function networkReason(error) {
+  return error && error.name === 'TimeoutError' ? 'timed out' : (error && error.cause && error.cause.code) || String(error);
+}
+
+/**
+ * GET /api/updates/<APP_ID> for this license and machine. Resolves to null when currentVersion is the newest release
+ * the license is entitled to, else { version, channel, notes (Markdown), publishedAt, filename, artifact } where
+ * artifact has platform, format, filename, size, sha256, signature, signature_key_id, url and url_expires_at.
+ * Rejects with an UpdateError.
+ */
+async function fetchUpdate(licenseKey, fingerprint, { currentVersion, platform, channel = 'stable', format = '' }) {
+  const query = new URLSearchParams({ version: String(currentVersion), platform: platform || currentPlatform(), channel });
+  if (format) query.set('format', format);
+  let response;
+  try {
+    response = await fetch(SERVER_URL + UPDATES_ENDPOINT + encodeURIComponent(APP_ID) + '?' + query, {
+      headers: { Accept: 'application/json', 'X-License-Key': licenseKey, 'X-Machine-Fingerprint': fingerprint },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new UpdateError('unreachable', 'cannot reach ' + SERVER_URL + ': ' + networkReason(error));
+  }
+  if (!response.ok) throw await problemError(response);
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    throw new UpdateError('bad_answer', 'unreadable answer from the update server');
+  }
+  if (!answer || (answer.status !== 'up_to_date' && answer.status !== 'update_available')) {
+    throw new UpdateError('bad_answer', 'unexpected answer from the update server');
+  }
+  if (answer.status === 'up_to_date') return null;
+  const latest = answer.latest;
+  const artifact = latest && typeof latest === 'object' ? latest.artifact : null;
+  if (!latest || typeof latest.version !== 'string' || !artifact || typeof artifact !== 'object') {
+    throw new UpdateError('bad_answer', 'the update server announced an update without its file');
+  }
+  // Only the name, never a directory part: safe to join to a folder of your choosing.
+  const name = path.basename(String(artifact.filename || '').replace(/\\/g, '/'));
+  return {
+    version: latest.version,
+    channel: String(latest.channel || channel),
+    notes: String(latest.notes || ''),
+    publishedAt: String(latest.published_at || ''),
+    filename: name && name !== '.' && name !== '..' ? name : 'update-' + latest.version,
+    artifact,
+  };
+}
+
+/**
+ * Downloads an update (from checkForUpdate) to destPath and resolves to its SHA-256 (hex). The file is written next
+ * to destPath under a temporary name and renamed into place only when its size, SHA-256 and Ed25519 signature
+ * (base64, over the file's bytes, by the LICENSE_PUBLIC_KEYS key named signature_key_id) all match; on any mismatch
+ * nothing is left at destPath and the UpdateError says which check failed. Verifying reads the file into memory once.
+ */
+async function downloadUpdate(update, destPath) {
+  const a = (update && update.artifact) || {};
+  const size = a.size;
+  const expectedSha256 = String(a.sha256 || '').toLowerCase();
+  const signatureText = String(a.signature || '');
+  const url = String(a.url || '');
+  if (!Number.isSafeInteger(size) || size < 0 || !SHA256_HEX.test(expectedSha256)) {
+    throw new UpdateError('bad_answer', "the update's size or SHA-256 is missing");
+  }
+  if (!/^https?:\/\//.test(url)) throw new UpdateError('bad_answer', 'the update has no download URL');
+  const signature = BASE64.test(signatureText) ? Buffer.from(signatureText, 'base64') : Buffer.alloc(0);
+  if (signature.length !== 64) throw new UpdateError('bad_answer', "the update's signature is not a base64 Ed25519 signature");
+  const publicKey = embeddedPublicKeys().get(a.signature_key_id);
+  if (!publicKey) {
+    throw new UpdateError('unknown_signing_key', 'the update is signed by ' + JSON.stringify(a.signature_key_id) + ', which is not in LICENSE_PUBLIC_KEYS');
+  }
+
+  await fs.mkdir(path.dirname(destPath), { recursive: true });
+  const tmp = path.join(path.dirname(destPath), '.update-' + process.pid + '-' + crypto.randomBytes(6).toString('hex') + '.part');
+  const controller = new AbortController();
+  let idle = setTimeout(() => controller.abort(), DOWNLOAD_IDLE_TIMEOUT_MS);
+  const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+  const closed = new Promise((resolve, reject) => {
+    out.on('close', resolve);
+    out.on('error', reject);
+  });
+  closed.catch(() => undefined); // awaited below; a write error must not count as unhandled meanwhile
+  try {
+    const hash = crypto.createHash('sha256');
+    let received = 0;
+    try {
+      // No license headers: the short-lived URL is itself the permission (and may point at a storage bucket).
+      const response = await fetch(url, { signal: controller.signal });
+      if (!response.ok) throw await problemError(response);
+      for await (const chunk of response.body) {
+        clearTimeout(idle);
+        idle = setTimeout(() => controller.abort(), DOWNLOAD_IDLE_TIMEOUT_MS);
+        received += chunk.length;
+        if (received > size) throw new UpdateError('size_mismatch', 'the download is larger than the announced ' + size + ' bytes');
+        hash.update(chunk);
+        if (!out.write(chunk)) await Promise.race([new Promise((resolve) => out.once('drain', resolve)), closed]);
+      }
+    } catch (error) {
+      if (error instanceof UpdateError) throw error;
+      throw new UpdateError('download_failed', 'the download failed: ' + networkReason(error));
+    } finally {
+      clearTimeout(idle);
+      out.end();
+      await closed;
+    }
+    if (received !== size) throw new UpdateError('size_mismatch', 'downloaded ' + received + ' bytes, expected ' + size);
+    const actualSha256 = hash.digest('hex');
+    if (!crypto.timingSafeEqual(Buffer.from(actualSha256), Buffer.from(expectedSha256))) {
+      throw new UpdateError('sha256_mismatch', "the download's SHA-256 is " + actualSha256 + ', expected ' + expectedSha256);
+    }
+    if (!crypto.verify(null, await fs.readFile(tmp), publicKey, signature)) {
+      throw new UpdateError('signature_invalid', "the download's Ed25519 signature does not verify");
+    }
+    await fs.rename(tmp, destPath);
+    return actualSha256;
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+}
 
 // ------------------------------------------------------------------ license client
 
@@ -300,10 +513,11 @@ function refusal(answer) {
 }
 
 /**
- * A license client that keeps its state in stateDir (pass app.getPath('userData')).
+ * A license client that keeps its state in stateDir (pass app.getPath('userData')). appVersion (default: Electron's
+ * app.getVersion()) is sent with the host name and platform when this machine is activated.
  * checkLicense() at every start; activateLicense(key) when it answers NEEDS_KEY; deactivateThisMachine() to release.
  */
-function createLicenseClient({ stateDir }) {
+function createLicenseClient({ stateDir, appVersion = electronAppVersion() }) {
   const statePath = path.join(stateDir, 'license.json');
   const licenseFilePath = path.join(stateDir, 'license.lic');
 
@@ -391,14 +605,14 @@ function createLicenseClient({ stateDir }) {
     try {
       let activated = false;
       if (newlyEntered) {
-        const activation = await activate(key, fingerprint);
+        const activation = await activate(key, fingerprint, appVersion);
         if (activation.activated !== true) return refusal(activation);
         activated = true;
       }
       answer = await validate(key, fingerprint);
       if (!activated && (answer.code === 'NO_MACHINE' || answer.code === 'FINGERPRINT_SCOPE_MISMATCH')) {
         // The key is fine but this machine is not (or no longer) activated: take a seat, then validate again.
-        const activation = await activate(key, fingerprint);
+        const activation = await activate(key, fingerprint, appVersion);
         if (activation.activated !== true) return refusal(activation);
         answer = await validate(key, fingerprint);
       }
@@ -465,6 +679,27 @@ function createLicenseClient({ stateDir }) {
       return check(key, fingerprint, await loadState(), true);
     },
 
+    /**
+     * The newest release this license may install when it is newer than currentVersion, else null:
+     * { version, channel, notes, publishedAt, filename, artifact }; pass it to downloadUpdate(update, destPath).
+     * platform defaults to currentPlatform(), channel to 'stable' ('beta' includes betas), format ('vst3', 'au',
+     * 'aax', 'clap') picks an audio plugin's file. Uses the stored key: checkLicense() or activateLicense() first.
+     * Rejects with an UpdateError whose code is the server's problem code when it refused (license_refunded, ...).
+     */
+    async checkForUpdate({ currentVersion, platform, channel = 'stable', format = '' } = {}) {
+      const state = await loadState();
+      if (typeof state.licenseKey !== 'string') throw new UpdateError('needs_key', 'No license key is stored on this machine: activate it first.');
+      let fingerprint;
+      try {
+        fingerprint = await machineFingerprint();
+      } catch (error) {
+        throw new UpdateError('error', 'Could not identify this machine: ' + error.message);
+      }
+      return fetchUpdate(state.licenseKey, fingerprint, { currentVersion, platform, channel, format });
+    },
+
+    downloadUpdate,
+
     /** Releases this machine's seat so the key can be used elsewhere, and forgets the key here. */
     async deactivateThisMachine() {
       const state = await loadState();
@@ -487,4 +722,15 @@ function createLicenseClient({ stateDir }) {
   };
 }
 
-module.exports = { createLicenseClient, machineFingerprint, verifyLicenseFile, LicenseFileInvalid, Status, OFFLINE_GRACE_DAYS, LICENSE_PUBLIC_KEYS };
+module.exports = {
+  createLicenseClient,
+  machineFingerprint,
+  verifyLicenseFile,
+  LicenseFileInvalid,
+  Status,
+  OFFLINE_GRACE_DAYS,
+  LICENSE_PUBLIC_KEYS,
+  downloadUpdate,
+  currentPlatform,
+  UpdateError,
+};

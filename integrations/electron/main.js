@@ -1,7 +1,7 @@
 // Electron main process: check the license before opening the app's window.
 'use strict';
 
-const { app, BrowserWindow, Menu, dialog } = require('electron');
+const { app, BrowserWindow, Menu, dialog, shell } = require('electron');
 const path = require('node:path');
 const { createLicenseClient, Status } = require('./license');
 
@@ -70,6 +70,31 @@ function createMainWindow(outcome) {
   if (outcome.status === Status.OFFLINE_GRACE || outcome.trial) {
     dialog.showMessageBox(win, { type: 'info', message: outcome.message });
   }
+  return win;
+}
+
+/**
+ * Asks the server once per launch whether this license may install a newer release; offers to download it to the
+ * Downloads folder (verified: size, SHA-256 and the service's Ed25519 signature) and shows it there. Refusals
+ * (license_refunded, license_revoked, release_not_entitled, ...) and network errors only go to the log.
+ */
+async function offerUpdate(win) {
+  try {
+    const update = await license.checkForUpdate({ currentVersion: app.getVersion() });
+    if (!update) return;
+    const { response } = await dialog.showMessageBox(win, {
+      type: 'info',
+      buttons: ['Download', 'Later'],
+      message: 'Version ' + update.version + ' is available.',
+      detail: update.notes.slice(0, 2000),
+    });
+    if (response !== 0) return;
+    const file = path.join(app.getPath('downloads'), update.filename);
+    await license.downloadUpdate(update, file);
+    shell.showItemInFolder(file);
+  } catch (error) {
+    console.warn('Update check: ' + (error.code ? error.code + ': ' : '') + (error.detail || error.message));
+  }
 }
 
 function installMenu() {
@@ -103,7 +128,7 @@ app.on('window-all-closed', () => {
 });
 
 app.whenReady().then(async () => {
-  license = createLicenseClient({ stateDir: app.getPath('userData') });
+  license = createLicenseClient({ stateDir: app.getPath('userData'), appVersion: app.getVersion() });
   const outcome = await ensureLicensed();
   if (!outcome.allowed) {
     dialog.showErrorBox('License required', outcome.message);
@@ -111,6 +136,7 @@ app.whenReady().then(async () => {
     return;
   }
   installMenu();
-  createMainWindow(outcome);
+  const win = createMainWindow(outcome);
+  if (outcome.status === Status.VALID) offerUpdate(win);
   app.on('window-all-closed', () => app.quit());
 });

@@ -2,30 +2,42 @@
 
 Call check_license() once at startup and run only when outcome.allowed is true:
 
-    outcome = check_license()
+    outcome = check_license(app_version="1.0.0")  # this build's version, sent when this machine is activated
     print(outcome.message)
     if not outcome.allowed:
         sys.exit(1)
 
 Offline, the app runs on this machine's signed license file, verified with the Ed25519 public key(s) in
 LICENSE_PUBLIC_KEYS (with the cryptography package when it is installed, else with the pure-Python verifier below).
+
+Updates: check_for_update(APP_VERSION) asks the server for the newest release this license may install (None when
+up to date); download_update(update, path) downloads it and writes it only once its size, SHA-256 and Ed25519
+signature (by a key in LICENSE_PUBLIC_KEYS) verify:
+
+    update = check_for_update("1.0.0")
+    if update is not None:
+        download_update(update, Path.home() / "Downloads" / update.filename)
 """
 from __future__ import annotations
 
+import argparse
 import base64
 import email.utils
 import hashlib
+import hmac
 import importlib
 import json
 import math
 import os
 import platform
 import re
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -52,6 +64,11 @@ LICENSE_FILE_FORMAT = "ilm-license-file/1"
 LICENSE_FILE_MAX_BYTES = 16 * 1024
 # How far this machine's clock may be behind the server's when a license file's issued_at is checked.
 CLOCK_SKEW_SECONDS = 300
+# What /activate accepts for the machine's name and the app's version, in characters (see _clean_text).
+MACHINE_NAME_MAX_CHARS = 100
+APP_VERSION_MAX_CHARS = 64
+# What the server refuses in text: control characters, and lone surrogates (undecodable bytes in a host name).
+_REFUSED_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 @dataclass
@@ -422,6 +439,15 @@ def _retry_after_seconds(value: Optional[str]) -> float:
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
+def _problem_document(error: urllib.error.HTTPError) -> dict:
+    """The RFC 9457 problem document of an HTTP error answer, or {} when the body is not one."""
+    try:
+        problem = json.loads(error.read(1 << 16).decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return problem if isinstance(problem, dict) else {}
+
+
 def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
     data = json.dumps(body).encode("utf-8")
     for attempt in range(2):
@@ -438,12 +464,7 @@ def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
                 raise ServerUnavailable("unexpected answer from the license server")
             return answer
         except urllib.error.HTTPError as error:
-            try:
-                problem = json.loads(error.read(1 << 16).decode("utf-8"))
-            except (OSError, ValueError):
-                problem = {}
-            if not isinstance(problem, dict):
-                problem = {}
+            problem = _problem_document(error)
             detail = str(problem.get("detail") or error.reason or "HTTP error")
             if error.code == 429:
                 wait = _retry_after_seconds(error.headers.get("Retry-After"))
@@ -490,8 +511,33 @@ def refresh_license_file(key: str, fingerprint: str) -> bool:
     return True
 
 
-def activate(key: str, fingerprint: str) -> dict[str, Any]:
-    return _post("/activate", {"license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID})
+def _clean_text(text: str, max_chars: int) -> str:
+    """text without control characters (or lone surrogates), cut to max_chars characters as the server counts them (UTF-16 units: a
+    character beyond U+FFFF counts two) without cutting one in two."""
+    out, used = [], 0
+    for char in _REFUSED_CHARACTERS.sub("", text):
+        width = 2 if ord(char) > 0xFFFF else 1
+        if used + width > max_chars:
+            break
+        out.append(char)
+        used += width
+    return "".join(out)
+
+
+def machine_details(app_version: Optional[str]) -> dict[str, str]:
+    """What /activate is told about this machine (shown to the buyer and the seller): its host name, its platform as
+    releases name them, and the app's version; empty values are left out."""
+    details = {
+        "machine_name": _clean_text(socket.gethostname(), MACHINE_NAME_MAX_CHARS),
+        "platform": current_platform(),
+        "app_version": _clean_text(app_version or "", APP_VERSION_MAX_CHARS),
+    }
+    return {name: value for name, value in details.items() if value}
+
+
+def activate(key: str, fingerprint: str, app_version: Optional[str] = None) -> dict[str, Any]:
+    body = {"license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID}
+    return _post("/activate", {**body, **machine_details(app_version)})
 
 
 def validate(key: str, fingerprint: str) -> dict[str, Any]:
@@ -566,18 +612,18 @@ def _offline(state: dict[str, Any], key: str, fingerprint: str, reason: str) -> 
     return Outcome(False, "unreachable", f"Could not reach the license server ({reason}). Connect to the internet to verify your license.")
 
 
-def _check(key: str, fingerprint: str, state: dict[str, Any], newly_entered: bool) -> Outcome:
+def _check(key: str, fingerprint: str, state: dict[str, Any], newly_entered: bool, app_version: Optional[str]) -> Outcome:
     activated = False
     try:
         if newly_entered:
-            activation = activate(key, fingerprint)
+            activation = activate(key, fingerprint, app_version)
             if not activation.get("activated"):
                 return _refusal(activation)
             activated = True
         answer = validate(key, fingerprint)
         if answer.get("code") in ("NO_MACHINE", "FINGERPRINT_SCOPE_MISMATCH") and not activated:
             # The key is fine but this machine is not (or no longer) activated: take a seat.
-            activation = activate(key, fingerprint)
+            activation = activate(key, fingerprint, app_version)
             if not activation.get("activated"):
                 return _refusal(activation)
             answer = validate(key, fingerprint)
@@ -618,8 +664,11 @@ def prompt_for_key(reason: Optional[str]) -> Optional[str]:
         return None
 
 
-def check_license(ask_key: Callable[[Optional[str]], Optional[str]] = prompt_for_key, max_prompts: int = 3) -> Outcome:
-    """Validates the stored key (activating on first run); asks for a key when there is none or it is rejected."""
+def check_license(
+    ask_key: Callable[[Optional[str]], Optional[str]] = prompt_for_key, max_prompts: int = 3, app_version: Optional[str] = None
+) -> Outcome:
+    """Validates the stored key (activating on first run); asks for a key when there is none or it is rejected.
+    app_version (this build's version) is sent with the host name and platform when this machine is activated."""
     try:
         fingerprint = machine_fingerprint()
     except (OSError, RuntimeError, subprocess.SubprocessError) as error:
@@ -627,7 +676,7 @@ def check_license(ask_key: Callable[[Optional[str]], Optional[str]] = prompt_for
     state = load_state()
     stored = state.get("license_key")
     if isinstance(stored, str) and state.get("fingerprint") == fingerprint:
-        outcome = _check(stored, fingerprint, state, newly_entered=False)
+        outcome = _check(stored, fingerprint, state, newly_entered=False, app_version=app_version)
         if outcome.status != "needs_key":
             return outcome
         reason: Optional[str] = outcome.message
@@ -641,7 +690,7 @@ def check_license(ask_key: Callable[[Optional[str]], Optional[str]] = prompt_for
         if not KEY_PATTERN.match(key):
             reason = "That does not look like a license key: it has the form XXXX-XXXX-XXXX-XXXX."
             continue
-        outcome = _check(key, fingerprint, state, newly_entered=True)
+        outcome = _check(key, fingerprint, state, newly_entered=True, app_version=app_version)
         if outcome.status != "needs_key":
             return outcome
         reason = outcome.message
@@ -668,11 +717,214 @@ def deactivate_this_machine() -> Outcome:
     return _refusal(answer)
 
 
+# ---------------------------------------------------------------- updates
+
+UPDATES_ENDPOINT = "/api/updates/"
+DOWNLOAD_CHUNK_BYTES = 1 << 16
+_SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
+
+
+class UpdateFailed(Exception):
+    """An update check or download that did not succeed. `code` is the server's problem code (license_refunded,
+    license_revoked, license_expired, machine_not_activated, release_not_entitled, ...) or one of this module's:
+    needs_key, error, unreachable, bad_answer, download_failed, unknown_signing_key, size_mismatch, sha256_mismatch,
+    signature_invalid. `status` is the HTTP status when the server answered with a problem document."""
+
+    def __init__(self, code: str, detail: str, status: Optional[int] = None) -> None:
+        super().__init__(f"{detail} ({code})")
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+
+@dataclass
+class Update:
+    """A newer release this license may install, as GET /api/updates/<plugin_id> described it."""
+
+    version: str
+    channel: str
+    notes: str  # Markdown, as the seller wrote it
+    published_at: str
+    # platform, format, filename, content_type, size, sha256, signature (base64 Ed25519 over the file's bytes),
+    # signature_key_id (a LICENSE_PUBLIC_KEYS key-id), url (short-lived download link) and url_expires_at.
+    artifact: dict[str, Any]
+
+    @property
+    def filename(self) -> str:
+        """The file's name without any directory part (safe to join to a folder of your choosing)."""
+        name = os.path.basename(str(self.artifact.get("filename") or "").replace("\\", "/"))
+        return name if name not in ("", ".", "..") else f"update-{self.version}"
+
+
+def current_platform() -> str:
+    """This machine's platform as releases name them (a universal macOS build is published as macos-universal)."""
+    system = platform.system()
+    arm = platform.machine().lower() in ("arm64", "aarch64")
+    if system == "Windows":
+        return "windows-arm64" if arm else "windows-x64"
+    if system == "Darwin":
+        return "macos-arm64" if arm else "macos-x64"
+    return "linux-arm64" if arm else "linux-x64"
+
+
+def _problem(error: urllib.error.HTTPError) -> UpdateFailed:
+    """An HTTP error answer as an UpdateFailed carrying its RFC 9457 problem document's code and detail."""
+    problem = _problem_document(error)
+    code = str(problem.get("code") or f"http_{error.code}")
+    return UpdateFailed(code, str(problem.get("detail") or error.reason or "HTTP error"), error.code)
+
+
+def check_for_update(
+    current_version: str,
+    platform: Optional[str] = None,
+    channel: str = "stable",
+    plugin_format: str = "",
+    license_key: Optional[str] = None,
+) -> Optional[Update]:
+    """The newest release this machine's license is entitled to, when it is newer than current_version; None when up
+    to date. platform defaults to current_platform(); plugin_format ("vst3", "au", "aax", "clap") picks an audio
+    plugin's artifact; channel "beta" includes beta releases. Uses the stored key (check_license() first) unless
+    license_key is given. Raises UpdateFailed (with the server's problem code when it refused)."""
+    key = license_key if license_key is not None else load_state().get("license_key")
+    if not isinstance(key, str) or not key:
+        raise UpdateFailed("needs_key", "No license key is stored on this machine: run check_license() first.")
+    try:
+        fingerprint = machine_fingerprint()
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        raise UpdateFailed("error", f"Could not identify this machine: {error}") from error
+    query = {"version": current_version, "platform": platform or current_platform(), "channel": channel}
+    if plugin_format:
+        query["format"] = plugin_format
+    url = SERVER_URL + UPDATES_ENDPOINT + urllib.parse.quote(APP_ID, safe="") + "?" + urllib.parse.urlencode(query)
+    request = urllib.request.Request(
+        url, headers={"Accept": "application/json", "X-License-Key": key, "X-Machine-Fingerprint": fingerprint}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
+            answer = json.loads(response.read(1 << 20).decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        raise _problem(error) from error
+    except ValueError as error:  # JSON or UTF-8
+        raise UpdateFailed("bad_answer", "unreadable answer from the update server") from error
+    except OSError as error:  # URLError, timeouts, connection errors
+        raise UpdateFailed("unreachable", f"cannot reach {SERVER_URL}: {getattr(error, 'reason', error)}") from error
+    if not isinstance(answer, dict) or answer.get("status") not in ("up_to_date", "update_available"):
+        raise UpdateFailed("bad_answer", "unexpected answer from the update server")
+    if answer["status"] == "up_to_date":
+        return None
+    latest = answer.get("latest")
+    artifact = latest.get("artifact") if isinstance(latest, dict) else None
+    if not isinstance(latest, dict) or not isinstance(artifact, dict) or not isinstance(latest.get("version"), str):
+        raise UpdateFailed("bad_answer", "the update server announced an update without its file")
+    return Update(
+        version=latest["version"],
+        channel=str(latest.get("channel") or channel),
+        notes=str(latest.get("notes") or ""),
+        published_at=str(latest.get("published_at") or ""),
+        artifact=artifact,
+    )
+
+
+def download_update(update: Update, dest_path: "str | os.PathLike[str]") -> str:
+    """Downloads update's file to dest_path and returns its SHA-256 (hex). The file is written next to dest_path
+    under a temporary name and renamed into place only when its size, SHA-256 and Ed25519 signature (base64, over
+    the file's bytes, by the LICENSE_PUBLIC_KEYS key named signature_key_id) all match; on any mismatch nothing is
+    left at dest_path and UpdateFailed says which check failed. Verifying reads the file into memory once."""
+    a = update.artifact
+    size, expected_sha256, signature_text = a.get("size"), str(a.get("sha256") or "").lower(), str(a.get("signature") or "")
+    url, key_id = str(a.get("url") or ""), str(a.get("signature_key_id") or "")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0 or not _SHA256_HEX.match(expected_sha256):
+        raise UpdateFailed("bad_answer", "the update's size or SHA-256 is missing")
+    if not url.startswith(("https://", "http://")):
+        raise UpdateFailed("bad_answer", "the update has no download URL")
+    try:
+        signature = base64.b64decode(signature_text, validate=True) if _BASE64.match(signature_text) else b""
+    except ValueError:
+        signature = b""
+    if len(signature) != 64:
+        raise UpdateFailed("bad_answer", "the update's signature is not a base64 Ed25519 signature")
+    public_key = embedded_public_keys().get(key_id)
+    if public_key is None:
+        raise UpdateFailed("unknown_signing_key", f"the update is signed by {key_id!r}, which is not in LICENSE_PUBLIC_KEYS")
+
+    dest = Path(dest_path)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".update-", suffix=".part")
+    try:
+        digest, received = hashlib.sha256(), 0
+        with os.fdopen(fd, "wb") as out:
+            # No license headers: the short-lived URL is itself the permission (and may point at a storage bucket).
+            request = urllib.request.Request(url, headers={"Accept": "*/*"})
+            try:
+                with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
+                    while True:
+                        chunk = response.read(DOWNLOAD_CHUNK_BYTES)
+                        if not chunk:
+                            break
+                        received += len(chunk)
+                        if received > size:
+                            raise UpdateFailed("size_mismatch", f"the download is larger than the announced {size} bytes")
+                        digest.update(chunk)
+                        out.write(chunk)
+            except urllib.error.HTTPError as error:
+                raise _problem(error) from error
+            except (OSError, ValueError) as error:
+                raise UpdateFailed("download_failed", f"the download failed: {getattr(error, 'reason', error)}") from error
+        if received != size:
+            raise UpdateFailed("size_mismatch", f"downloaded {received} bytes, expected {size}")
+        actual_sha256 = digest.hexdigest()
+        if not hmac.compare_digest(actual_sha256, expected_sha256):
+            raise UpdateFailed("sha256_mismatch", f"the download's SHA-256 is {actual_sha256}, expected {expected_sha256}")
+        with open(tmp, "rb") as f:
+            data = f.read()
+        if not ed25519_verify(public_key, data, signature):
+            raise UpdateFailed("signature_invalid", "the download's Ed25519 signature does not verify")
+        os.chmod(tmp, 0o644)  # mkstemp's file is private; a downloaded installer is an ordinary file
+        os.replace(tmp, dest)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return actual_sha256
+
+
+def _update_command(argv: list[str]) -> int:
+    """python3 license_check.py --check-update VERSION [--platform P] [--channel C] [--format F] [--download PATH]"""
+    parser = argparse.ArgumentParser(prog="license_check.py --check-update", description="Check for (and download) an update.")
+    parser.add_argument("version", help="the version running now")
+    parser.add_argument("--platform", default=None, help="default: this machine's (%s)" % current_platform())
+    parser.add_argument("--channel", default="stable", choices=("stable", "beta"))
+    parser.add_argument("--format", default="", help="an audio plugin's format: vst3, au, aax or clap")
+    parser.add_argument("--download", metavar="PATH", help="download and verify the update to PATH")
+    options = parser.parse_args(argv)
+    try:
+        update = check_for_update(options.version, options.platform, options.channel, options.format)
+        if update is None:
+            print(f"Up to date: {options.version} is the newest version this license gets.")
+            return 0
+        print(f"Update available: {update.version} ({update.filename}, {update.artifact.get('size')} bytes)")
+        if options.download:
+            sha256 = download_update(update, options.download)
+            print(f"Downloaded and verified {update.version} to {options.download} (sha256 {sha256})")
+        return 0
+    except UpdateFailed as error:
+        print(f"Update failed ({error.code}): {error.detail}")
+        return 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--check-update"]:
+        sys.exit(_update_command(sys.argv[2:]))
     if "--deactivate" in sys.argv[1:]:
         result = deactivate_this_machine()
         print(result.message)
         sys.exit(0 if result.status == "needs_key" else 1)
-    result = check_license()
+    # python3 license_check.py [--app-version VERSION]: the version this run reports when it activates the machine.
+    args = sys.argv[1:]
+    version = args[args.index("--app-version") + 1] if "--app-version" in args[:-1] else None
+    result = check_license(app_version=version)
     print(result.message)
     sys.exit(0 if result.allowed else 1)

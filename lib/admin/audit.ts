@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   "seller.reinstate",
   "product.remove",
   "product.restore",
+  "product.feature",
+  "product.unfeature",
   "order.refund",
   "order.test_dispute",
   "agent_platform.register",
@@ -15,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "agent_platform.rotate_secret",
   "agent_platform.revoke",
   "agent_platform.retry_delivery",
+  "review.hide",
+  "review.unhide",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -24,7 +28,7 @@ export async function writeAudit(
   admin: Admin,
   entry: {
     action: AuditAction;
-    targetType: "developer" | "product" | "order" | "agent_platform";
+    targetType: "developer" | "product" | "order" | "agent_platform" | "review";
     targetId: string;
     detail: Record<string, string | number | boolean | null>;
   },

@@ -17,6 +17,8 @@ export interface AdminProduct {
   sales_count: number;
   seller: { id: string; name: string; email: string; suspended: boolean };
   created_at: string;
+  /** When the operator featured it on the home page; null when not featured. */
+  featured_at: string | null;
 }
 
 const SELECT = {
@@ -29,6 +31,7 @@ const SELECT = {
   currency: true,
   salesCount: true,
   createdAt: true,
+  featuredAt: true,
   developer: { select: { id: true, name: true, email: true, suspendedAt: true } },
 } as const;
 
@@ -42,6 +45,7 @@ type Row = {
   currency: string;
   salesCount: number;
   createdAt: Date;
+  featuredAt: Date | null;
   developer: { id: string; name: string; email: string; suspendedAt: Date | null };
 };
 
@@ -56,6 +60,7 @@ const toAdminProduct = (p: Row): AdminProduct => ({
   sales_count: p.salesCount,
   seller: { id: p.developer.id, name: p.developer.name, email: p.developer.email, suspended: p.developer.suspendedAt !== null },
   created_at: p.createdAt.toISOString(),
+  featured_at: p.featuredAt?.toISOString() ?? null,
 });
 
 /** Products of every status, newest first: by id, plugin id, name or words, seller, or status. */
@@ -143,6 +148,44 @@ export async function restoreProduct(admin: Admin, id: string, note?: string): P
       targetType: "product",
       targetId: id,
       detail: { to: status, ...(note ? { note } : {}) },
+    });
+  });
+  clearReadCache();
+  return getAdminProduct(id);
+}
+
+/**
+ * Features a listed product on the home page (newest featured first). Only a listed product can be featured; the
+ * update is conditional on both, so racing requests feature it once and write one audit entry.
+ */
+export async function featureProduct(admin: Admin, id: string): Promise<AdminProduct> {
+  await getDb().$transaction(async (tx) => {
+    const at = new Date();
+    const { count } = await tx.product.updateMany({ where: { id, status: "active", featuredAt: null }, data: { featuredAt: at } });
+    if (count !== 1) {
+      const product = await tx.product.findUnique({ where: { id }, select: { status: true, featuredAt: true } });
+      if (!product) throw notFound("product");
+      if (product.status !== "active") throw new AppError("product_not_listed", 409, "Only a listed product can be featured.");
+      throw new AppError("product_already_featured", 409, "This product is already featured.");
+    }
+    await writeAudit(tx, admin, { action: "product.feature", targetType: "product", targetId: id, detail: { featured_at: at.toISOString() } });
+  });
+  clearReadCache();
+  return getAdminProduct(id);
+}
+
+/** Takes a product off the home page's featured row, whatever its status now. */
+export async function unfeatureProduct(admin: Admin, id: string): Promise<AdminProduct> {
+  await getDb().$transaction(async (tx) => {
+    const product = await tx.product.findUnique({ where: { id }, select: { featuredAt: true } });
+    if (!product) throw notFound("product");
+    const { count } = await tx.product.updateMany({ where: { id, featuredAt: { not: null } }, data: { featuredAt: null } });
+    if (count !== 1) throw new AppError("product_not_featured", 409, "This product is not featured.");
+    await writeAudit(tx, admin, {
+      action: "product.unfeature",
+      targetType: "product",
+      targetId: id,
+      detail: { featured_at: product.featuredAt?.toISOString() ?? null },
     });
   });
   clearReadCache();

@@ -97,6 +97,7 @@ export const adminProductSchema = z.object({
   sales_count: z.int(),
   seller: z.object({ id: z.string(), name: z.string(), email: z.string(), suspended: z.boolean() }),
   created_at: iso,
+  featured_at: iso.nullable().describe("When the operator featured it on the home page; null when not featured"),
 });
 export const adminOrderSchema = z.object({
   id: z.string(),

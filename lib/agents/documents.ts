@@ -7,6 +7,7 @@ import { CATEGORIES } from "../marketplace/constants.ts";
 import { PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
+import { RESOURCE_METADATA_PATH } from "../seller-api/tokens.ts";
 import { MCP_CAPABILITIES, MCP_SERVER_INFO } from "./mcp-server.ts";
 import { strictParameters } from "./strict-schema.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
@@ -93,7 +94,7 @@ export function discoveryPayload() {
         transport: "streamable-http",
         protocol_version: VERSIONS.mcpProtocol,
         supported_versions: [...MCP_PROTOCOL_VERSIONS],
-        description: `${tools().length} tools over JSON-RPC (tools/list, tools/call); stateless, no authentication.`,
+        description: `${tools().length} tools over JSON-RPC (tools/list, tools/call); stateless, no authentication. A seller's API token (Authorization: Bearer ilmsk_…; see ${absoluteUrl(RESOURCE_METADATA_PATH)}) adds that seller's own tools.`,
         config_snippet: mcpConfigSnippet(),
       },
       openapi: { url: absoluteUrl(paths.openapi), version: "3.1.0" },

@@ -4,13 +4,14 @@ import { acpError } from "../acp/errors.ts";
 import { AppError } from "../http/errors.ts";
 import { mcpRequest } from "../operations/context.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
-import { callTool, toolParameters, tools, type Tool } from "./tools.ts";
+import { callTool, sellerTools, toolParameters, tools, type Tool } from "./tools.ts";
 
 export const MCP_SERVER_INFO = { name: "indie-license-market", title: SERVICE_NAME, version: VERSIONS.server };
 
 /**
  * What `initialize` answers as the server's capabilities, and what the server card repeats: tools only, and the list
- * never changes while the server runs (it is the registry's, fixed at build time), so `listChanged` is false.
+ * never changes while the server runs (it is the registry's, fixed at build time; a request with a seller API token
+ * also gets that seller's tools, the same for every request with the token), so `listChanged` is false.
  */
 export const MCP_CAPABILITIES = { tools: { listChanged: false } } as const;
 
@@ -32,7 +33,6 @@ function publishedSchema(t: Tool) {
   };
 }
 
-/** Registers the registry's tools on an MCP server; each call runs through its operation's limits, auth and handler. */
 /**
  * The structured content a failed call carries (`isError: true`): the REST problem's code, detail and field errors,
  * and for the ACP tools ACP's Error object.
@@ -79,8 +79,14 @@ function publishedOutputSchema(output: z.ZodType) {
   };
 }
 
+/**
+ * Registers the registry's tools on an MCP server (one per HTTP request: the handler is stateless), and the seller's
+ * tools too when the transport verified the request's seller API token; each call runs through its operation's
+ * limits, auth and handler, so a seller tool authenticates the token and checks its scope again on every call.
+ */
 export function registerTools(server: McpServer): void {
-  for (const t of tools()) {
+  const list = mcpRequest.getStore()?.sellerTools ? [...tools(), ...sellerTools()] : tools();
+  for (const t of list) {
     server.registerTool(
       t.name,
       {
@@ -92,9 +98,10 @@ export function registerTools(server: McpServer): void {
       },
       async (args: unknown) => {
         try {
-          const request = mcpRequest.getStore();
+          const store = mcpRequest.getStore();
           // Outside the HTTP transport (an in-process caller) there is no client to count against: refuse rather than skip limits.
-          if (!request) throw new Error("MCP tool called outside an HTTP request");
+          if (!store) throw new Error("MCP tool called outside an HTTP request");
+          const { sellerTools: _seller, ...request } = store;
           const result = await callTool(t, args, { ...request, transport: "mcp" });
           return {
             content: [{ type: "text" as const, text: result.text }],

@@ -9,6 +9,7 @@ import { ACP_API_VERSION } from "../acp/version.ts";
 import { env } from "../env.ts";
 import { paymentMode } from "../payments/provider.ts";
 import { absoluteUrl, paths } from "../urls.ts";
+import { RESOURCE_METADATA_PATH } from "../seller-api/tokens.ts";
 import { discoveryLinks, mcpConfigSnippet, SUMMARY, TAGLINE } from "./documents.ts";
 import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
@@ -25,7 +26,7 @@ No API key is needed${env().ACP_ANONYMOUS === "on" ? "" : " except for the Agent
 ## Start here
 
 - [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
-- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer); the list is fixed (listChanged: false); a refused call is an isError result whose structuredContent is {code, detail, errors} naming each bad or unknown argument
+- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer); the list is fixed (listChanged: false); a refused call is an isError result whose structuredContent is {code, detail, errors} naming each bad or unknown argument; a seller's API token (Authorization: Bearer ilmsk_…, [how to authenticate](${absoluteUrl(RESOURCE_METADATA_PATH)})) adds that seller's own tools
 - [A2A endpoint](${absoluteUrl(A2A_PATH)}): the same tools as A2A skills over JSON-RPC (A2A 1.0, and 0.3's message/send), found from the agent card
 - [Tool manifest](${l.tools}): the same tools in OpenAI function format, strict mode (every argument listed; optional ones nullable, null meaning not given)
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas

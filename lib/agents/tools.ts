@@ -9,7 +9,9 @@ import { operations } from "../operations/index.ts";
  * The MCP tools, derived from the operation registry (lib/operations): each is an operation's tool entry, with the
  * operation's input (or the tool's own argument names, where the interface fixes them), its output as structured
  * content, and the same rate limits and auth as the REST route. The MCP server, the OpenAI tool manifest, the
- * discovery payload, the server card, llms-full.txt and the "For AI agents" page all read this list.
+ * discovery payload, the server card, llms-full.txt and the "For AI agents" page all read `tools()`, the public list.
+ * The tools of `seller` operations (`sellerTools()`) are apart: MCP offers them only on a request carrying a valid
+ * seller API token, and no public document lists them.
  */
 export interface ToolResult {
   /** What the model reads. */
@@ -21,7 +23,7 @@ export interface ToolResult {
 export interface Tool {
   name: string;
   title: string;
-  layer: 1 | 2 | 3 | 4 | 5;
+  layer: ToolSpec<unknown, unknown>["layer"];
   description: string;
   input: z.ZodObject;
   /** Declared when the result is an object (it is then also `structuredContent`). */
@@ -44,6 +46,9 @@ export const LAYERS = [
   { layer: 5, name: "Receipts", summary: "Portable signed receipts anyone can verify." },
 ] as const;
 
+/** The seller's own tools: not one of the public LAYERS, so the public documents never list them. */
+const SELLER_LAYER = 6;
+
 /** Tools of operations that create or pay take the idempotency key as an argument, unless they carry it elsewhere. */
 function withIdempotencyKey(op: Operation, spec: ToolSpec<Record<string, unknown>, unknown>, args: z.ZodObject): z.ZodObject {
   if (!op.idempotency || spec.idempotencyKey) return args;
@@ -56,14 +61,19 @@ function withIdempotencyKey(op: Operation, spec: ToolSpec<Record<string, unknown
   });
 }
 
-let cache: { list: Tool[]; byName: Map<string, Tool> } | undefined;
+let cache: { list: Tool[]; byName: Map<string, Tool>; seller: Tool[] } | undefined;
 
 function build() {
   const list: Tool[] = [];
+  const seller: Tool[] = [];
   for (const op of operations()) {
     for (const spec of op.tools ?? []) {
       const objectOutput = op.output instanceof z.ZodObject;
-      list.push({
+      // A seller tool in a public layer would show in the public documents (and A2A), a public one in the seller's
+      // layer would vanish from them: both are declaration mistakes.
+      if ((op.auth === "seller") !== (spec.layer === SELLER_LAYER))
+        throw new Error(`tool ${spec.name}: tools of seller operations (and only they) take layer ${SELLER_LAYER}`);
+      (op.auth === "seller" ? seller : list).push({
         name: spec.name,
         title: spec.title,
         layer: spec.layer,
@@ -78,15 +88,25 @@ function build() {
     }
   }
   list.sort((a, b) => a.layer - b.layer);
-  return { list, byName: new Map(list.map((t) => [t.name, t])) };
+  return { list, byName: new Map(list.map((t) => [t.name, t])), seller };
 }
 
+/** The public tools: what MCP offers everyone and what every discovery document lists. */
 export function tools(): Tool[] {
   return (cache ??= build()).list;
 }
 
+/** A public tool by name (A2A's skills); seller tools are not found here. */
 export function toolByName(name: string): Tool | undefined {
   return (cache ??= build()).byName.get(name);
+}
+
+/**
+ * The seller's own tools (the `seller` operations' tools), offered on MCP only to a request whose seller API token
+ * was verified; each call still authenticates the token and checks its scope through the operation (execute).
+ */
+export function sellerTools(): Tool[] {
+  return (cache ??= build()).seller;
 }
 
 /** Where an MCP tool names a field it refuses: the argument's dotted path, as REST names a body field. */

@@ -1,3 +1,4 @@
+import { SCOPE_DESCRIPTIONS, SELLER_SCOPES } from "../seller-api/tokens.ts";
 import { z } from "zod";
 import { env } from "../env.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
@@ -21,13 +22,24 @@ const TAGS: Record<Tag, string> = {
   Checkout: "Buy a license: hosted checkout sessions and their outcome.",
   Agents: "Documents for AI agents: the catalog, the discovery payload and the tool manifest.",
   Service: "Health and terms.",
-  Seller: "A seller's own products, with the dashboard's session cookie (sign in at /dashboard/sign-in).",
+  Seller:
+    "The seller API (/api/v1): a seller's own products and the rest of this API's seller operations, with a seller API token (Authorization: Bearer ilmsk_…, created in the dashboard with scopes) or the dashboard's session cookie. Another seller's data answers 404.",
+  Licenses: "A seller's licenses: search, complimentary licenses, revoke and reinstate, release machines, and each license's event log.",
+  Webhooks:
+    "A seller's webhook endpoints (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature), their deliveries, redelivery and test events.",
+  "API tokens": "A seller's API tokens: created, listed and revoked with the dashboard's session only.",
   Payouts: "A seller's payout account: where the money from their sales goes (Stripe Connect, or the test payout account).",
   Coupons: "A seller's discount codes.",
   Orders: "A seller's orders and their refunds.",
   Admin: "The operator's console: sellers, listings, orders, refunds and payment events (ADMIN_EMAILS only).",
   "Agentic Commerce":
     "The Agentic Commerce Protocol (2026-04-17) as the seller of digital goods: checkout sessions an agent creates, pays with a delegated payment token and completes, receiving the license key. Errors are ACP `Error` objects; every call sends `API-Version`; every POST sends `Idempotency-Key`.",
+  Releases:
+    "Versions of a product with their per-platform artifacts (size, SHA-256, Ed25519 signature): sellers publish, edit and yank them; anyone lists the published ones.",
+  Reviews:
+    "Verified-purchase reviews: anyone reads a product's visible reviews; the holder of a bought, valid license writes or edits one (one per license); the seller replies once; the operator hides and unhides them.",
+  Updates:
+    "For licensed apps: the newest release a license is entitled to, license-gated downloads through short-lived signed URLs, and the feeds electron-updater, Sparkle and Tauri read.",
 };
 
 const problem = (description: string, format: "problem" | "acp" = "problem") =>
@@ -36,8 +48,8 @@ const problem = (description: string, format: "problem" | "acp" = "problem") =>
     : { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input; `errors` names each offending field or parameter",
-  401: "Not signed in",
-  403: "Signed in, but not allowed (no developer profile yet, or a cross-site request)",
+  401: "Not signed in, or the Bearer token is malformed, unknown, revoked or expired (`invalid_token`, `token_revoked`, `token_expired`)",
+  403: "Signed in, but not allowed (no developer profile yet, a cross-site request, a token without the needed scope: `insufficient_scope`, `session_required`)",
   404: "Not found",
   405: "Method not allowed",
   409: "Conflict with the resource's state",
@@ -94,13 +106,20 @@ function operationObject(op: Operation): Json {
     errorCodes.add(422);
   }
   if (op.auth === "agent") errorCodes.add(401);
-  const responses: Json = {
-    [String(op.http?.status ?? 200)]: {
-      description: "Success",
-      headers: { Link: { $ref: "#/components/headers/Link" } },
-      content: { [(op.http?.contentType ?? "application/json").replace(/;.*$/s, "")]: { schema: jsonSchema(op.output, "output") } },
-    },
-  };
+  if (op.auth === "seller") {
+    errorCodes.add(401);
+    errorCodes.add(403);
+    errorCodes.add(429);
+  }
+  const responses: Json = op.http?.redirect
+    ? { "302": { description: "Redirect to a short-lived signed URL", headers: { Location: { schema: { type: "string", format: "uri" } } } } }
+    : {
+        [String(op.http?.status ?? 200)]: {
+          description: "Success",
+          headers: { Link: { $ref: "#/components/headers/Link" } },
+          content: { [(op.http?.contentType ?? "application/json").replace(/;.*$/s, "")]: { schema: jsonSchema(op.output, "output") } },
+        },
+      };
   for (const code of [...errorCodes].sort())
     responses[String(code)] = problem(
       (op.idempotency ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ?? ERROR_TEXT[code] ?? "Error",
@@ -116,12 +135,33 @@ function operationObject(op: Operation): Json {
         .filter(Boolean)
         .join(" ") || op.summary,
     tags: [op.tag],
-    // The operator signs in with the same links (a seller session of an ADMIN_EMAILS address).
-    ...(op.auth === "seller" || op.auth === "admin" ? { security: [{ sellerSession: [] }] } : {}),
+    // The operator signs in with the same links (a seller session of an ADMIN_EMAILS address). A seller API token
+    // lists the scope it needs (OpenAPI 3.1 allows role names for non-OAuth schemes); reads also pass with "read".
+    ...(op.auth === "admin" || (op.auth === "seller" && op.sellerScope === "session") ? { security: [{ sellerSession: [] }] } : {}),
+    ...(op.auth === "seller" && op.sellerScope !== "session"
+      ? {
+          security: [
+            {
+              sellerToken:
+                op.http?.method === "GET" ? ["read", op.sellerScope ?? "read"].filter((v, i, a) => a.indexOf(v) === i) : [op.sellerScope ?? "read"],
+            },
+            { sellerSession: [] },
+          ],
+        }
+      : {}),
     // Anonymous agents may call when the operator allows it (ACP_ANONYMOUS), hence the empty alternative.
     ...(op.auth === "agent" ? { security: [{ agentPlatformKey: [] }, {}] } : {}),
     ...(params.length ? { parameters: params } : {}),
-    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } } : {}),
+    ...(op.http?.bodyStream
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+          },
+        }
+      : body
+        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } }
+        : {}),
     responses,
   };
 }
@@ -189,6 +229,12 @@ export function openApiDocument(): Json {
           scheme: "bearer",
           bearerFormat: "acpk_…",
           description: "An agent platform's key for the Agentic Commerce Protocol endpoints, issued by the operator in /admin",
+        },
+        sellerToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "ilmsk_…",
+          description: `A seller API token, created in the dashboard (API tokens) with scopes: ${SELLER_SCOPES.map((s) => `\`${s}\` (${SCOPE_DESCRIPTIONS[s]})`).join(", ")}. A GET needs \`read\` or its area's scope; a write needs its area's scope.`,
         },
         sellerSession: {
           type: "apiKey",

@@ -14,7 +14,7 @@ const SESSION_KINDS = ["seller", "buyer"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 
 export const SIGN_IN_TTL_MINUTES = 15;
-const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
+export const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
 export const SESSION_COOKIE: Record<SessionKind, string> = { seller: "ilm_seller", buyer: "ilm_buyer" };
 const HOME: Record<SessionKind, string> = { seller: "/dashboard", buyer: "/licenses" };
 

@@ -20,7 +20,10 @@ export async function buyerLicenses(email: string) {
       issuedAt: true,
       expiresAt: true,
       product: { select: { id: true, name: true, iconUrl: true, downloadUrl: true, pluginId: true, developer: { select: { name: true } } } },
-      activations: { select: { id: true, fingerprint: true, activatedAt: true, lastValidatedAt: true }, orderBy: { activatedAt: "asc" } },
+      activations: {
+        select: { id: true, fingerprint: true, activatedAt: true, lastValidatedAt: true, machineName: true, platform: true, appVersion: true },
+        orderBy: { activatedAt: "asc" },
+      },
       order: {
         select: {
           currency: true,
@@ -51,7 +54,10 @@ export async function buyerLicenses(email: string) {
   }));
 }
 
-/** A buyer releases one of their own machines (after a reinstall, say); anyone else's is "not found". */
+/**
+ * A buyer releases one of their own machines (after a reinstall, say); anyone else's is "not found". Logged as
+ * "released" by the buyer, undoable for a minute (lib/licensing/restore-machine.ts).
+ */
 export async function buyerReleaseMachine(email: string, licenseId: string, activationId: string) {
   const license = await getDb().license.findFirst({
     where: { id: licenseId, buyerEmail: email.toLowerCase() },
@@ -59,5 +65,5 @@ export async function buyerReleaseMachine(email: string, licenseId: string, acti
   });
   const activation = license?.activations[0];
   if (!license || !activation) throw notFound("activation", "You have no such machine on this license.");
-  return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint });
+  return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint }, { type: "buyer", name: email.toLowerCase() });
 }

@@ -6,6 +6,8 @@ import { recordEntries, saleEntries } from "../ledger/ledger.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
+import { emitSellerEvent } from "../seller-webhooks/events.ts";
+import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -15,7 +17,8 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * max_machines × the seats bought (a full license, also for products with trials) → the key's e-mail in the outbox.
  * Runs inside the payment event's transaction, so all of it happens or none; the conditional status update (and the
  * ledger's unique keys) make a replay or a race of two completions record one sale, issue one license and send one
- * e-mail.
+ * e-mail. The seller's webhooks (order.paid, then license.created) are queued in it too; the caller kicks the webhook
+ * outbox after the commit.
  */
 export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: PaidFacts = {}): Promise<{ fulfilled: boolean; licenseKey?: string }> {
   const data = { status: "paid", paidAt, providerPaymentId: paid.providerPaymentId ?? null, taxCents: paid.taxCents ?? null };
@@ -33,13 +36,18 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     await tx.coupon.updateMany({ where: { id: order.couponId }, data: { redemptions: { increment: 1 } } });
   }
   await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
-  const license = await issueLicense(tx, {
-    productId: order.productId,
-    buyerEmail: order.buyerEmail,
-    maxMachines: order.product.maxMachines * order.quantity,
-    source: "purchase",
-    orderId: order.id,
-  });
+  await emitSellerEvent(tx, order.product.developerId, "order.paid", { order: orderPayload(order) }, order.id, paidAt);
+  const license = await issueLicense(
+    tx,
+    {
+      productId: order.productId,
+      buyerEmail: order.buyerEmail,
+      maxMachines: order.product.maxMachines * order.quantity,
+      source: "purchase",
+      orderId: order.id,
+    },
+    { type: "payment", name: order.provider },
+  );
   await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
   const mail = licenseEmail({
     buyerEmail: order.buyerEmail,

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { getDb } from "../db.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, multiLineText, singleLineText } from "../http/input.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import { storedSearchText } from "../marketplace/search-text.ts";
+import { syncProductSearch } from "../marketplace/search-index.ts";
+
+/** Longest refund policy a seller may write. */
+export const REFUND_POLICY_MAX = 2000;
 
 export const profileInputSchema = z.object({
   name: z.string().trim().min(2).max(60).refine(singleLineText, CONTROL_CHARACTER_MESSAGE),
@@ -13,8 +17,54 @@ export const profileInputSchema = z.object({
     .nullable()
     .default(null),
   bio: z.string().trim().max(600).refine(multiLineText, CONTROL_CHARACTER_MESSAGE).default(""),
+  // The trust fields: optional here (a free listing needs none of them; absent on an update keeps what is stored),
+  // required by the publish gate before a paid listing (see profileGaps).
+  refund_policy: z.string().trim().max(REFUND_POLICY_MAX).refine(multiLineText, CONTROL_CHARACTER_MESSAGE).optional(),
+  support_email: z.email().max(254).nullable().optional(),
+  support_url: z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain })
+    .max(200)
+    .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), "must not contain a user name or password")
+    .nullable()
+    .optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+/** The trust columns of a developer: what buyers see under "Support and refunds". */
+export interface ProfileTrust {
+  refundPolicy: string;
+  supportEmail: string | null;
+  supportUrl: string | null;
+}
+
+/** What a paid listing needs from its seller's profile, each with the form field that supplies it. */
+const TRUST_NEEDS = [
+  { field: "refund_policy", words: "a refund policy", missing: (t: ProfileTrust) => !t.refundPolicy.trim() },
+  {
+    field: "support_email",
+    words: "a support e-mail address or support web page",
+    missing: (t: ProfileTrust) => !t.supportEmail && !t.supportUrl,
+  },
+] as const;
+
+/** What a profile still lacks before its seller may list a paid product; empty when nothing. */
+export function profileGaps(trust: ProfileTrust): Array<{ field: string; words: string }> {
+  return TRUST_NEEDS.filter((n) => n.missing(trust)).map(({ field, words }) => ({ field, words }));
+}
+
+/** The gaps as a problem document's field errors. */
+export function gapErrors(gaps: ReturnType<typeof profileGaps>): ProblemFieldError[] {
+  return gaps.map((g) => ({ in: "body", name: g.field, message: `a paid listing needs ${g.words}` }));
+}
+
+/** The stored columns for the trust fields the input has; absent ones are left out (kept on an update). */
+function trustColumns(input: ProfileInput) {
+  return {
+    ...(input.refund_policy !== undefined ? { refundPolicy: input.refund_policy.replace(/\r\n?/g, "\n") } : {}),
+    ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
+    ...(input.support_url !== undefined ? { supportUrl: input.support_url } : {}),
+  };
+}
 
 export function slugify(text: string): string {
   return (
@@ -36,7 +86,9 @@ export async function createDeveloperProfile(email: string, input: ProfileInput)
     const id = n === 1 ? base : `${base}-${n}`;
     if (await db.developer.findUnique({ where: { id }, select: { id: true } })) continue;
     try {
-      const developer = await db.developer.create({ data: { id, email, name: input.name, website: input.website, bio: input.bio } });
+      const developer = await db.developer.create({
+        data: { id, email, name: input.name, website: input.website, bio: input.bio, ...trustColumns(input) },
+      });
       clearReadCache();
       return developer;
     } catch (error) {
@@ -53,7 +105,22 @@ export async function createDeveloperProfile(email: string, input: ProfileInput)
  */
 export async function updateDeveloperProfile(developerId: string, input: ProfileInput) {
   const developer = await getDb().$transaction(async (tx) => {
-    const saved = await tx.developer.update({ where: { id: developerId }, data: { name: input.name, website: input.website, bio: input.bio } });
+    const saved = await tx.developer.update({
+      where: { id: developerId },
+      data: { name: input.name, website: input.website, bio: input.bio, ...trustColumns(input) },
+    });
+    // Listed paid products show these fields: they stay filled while there are any. The update above holds the
+    // seller's row, so a paid listing published at the same time (which locks that row, see publishing) waits and
+    // then sees this profile.
+    const gaps = profileGaps(saved);
+    if (gaps.length > 0 && (await tx.product.count({ where: { developerId, status: "active", priceCents: { gt: 0 } } })) > 0) {
+      throw new AppError(
+        "seller_profile_incomplete",
+        409,
+        `Your listed paid products show your refund policy and support contact, so your profile needs ${gaps.map((g) => g.words).join(" and ")} while they are listed. Unlist them first to remove it.`,
+        { errors: gapErrors(gaps) },
+      );
+    }
     const products = await tx.product.findMany({
       where: { developerId },
       select: {
@@ -74,6 +141,8 @@ export async function updateDeveloperProfile(developerId: string, input: Profile
       const searchText = storedSearchText(p, saved.name);
       if (searchText !== p.searchText) await tx.product.update({ where: { id: p.id }, data: { searchText } });
     }
+    // The search index holds the name too (a rename must not leave the old one findable): rewritten with the rows.
+    await syncProductSearch(tx, { developerId });
     return saved;
   });
   clearReadCache();

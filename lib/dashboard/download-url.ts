@@ -6,6 +6,8 @@ import { paths } from "../urls.ts";
 export const DOWNLOAD_URL_MAX = 500;
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** Why most refused download URLs are refused: buyers are sent to the address itself (there is no upload here). */
+const NOT_HTTPS = "must be a full https:// address of your download, such as https://example.com/downloads/app.zip";
 const DEMO_PATH = /^\/downloads\/[a-z0-9][a-z0-9-]*$/;
 
 /**
@@ -19,19 +21,18 @@ const DEMO_PATH = /^\/downloads\/[a-z0-9][a-z0-9-]*$/;
 export function downloadUrlProblem(value: string, productId?: string | null): string | null {
   if (value.length > DOWNLOAD_URL_MAX) return `must be at most ${DOWNLOAD_URL_MAX} characters`;
   if (value.startsWith("/")) {
-    if (!DEMO_PATH.test(value) || (productId !== undefined && (productId === null || value !== paths.download(productId))))
-      return "must be a full https:// address";
+    if (!DEMO_PATH.test(value) || (productId !== undefined && (productId === null || value !== paths.download(productId)))) return NOT_HTTPS;
     return null;
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return "must be a full https:// address";
+    return NOT_HTTPS;
   }
   const local = url.protocol === "http:" && LOOPBACK.has(url.hostname) && env().NODE_ENV !== "production";
-  if (url.protocol !== "https:" && !local) return "must be a full https:// address";
-  if (!url.hostname) return "must be a full https:// address";
+  if (url.protocol !== "https:" && !local) return NOT_HTTPS;
+  if (!url.hostname) return NOT_HTTPS;
   if (url.username || url.password) return "must not contain a user name or password";
   return null;
 }

@@ -8,47 +8,15 @@ import { AppError, notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
-import { normalizeKey } from "../licensing/keys.ts";
+import type { Actor } from "../licensing/license-events.ts";
 import { setLicenseStatus } from "../licensing/set-license-status.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
-import { licenseIsActive } from "../receipts/issue-receipt.ts";
 import { absoluteUrl, paths } from "../urls.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
 
-const licenseView = {
-  id: true,
-  key: true,
-  buyerEmail: true,
-  maxMachines: true,
-  activeMachines: true,
-  isActive: true,
-  revocation: true,
-  revokedAt: true,
-  revokedReason: true,
-  trial: true,
-  source: true,
-  issuedAt: true,
-  expiresAt: true,
-  orderId: true,
-  product: { select: { id: true, name: true, pluginId: true, developerId: true } },
-  activations: { select: { id: true, fingerprint: true, activatedAt: true, lastValidatedAt: true }, orderBy: { activatedAt: "asc" as const } },
-} as const;
-
-/** A seller's licenses, newest first, optionally matching a key (exact) or a buyer's e-mail (substring). */
-export async function searchSellerLicenses(developerId: string, query = "", take = 50) {
-  const q = query.trim();
-  const byKey = /^[A-Za-z0-9]{4}-/.test(q);
-  const licenses = await getDb().license.findMany({
-    where: {
-      product: { developerId },
-      ...(q ? (byKey ? { key: normalizeKey(q) } : { buyerEmail: { contains: q.toLowerCase().slice(0, 254) } }) : {}),
-    },
-    orderBy: { issuedAt: "desc" },
-    take,
-    select: licenseView,
-  });
-  return licenses.map((l) => ({ ...l, active: licenseIsActive(l) }));
-}
+/** What the seller's actions on a license need: its key and its machines. */
+const licenseView = { id: true, key: true, activations: { select: { id: true, fingerprint: true } } } as const;
 
 async function sellerLicense(developerId: string, licenseId: string) {
   const license = await getDb().license.findFirst({ where: { id: licenseId, product: { developerId } }, select: licenseView });
@@ -56,22 +24,23 @@ async function sellerLicense(developerId: string, licenseId: string) {
   return license;
 }
 
-export async function getSellerLicense(developerId: string, licenseId: string) {
-  const l = await sellerLicense(developerId, licenseId);
-  return { ...l, active: licenseIsActive(l) };
-}
+/** A seller acting without a name: callers that know who it is pass `{ type: "seller", name: ctx.seller.actor }`. */
+const SELLER: Actor = { type: "seller", name: null };
 
-/** Releases one machine of one of the seller's licenses (a buyer who reinstalled and wrote in, say). */
-export async function sellerReleaseMachine(developerId: string, licenseId: string, activationId: string) {
+/**
+ * Releases one machine of one of the seller's licenses (a buyer who reinstalled and wrote in, say): logged as
+ * "released" by the seller, undoable for a minute (lib/licensing/restore-machine.ts).
+ */
+export async function sellerReleaseMachine(developerId: string, licenseId: string, activationId: string, actor: Actor = SELLER) {
   const license = await sellerLicense(developerId, licenseId);
   const activation = license.activations.find((a) => a.id === activationId);
   if (!activation) throw notFound("activation", "This license has no such machine.");
-  return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint });
+  return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint }, actor);
 }
 
-export async function sellerSetLicenseStatus(developerId: string, licenseId: string, active: boolean, reason?: string) {
+export async function sellerSetLicenseStatus(developerId: string, licenseId: string, active: boolean, reason?: string, actor: Actor = SELLER) {
   await sellerLicense(developerId, licenseId);
-  return setLicenseStatus({ licenseId, active, reason });
+  return setLicenseStatus({ licenseId, active, reason, actor });
 }
 
 export const complimentaryInputSchema = z.object({
@@ -140,19 +109,23 @@ async function checkComplimentaryQuota(tx: Tx, developerId: string, buyerEmail: 
  * on the seller's behalf, within the seller's daily quotas (see checkComplimentaryQuota): a refused request issues
  * no license and sends no mail.
  */
-export async function issueComplimentaryLicense(developerId: string, input: z.infer<typeof complimentaryInputSchema>, now = Date.now()) {
+export async function issueComplimentaryLicense(
+  developerId: string,
+  input: z.infer<typeof complimentaryInputSchema>,
+  now = Date.now(),
+  actor: Actor = SELLER,
+) {
   const db = getDb();
   const product = await db.product.findFirst({ where: { id: input.product_id, developerId }, include: { developer: { select: { name: true } } } });
   if (!product) throw notFound("product", "You have no product with this id.");
   const buyerEmail = input.buyer_email.trim().toLowerCase();
   const license = await db.$transaction(async (tx) => {
     await checkComplimentaryQuota(tx, developerId, buyerEmail, now);
-    const l = await issueLicense(tx, {
-      productId: product.id,
-      buyerEmail,
-      maxMachines: input.max_machines ?? product.maxMachines,
-      source: "complimentary",
-    });
+    const l = await issueLicense(
+      tx,
+      { productId: product.id, buyerEmail, maxMachines: input.max_machines ?? product.maxMachines, source: "complimentary" },
+      actor,
+    );
     const mail = licenseEmail({
       buyerEmail: l.buyerEmail,
       productName: product.name,
@@ -171,5 +144,6 @@ export async function issueComplimentaryLicense(developerId: string, input: z.in
     return l;
   });
   kickOutbox();
+  kickWebhooks(); // license.created to the seller's endpoints
   return license;
 }

@@ -4,7 +4,8 @@ import { PRODUCT_STATUSES, type ProductStatus } from "../marketplace/constants.t
 import { assertMayPublish, publishing } from "./publish-gate.ts";
 import type { ProductInput } from "../marketplace/schemas.ts";
 import { buildSearchText } from "../marketplace/search-text.ts";
-import { stringList } from "../marketplace/serialize.ts";
+import { syncProductSearch } from "../marketplace/search-index.ts";
+import { demoLinks, stringList, updatePolicyOf } from "../marketplace/serialize.ts";
 import { slugify } from "./developer-profile.ts";
 import { assertDownloadUrl } from "./download-url.ts";
 import { droppedUploads, releaseUploads } from "./uploads.ts";
@@ -64,6 +65,25 @@ export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>):
     download_url: p.downloadUrl,
     icon_url: p.iconUrl,
     images: stringList(p.images),
+    update_policy: updatePolicyOf(p.updatePolicy),
+    update_days: p.updatePolicy === "days" ? p.updateDays : null,
+    system_requirements: p.systemRequirements,
+    demo_links: demoLinks(p.demoLinks),
+  };
+}
+
+/**
+ * The update policy, system requirements and demo links: each written only when the input has it, so a client that
+ * leaves them out (one written before they existed) neither fails nor resets them. A policy other than "days" clears
+ * the day count.
+ */
+function releaseColumns(input: ProductInput) {
+  return {
+    ...(input.update_policy
+      ? { updatePolicy: input.update_policy, updateDays: input.update_policy === "days" ? (input.update_days ?? null) : null }
+      : {}),
+    ...(input.system_requirements !== undefined ? { systemRequirements: input.system_requirements } : {}),
+    ...(input.demo_links !== undefined ? { demoLinks: input.demo_links } : {}),
   };
 }
 
@@ -89,6 +109,7 @@ function columns(input: ProductInput, developerName: string) {
     downloadUrl: input.download_url,
     iconUrl: input.icon_url,
     images: input.images,
+    ...releaseColumns(input),
     searchText: buildSearchText({ ...input, pluginId: input.plugin_id, developerName }),
   };
 }
@@ -113,9 +134,11 @@ export async function createProduct(developerId: string, input: ProductInput) {
     const id = n === 1 ? base : `${base}-${n}`;
     if (await db.product.findUnique({ where: { id }, select: { id: true } })) continue;
     try {
-      return await publishing(developerId, input.price_cents, (tx) =>
-        tx.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } }),
-      );
+      return await publishing(developerId, input.price_cents, async (tx) => {
+        const created = await tx.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } });
+        await syncProductSearch(tx, { productIds: [id] });
+        return created;
+      });
     } catch (error) {
       if ((error as { code?: string }).code !== "P2002") throw error;
       await pluginIdFree(input.plugin_id);
@@ -134,7 +157,12 @@ export async function updateProduct(developerId: string, productId: string, inpu
   await pluginIdFree(input.plugin_id, product.id);
   let updated: typeof product;
   try {
-    updated = await getDb().product.update({ where: { id: product.id }, data: columns(input, developer.name) });
+    // The search index is written in the same transaction as the product: a search never finds the old words.
+    updated = await getDb().$transaction(async (tx) => {
+      const saved = await tx.product.update({ where: { id: product.id }, data: columns(input, developer.name) });
+      await syncProductSearch(tx, { productIds: [product.id] });
+      return saved;
+    });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") await pluginIdFree(input.plugin_id, product.id);
     throw error;

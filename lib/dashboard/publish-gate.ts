@@ -1,16 +1,19 @@
 import { dbEngine, getDb, type Db } from "../db.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { testPaymentsEnabled } from "../payments/provider.ts";
 import { dueList, requirementsInWords } from "../payouts/requirements.ts";
+import { gapErrors, profileGaps } from "./developer-profile.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 type Reader = Pick<Tx, "developer">;
 
 /** Why a seller may not publish a listing right now; null when they may. */
 export interface PublishBlocker {
-  code: "seller_suspended" | "payout_account_required";
+  code: "seller_suspended" | "seller_profile_incomplete" | "payout_account_required";
   status: 403 | 409;
   message: string;
+  /** The profile fields still to fill in (seller_profile_incomplete). */
+  errors?: ProblemFieldError[];
 }
 
 /** A payout account can take a paid sale only when the provider lets it both charge and pay out. */
@@ -20,13 +23,17 @@ export function payoutReady(account: { chargesEnabled: boolean; payoutsEnabled: 
 
 /**
  * The one rule for publishing (creating a listed product, relisting, or making a listed product paid): a suspended
- * seller publishes nothing; a paid listing needs a ready payout account (free listings do not).
+ * seller publishes nothing; a paid listing needs a refund policy and a support contact on the seller's profile (its
+ * page shows them) and a ready payout account (free listings need neither).
  */
 export async function publishBlocker(developerId: string, priceCents: number, db: Reader = getDb()): Promise<PublishBlocker | null> {
   const developer = await db.developer.findUnique({
     where: { id: developerId },
     select: {
       suspendedAt: true,
+      refundPolicy: true,
+      supportEmail: true,
+      supportUrl: true,
       payoutAccount: { select: { provider: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: true } },
     },
   });
@@ -36,6 +43,15 @@ export async function publishBlocker(developerId: string, priceCents: number, db
       code: "seller_suspended",
       status: 403,
       message: "Your seller account is suspended by the operator: you cannot publish listings. Licenses you sold keep working.",
+    };
+  }
+  const gaps = priceCents > 0 ? profileGaps(developer) : [];
+  if (gaps.length > 0) {
+    return {
+      code: "seller_profile_incomplete",
+      status: 409,
+      message: `A paid listing shows its seller's refund policy and support contact. Your profile still needs ${gaps.map((g) => g.words).join(" and ")}: add them under Dashboard → Profile.`,
+      errors: gapErrors(gaps),
     };
   }
   // The test account takes no real money: once the deployment sells through Stripe it no longer counts as ready.
@@ -54,10 +70,10 @@ export async function publishBlocker(developerId: string, priceCents: number, db
   return null;
 }
 
-/** Throws the blocker as a problem document (403 seller_suspended, 409 payout_account_required). */
+/** Throws the blocker as a problem document (403 seller_suspended, 409 seller_profile_incomplete or payout_account_required). */
 export async function assertMayPublish(developerId: string, priceCents: number, db: Reader = getDb()): Promise<void> {
   const blocker = await publishBlocker(developerId, priceCents, db);
-  if (blocker) throw new AppError(blocker.code, blocker.status, blocker.message);
+  if (blocker) throw new AppError(blocker.code, blocker.status, blocker.message, blocker.errors ? { errors: blocker.errors } : {});
 }
 
 /**

@@ -256,3 +256,80 @@ export async function salesCsv(developerId: string): Promise<string> {
   );
   return [CSV_COLUMNS.join(","), ...rows].join("\r\n") + "\r\n";
 }
+
+/** How many products the sales summary ranks. */
+const TOP_PRODUCTS = 5;
+
+/**
+ * A seller's figures over the last `days` days (whole UTC days, today included), from the ledger and the licenses:
+ * money per currency (never added across currencies; net without tax, as the Sales page shows it), paid orders,
+ * refunded orders, licenses issued (purchases, complimentary and trials apart), licenses active now, and the products
+ * that sold most in the window. What a seller's own agent reads to answer "how are sales?".
+ */
+export async function sellerSalesSummary(developerId: string, days: number, now = new Date()) {
+  const db = getDb();
+  const from = new Date(Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY);
+  const window = { gte: from, lte: now };
+  const [currencies, refunded, sales, issued, active] = await Promise.all([
+    sellerTotals(developerId, { from, to: new Date(now.getTime() + 1) }),
+    db.ledgerEntry.findMany({ where: { developerId, kind: "refund", createdAt: window }, distinct: ["orderId"], select: { orderId: true } }),
+    db.ledgerEntry.findMany({
+      where: { developerId, kind: "sale", createdAt: window },
+      select: { amountMinor: true, currency: true, order: { select: { productId: true } } },
+    }),
+    db.license.groupBy({ by: ["source"], where: { product: { developerId }, issuedAt: window }, _count: { _all: true } }),
+    db.license.count({ where: { product: { developerId }, isActive: true, trial: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } }),
+  ]);
+
+  const byProduct = new Map<string, { orders: number; gross: Map<string, number> }>();
+  for (const s of sales) {
+    if (!s.order) continue;
+    const p = byProduct.get(s.order.productId) ?? { orders: 0, gross: new Map<string, number>() };
+    p.orders += 1;
+    p.gross.set(s.currency, (p.gross.get(s.currency) ?? 0) + s.amountMinor);
+    byProduct.set(s.order.productId, p);
+  }
+  const top = [...byProduct.entries()].sort((a, b) => b[1].orders - a[1].orders || a[0].localeCompare(b[0])).slice(0, TOP_PRODUCTS);
+  const names = new Map(
+    (await db.product.findMany({ where: { id: { in: top.map(([id]) => id) } }, select: { id: true, name: true } })).map((p) => [p.id, p.name]),
+  );
+  const issuedBy = (source: string) => issued.find((g) => g.source === source)?._count._all ?? 0;
+
+  return {
+    days,
+    from: from.toISOString(),
+    to: now.toISOString(),
+    orders: currencies.reduce((n, t) => n + t.orders, 0),
+    refunded_orders: refunded.filter((r) => r.orderId !== null).length,
+    currencies: currencies.map((t) => ({
+      currency: t.currency,
+      orders: t.orders,
+      gross_cents: t.gross,
+      discount_cents: t.discounts,
+      fee_cents: t.fees,
+      refund_cents: t.refunds,
+      dispute_cents: t.disputes,
+      net_cents: t.net,
+      tax_cents: t.tax,
+      gross_display: formatPrice(t.gross, t.currency),
+      fee_display: formatPrice(t.fees, t.currency),
+      refund_display: formatPrice(t.refunds, t.currency),
+      net_display: formatPrice(t.net, t.currency),
+    })),
+    licenses_issued: {
+      total: issued.reduce((n, g) => n + g._count._all, 0),
+      purchase: issuedBy("purchase"),
+      complimentary: issuedBy("complimentary"),
+      trial: issuedBy("trial"),
+    },
+    active_licenses: active,
+    top_products: top.map(([id, p]) => ({
+      product_id: id,
+      name: names.get(id) ?? id,
+      orders: p.orders,
+      gross: [...p.gross.entries()]
+        .sort((a, b) => a[0].localeCompare(b[0]))
+        .map(([currency, cents]) => ({ currency, gross_cents: cents, gross_display: formatPrice(cents, currency) })),
+    })),
+  };
+}

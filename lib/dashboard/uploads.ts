@@ -1,16 +1,17 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, stat, unlink, utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { stringList } from "../marketplace/serialize.ts";
+import { objectStore, type StoredObjectInfo } from "../storage/index.ts";
 
 /**
- * Uploaded images (product icons and screenshots) live on local disk under UPLOAD_DIR (default ./data/uploads), which
- * several instances may share. A file is named `<owner>-<content hash>.<ext>`: the owner part (a hash of the seller's
- * id) is what the per-seller quota counts, the content hash makes a repeated upload the same file. Names without an
- * owner part are from before quotas and are still served.
+ * Uploaded images (product icons and screenshots) live in the object store (lib/storage: UPLOAD_DIR on local disk, or
+ * the S3 bucket every instance shares), each under a flat key that is also its public name, served at
+ * /uploads/<name>. A name is `<owner>-<content hash>.<ext>`: the owner part (a hash of the seller's id) is what the
+ * per-seller quota counts, the content hash makes a repeated upload the same object. Names without an owner part are
+ * from before quotas and are still served.
  */
 export const MAX_UPLOAD_BYTES = 512 * 1024;
 /** An upload nothing references is removed once it is this old (a form being filled in elsewhere may be about to use it). */
@@ -26,10 +27,6 @@ type Kind = (typeof TYPES)[number];
 
 const NAME = /^(?:([a-f0-9]{12})-)?([a-f0-9]{32})\.(png|jpg|webp|gif)$/;
 const PUBLIC_PATH = /^\/uploads\/([^/]+)$/;
-
-// The directory comes from the environment at run time: nothing for the bundler to trace (turbopackIgnore below).
-const dir = () => env().UPLOAD_DIR;
-const pathOf = (name: string) => join(/*turbopackIgnore: true*/ dir(), name);
 
 /** The owner part of a seller's file names. */
 function ownerTag(developerId: string): string {
@@ -56,32 +53,26 @@ export function checkUpload(bytes: Uint8Array): void {
   kindOf(bytes);
 }
 
-function nameFor(bytes: Uint8Array, developerId: string): string {
-  return `${ownerTag(developerId)}-${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${kindOf(bytes).ext}`;
+/** The type an uploaded image is served with, from its name (null for a name that is no upload's). */
+function typeOf(name: string): string | null {
+  const m = NAME.exec(name);
+  return TYPES.find((t) => t.ext === m?.[3])?.type ?? null;
 }
 
-async function listNames(): Promise<string[]> {
-  try {
-    return (await readdir(/*turbopackIgnore: true*/ dir())).filter((n) => NAME.test(n));
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return [];
-    throw error;
-  }
-}
-
-async function sizeOf(name: string): Promise<number | null> {
-  try {
-    return (await stat(pathOf(name))).size;
-  } catch {
-    return null;
-  }
+/**
+ * The stored uploads whose names start with `prefix` (release artifacts and anything else in the store are not
+ * uploads). A seller's names share a prefix, so the quota lists only theirs.
+ */
+async function listUploads(prefix = ""): Promise<StoredObjectInfo[]> {
+  const found: StoredObjectInfo[] = [];
+  for await (const item of objectStore().list(prefix)) if (NAME.test(item.key)) found.push(item);
+  return found;
 }
 
 /** Bytes a seller's uploads take now. */
 export async function uploadUsage(developerId: string): Promise<number> {
-  const prefix = `${ownerTag(developerId)}-`;
   let total = 0;
-  for (const name of await listNames()) if (name.startsWith(prefix)) total += (await sizeOf(name)) ?? 0;
+  for (const item of await listUploads(`${ownerTag(developerId)}-`)) total += item.size;
   return total;
 }
 
@@ -90,28 +81,29 @@ export async function uploadUsage(developerId: string): Promise<number> {
  * (UPLOAD_QUOTA_MB) counts what is stored already plus the new files, a file already stored counting once.
  */
 export async function saveUploads(developerId: string, files: Uint8Array[]): Promise<string[]> {
-  const named = files.map((bytes) => ({ bytes, name: nameFor(bytes, developerId) }));
-  let added = 0;
-  const seen = new Set<string>();
-  for (const f of named) {
-    if (seen.has(f.name)) continue;
-    seen.add(f.name);
-    if ((await sizeOf(f.name)) === null) added += f.bytes.byteLength;
-  }
+  const named = files.map((bytes) => {
+    const kind = kindOf(bytes);
+    const name = `${ownerTag(developerId)}-${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${kind.ext}`;
+    return { bytes, name, type: kind.type };
+  });
+  const distinct = [...new Map(named.map((f) => [f.name, f])).values()];
+  const stored = new Map((await listUploads(`${ownerTag(developerId)}-`)).map((item) => [item.key, item.size]));
+  const added = distinct.filter((f) => !stored.has(f.name)).reduce((sum, f) => sum + f.bytes.byteLength, 0);
+  const usage = [...stored.values()].reduce((sum, size) => sum + size, 0);
   const quota = env().UPLOAD_QUOTA_MB * 1024 * 1024;
-  if (added > 0 && (await uploadUsage(developerId)) + added > quota) {
+  if (added > 0 && usage + added > quota) {
     throw new AppError(
       "upload_quota_exceeded",
       413,
       `Your uploaded images may take at most ${env().UPLOAD_QUOTA_MB} MB in all. Remove images from your products, or link images hosted elsewhere.`,
     );
   }
-  await mkdir(/*turbopackIgnore: true*/ dir(), { recursive: true });
-  const now = new Date();
-  for (const f of named) {
-    // An existing file is the same bytes: touching it keeps the clean-up's grace period from starting too early.
-    if ((await sizeOf(f.name)) === null) await writeFile(pathOf(f.name), f.bytes);
-    else await utimes(pathOf(f.name), now, now).catch(() => undefined);
+  const store = objectStore();
+  for (const f of distinct) {
+    // An object already stored is the same bytes; storing it again renews its date, as touching the file did, so the
+    // clean-up's grace period starts from this upload (an object store has no way to only change the date).
+    const body = Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength);
+    await store.put(f.name, body, { size: body.byteLength, contentType: f.type });
   }
   return named.map((f) => `/uploads/${f.name}`);
 }
@@ -123,17 +115,12 @@ export async function saveUpload(bytes: Uint8Array, developerId: string): Promis
   return path;
 }
 
-export async function readUpload(name: string): Promise<{ bytes: Buffer; type: string } | null> {
-  const m = NAME.exec(name);
-  if (!m) return null;
-  try {
-    const bytes = await readFile(pathOf(name));
-    const kind = TYPES.find((t) => t.ext === m[3]);
-    if (!kind) return null;
-    return { bytes, type: kind.type };
-  } catch {
-    return null;
-  }
+/** An uploaded image as a stream (for /uploads/<name>), or null when the name is no upload's or nothing is stored. */
+export async function openUpload(name: string): Promise<{ body: Readable; size: number; type: string } | null> {
+  const type = typeOf(name);
+  if (!type) return null;
+  const found = await objectStore().get(name);
+  return found && { body: found.body, size: found.size, type };
 }
 
 /** The file name of an uploaded image's public path, or null for anything else (a URL, a bundled /icons/ image). */
@@ -169,15 +156,14 @@ export async function releaseUploads(paths: string[]): Promise<number> {
   const names = paths.map(uploadName).filter((n): n is string => n !== null);
   if (names.length === 0) return 0;
   const referenced = await referencedUploads();
+  const store = objectStore();
   let removed = 0;
   for (const name of new Set(names)) {
     if (referenced.has(name)) continue;
-    try {
-      await unlink(pathOf(name));
-      removed++;
-    } catch {
-      // Gone already (another instance removed it).
-    }
+    // Gone already (another instance removed it): nothing to count.
+    if (!(await store.head(name))) continue;
+    await store.delete(name);
+    removed++;
   }
   return removed;
 }
@@ -185,22 +171,21 @@ export async function releaseUploads(paths: string[]): Promise<number> {
 /**
  * Removes uploaded files no product refers to and that are older than the grace period: a form refused after its
  * files were stored, an edit whose clean-up failed. Files younger than the grace period are left alone, because a
- * form on this or another instance sharing UPLOAD_DIR may be about to save a product that uses them.
+ * form on this or another instance sharing the store may be about to save a product that uses them.
  */
 export async function sweepUploads(graceMs = UPLOAD_GRACE_MS, now = Date.now()): Promise<number> {
-  const names = await listNames();
-  if (names.length === 0) return 0;
+  const uploads = await listUploads();
+  if (uploads.length === 0) return 0;
   const referenced = await referencedUploads();
+  const store = objectStore();
   let removed = 0;
-  for (const name of names) {
-    if (referenced.has(name)) continue;
-    try {
-      if (now - (await stat(pathOf(name))).mtimeMs < graceMs) continue;
-      await unlink(pathOf(name));
-      removed++;
-    } catch {
-      // Removed meanwhile by another instance.
-    }
+  for (const item of uploads) {
+    if (referenced.has(item.key) || now - item.lastModified.getTime() < graceMs) continue;
+    // Stored again since the listing (saveUploads renews the date): a form may be about to use it.
+    const current = await store.head(item.key);
+    if (!current || now - current.lastModified.getTime() < graceMs) continue;
+    await store.delete(item.key);
+    removed++;
   }
   return removed;
 }

@@ -468,3 +468,42 @@ export function trialNotNeededEmail(d: TrialNotNeededEmailData): RenderedEmail {
   ].join("\n");
   return { subject, html: layout({ title: subject, preheader: `No trial needed: you have a license for ${d.productName}.`, body, footer }), text };
 }
+
+export interface WebhookDisabledEmailData {
+  sellerName: string;
+  url: string;
+  /** Deliveries in a row that failed after every retry. */
+  failures: number;
+  dashboardUrl: string;
+}
+
+/** To a seller whose webhook endpoint was disabled after repeated failed deliveries (lib/webhooks/deliver.ts). */
+export function webhookDisabledEmail(d: WebhookDisabledEmailData): RenderedEmail {
+  const subject = "A webhook endpoint of yours was disabled";
+  const why = `${d.failures} deliveries in a row to it failed after every retry, so we stopped sending events to it.`;
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Webhook endpoint disabled</h1>`,
+    p(`Hello ${escapeHtml(d.sellerName)},`, `color:${MUTED};`),
+    p(`Your webhook endpoint <code style="font-family:${MONO};word-break:break-all;">${escapeHtml(d.url)}</code> was disabled: ${escapeHtml(why)}`),
+    p(
+      "Events that happen while it is disabled are not queued for it. Once the receiver works again, enable the endpoint, send a test event, and redeliver what it missed from its delivery log.",
+    ),
+    button(d.dashboardUrl, "Open webhooks"),
+  ].join("\n");
+  const footer = `You received this e-mail because you sell on ${escapeHtml(SITE_NAME)} and registered this webhook endpoint.`;
+  const text = [
+    "Webhook endpoint disabled",
+    "",
+    `Hello ${d.sellerName},`,
+    "",
+    `Your webhook endpoint ${d.url} was disabled: ${why}`,
+    "",
+    "Events that happen while it is disabled are not queued for it. Once the receiver works again, enable the endpoint, send a test event, and redeliver what it missed from its delivery log:",
+    d.dashboardUrl,
+    "",
+    "-- ",
+    `You received this e-mail because you sell on ${SITE_NAME} and registered this webhook endpoint.`,
+    "",
+  ].join("\n");
+  return { subject, html: layout({ title: subject, preheader: why, body, footer }), text };
+}

@@ -102,7 +102,8 @@ export function corsRule(pathname: string): CorsRule | null {
 function corsResponseHeaders(rule: CorsRule): Record<string, string> {
   return {
     "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": (rule.mcp ? [...EXPOSED, "Mcp-Session-Id"] : EXPOSED).join(", "),
+    // MCP clients in a browser read WWW-Authenticate on a 401 (a bad seller token) to find the resource metadata.
+    "Access-Control-Expose-Headers": (rule.mcp ? [...EXPOSED, "Mcp-Session-Id", "WWW-Authenticate"] : EXPOSED).join(", "),
   };
 }
 

@@ -1,20 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hasHttp, type HttpOperation } from "../operations/define.ts";
+import { Readable } from "node:stream";
+import { hasHttp, type HttpOperation, type Redirect } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
 import { success } from "../operations/http.ts";
 import { operations } from "../operations/index.ts";
 import { env } from "../env.ts";
 import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, tooLarge } from "./input.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge } from "./input.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import { clientAddress } from "./rate-limit.ts";
 import { dataSecurityHeaders, type SecurityHeaders } from "./security-headers.ts";
 import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.ts";
 
 /**
- * The operations declared `lean` (the licensing hot path every licensed app calls at every launch, and the health
- * check), answered by server.ts itself without Next's request pipeline. Same conventions as the Next adapter
+ * The operations declared `lean` (the licensing hot path every licensed app calls at every launch, the health
+ * check, and streamed uploads, which Next's proxy would otherwise buffer), answered by server.ts itself without
+ * Next's request pipeline. Same conventions as the Next adapter
  * (problem documents, body cap, Link header, request id, the operation's rate limits) with none of its overhead.
  */
 let routes: Map<string, HttpOperation> | undefined;
@@ -22,9 +24,45 @@ const leanRoutes = () =>
   (routes ??= new Map(
     operations()
       .filter(hasHttp)
-      .filter((op) => op.http.lean)
+      .filter((op) => op.http.lean && !op.http.path.includes("{"))
       .map((op) => [op.http.path, op]),
   ));
+
+/** Lean operations whose paths have parameters (`/a/{id}/b`): matched by a pattern after the exact paths. */
+let templates: Array<{ op: HttpOperation; pattern: RegExp; names: string[] }> | undefined;
+const leanTemplates = () =>
+  (templates ??= operations()
+    .filter(hasHttp)
+    .filter((op) => op.http.lean && op.http.path.includes("{"))
+    .map((op) => {
+      const names: string[] = [];
+      const source = op.http.path
+        .split(/(\{[a-z_]+\})/)
+        .map((part) => {
+          const m = /^\{([a-z_]+)\}$/.exec(part);
+          if (!m?.[1]) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          names.push(m[1]);
+          return "([^/]+)";
+        })
+        .join("");
+      return { op, pattern: new RegExp(`^${source}$`), names };
+    }));
+
+/** The lean operation at a path, with its path parameters (percent-decoded; a malformed escape matches nothing). */
+function leanMatch(pathname: string): { op: HttpOperation; params: Record<string, string> } | undefined {
+  const exact = leanRoutes().get(pathname);
+  if (exact) return { op: exact, params: {} };
+  for (const t of leanTemplates()) {
+    const m = t.pattern.exec(pathname);
+    if (!m) continue;
+    try {
+      return { op: t.op, params: Object.fromEntries(t.names.map((name, i) => [name, decodeURIComponent(m[i + 1] ?? "")])) };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
 
 let security: { base: string; headers: SecurityHeaders } | undefined;
 
@@ -70,8 +108,9 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
-  const op = leanRoutes().get(pathname);
-  if (!op) return false;
+  const match = leanMatch(pathname);
+  if (!match) return false;
+  const { op, params } = match;
   const method = op.http.method;
   const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
   const head = req.method === "HEAD" && method === "GET";
@@ -81,28 +120,41 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
       throw new AppError("method_not_allowed", 405, `${pathname} accepts ${allow}.`, { headers: { Allow: allow } });
     }
     let body: unknown;
-    if (op.input?.body) {
+    if (op.input?.body && !op.http.bodyStream) {
       checkJsonContentType(req.headers["content-type"]);
       body = parseJsonText(await readBody(req, op.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
     }
-    const input = parseParts(op, { body });
+    const query = q === -1 ? {} : queryObject(new URL(url, "http://lean.invalid"));
+    const input = parseParts(op, { query, params, body });
     let headers: Headers | undefined;
     const ctx = {
       transport: "lean" as const,
       client: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
       requestId,
-      // Built only when read: no lean operation needs them today, and the hot path should not pay for them.
+      // Built only when read: the licensing operations do not need them, and the hot path should not pay for them.
       get headers() {
         return (headers ??= toHeaders(req));
       },
-      origin: "",
+      // Our own origin as this request addressed it (the Host was checked by the front door), for same-origin checks.
+      origin: req.headers.host ? `${new URL(env().BASE_URL).protocol}//${req.headers.host}` : "",
     };
-    const out = success(op, await execute(op, input, ctx), requestId);
+    let extra: Parameters<typeof execute>[3] = {};
+    if (op.http.bodyStream) {
+      const declared = req.headers["content-length"];
+      const contentLength = declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+      extra = { bodyStream: Readable.toWeb(req) as ReadableStream<Uint8Array>, contentLength };
+    }
+    const result = await execute(op, input, ctx, extra);
+    if (op.http.redirect) {
+      send(res, 302, { ...baseHeaders(requestId, CACHE.none), Location: (result as Redirect).location }, "", head);
+      return true;
+    }
+    const out = success(op, result, requestId);
     send(res, out.status, out.headers, out.body, head);
   } catch (error) {
     const appError = toAppError(error, requestId);
     // A body we stopped reading must not be taken for the next request on this connection.
-    if (appError.status === 413) res.setHeader("Connection", "close");
+    if (appError.status === 413 || (op.http.bodyStream && !req.readableEnded)) res.setHeader("Connection", "close");
     send(
       res,
       appError.status,

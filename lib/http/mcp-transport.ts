@@ -1,4 +1,5 @@
 import { mcpRequest } from "../operations/context.ts";
+import { sellerTokenFrom, verifySellerToken } from "../seller-api/tokens.ts";
 import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
 import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./input.ts";
@@ -23,16 +24,34 @@ function batchSize(body: string): number {
 }
 
 /**
+ * Whether the request carries a seller API token (`Authorization: Bearer ilmsk_…`), verified: then the server also
+ * offers that seller's tools. A token that is malformed, unknown, revoked or expired is refused here, before any
+ * JSON-RPC, with HTTP 401 and `WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"`, as the MCP
+ * authorization spec has a protected resource answer. The token's rate limit counts tool calls (each seller tool call
+ * is counted, and the token checked again, by its operation, as a REST call is), not the HTTP requests carrying them.
+ * Any other Bearer credential (an agent platform's `acpk_…` key) is left to the operations that take it.
+ */
+async function sellerToolsFor(request: Request, client: string): Promise<boolean> {
+  const token = sellerTokenFrom(request.headers);
+  if (token === null) return false;
+  await verifySellerToken(token, client);
+  return true;
+}
+
+/**
  * Wraps the MCP handler with the conventions every API response follows: the body cap (the JSON-RPC body is read
  * once here, within the cap, and handed on), the batch cap, the Link header and a request id. The exchange runs
- * inside the request's context (client address, headers), so each tool call goes through its operation's rate
- * limits and auth exactly as the REST route does. The MCP handler answers protocol errors itself as JSON-RPC.
+ * inside the request's context (client address, headers, whether a seller token was verified), so each tool call
+ * goes through its operation's rate limits and auth exactly as the REST route does. The MCP handler answers protocol
+ * errors itself as JSON-RPC.
  */
 export function withApiHeaders(handler: (request: Request) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
     try {
+      const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+      const sellerTools = await sellerToolsFor(request, client);
       let forwarded = request;
       if (request.method === "POST") {
         const body = await readBodyText(request, DEFAULT_MAX_BODY_BYTES);
@@ -42,7 +61,7 @@ export function withApiHeaders(handler: (request: Request) => Promise<Response>)
         }
         forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
-      const context = { client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown", requestId, headers: request.headers, origin: url.origin };
+      const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools };
       const response = await mcpRequest.run(context, () => handler(forwarded));
       const headers = new Headers(response.headers);
       for (const [k, v] of Object.entries(baseHeaders(requestId, CACHE.none))) if (!headers.has(k)) headers.set(k, v);

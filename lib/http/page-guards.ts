@@ -1,12 +1,15 @@
 import { getDb } from "../db.ts";
+import { missingPath, type MissingKind } from "./request-path.ts";
 
 /**
  * Pages whose existence depends on the database. Next.js answers a page that calls notFound() with a 404 whose
  * HTML body is empty until JavaScript runs (vercel/next.js#62228); an unmatched URL gets the fully rendered
- * not-found page. So server.ts asks here first and sends requests for missing records to an unmatched URL.
+ * not-found page. So server.ts asks here first and sends requests for missing records to an unmatched URL that
+ * names the kind of record, which the root not-found page reads (lib/http/request-path.ts).
  */
-const guards: Array<{ pattern: RegExp; exists: (id: string) => Promise<boolean> }> = [
+const guards: Array<{ kind: MissingKind; pattern: RegExp; exists: (id: string) => Promise<boolean> }> = [
   {
+    kind: "product",
     pattern: /^\/products\/([^/?#]+)\/?$/,
     exists: async (id) => {
       let decoded: string;
@@ -19,6 +22,7 @@ const guards: Array<{ pattern: RegExp; exists: (id: string) => Promise<boolean> 
     },
   },
   {
+    kind: "checkout",
     pattern: /^\/checkout\/(cs_[A-Za-z0-9]+)(?:\/(?:success|cancelled))?\/?$/,
     exists: async (id) => (await getDb().order.count({ where: { id } })) > 0,
   },
@@ -29,7 +33,7 @@ export async function missingPageRewrite(url: string): Promise<string | null> {
   const pathname = url.replace(/\?.*$/s, "");
   for (const guard of guards) {
     const id = guard.pattern.exec(pathname)?.[1];
-    if (id !== undefined && !(await guard.exists(id))) return "/_missing";
+    if (id !== undefined && !(await guard.exists(id))) return missingPath(guard.kind);
   }
   return null;
 }

@@ -41,6 +41,10 @@ export const RULES = {
   get trial(): RateRule {
     return { name: "trial", limit: num("RATE_LIMIT_TRIAL_PER_HOUR", 10), windowMs: 3_600_000 };
   },
+  /** Seller API calls per seller API token, whatever the transport (REST or MCP). */
+  get sellerToken(): RateRule {
+    return { name: "seller-token", limit: num("RATE_LIMIT_SELLER_TOKEN_PER_MIN", 300), windowMs: 60_000 };
+  },
   /** Licensing calls per license key, whatever the address. */
   get key(): RateRule {
     return { name: "key", limit: num("RATE_LIMIT_PER_KEY_PER_MIN", 120), windowMs: 60_000 };

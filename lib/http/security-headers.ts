@@ -16,7 +16,7 @@ export interface SecurityContext {
 
 /** Paths whose answers are data or files, never one of our HTML pages: they get the locked-down policy. */
 const NON_PAGE =
-  /^\/(?:api|\.well-known|uploads|downloads|_next)(?:\/|$)|^\/(?:openapi\.json|llms\.txt|llms-full\.txt|oacs|robots\.txt|sitemap\.xml|icon\.svg)$/;
+  /^\/(?:api|\.well-known|uploads|downloads|_next)(?:\/|$)|^\/(?:openapi\.json|llms\.txt|llms-full\.txt|oacs|robots\.txt|sitemap\.xml|icon\.svg|favicon\.ico)$/;
 /**
  * Pages whose URL is itself a capability (a checkout session id, a sign-in token): no Referer at all leaves the site
  * from them. Not `no-referrer`: that also turns the Origin of their own same-origin form posts into "null", and the

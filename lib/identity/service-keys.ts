@@ -36,6 +36,8 @@ export interface SigningKey {
 
 interface Keys {
   receiptSecret?: Buffer;
+  feedTokenSecret?: Buffer;
+  storageUrlSecret?: Buffer;
   signing?: { loadedAt: number; current: SigningKey; all: SigningKey[] };
 }
 const KEY = Symbol.for("indie-license-market.service-keys");
@@ -54,6 +56,32 @@ export async function receiptSecret(): Promise<Buffer> {
     : Buffer.from((await storedKey("receipt-hmac", "hmac-sha256", () => ({ secret: b64u(randomBytes(32)) }))).secret, "base64url");
   c.receiptSecret = secret;
   return secret;
+}
+
+/**
+ * The HMAC-SHA256 secret that signs the local storage driver's download URLs (/api/files/…): 32 random bytes
+ * generated once and stored, so every instance sharing the database (and UPLOAD_DIR) accepts the others' links. Only
+ * the server uses it; replacing the stored row invalidates every outstanding link, nothing else.
+ */
+export async function storageUrlSecret(): Promise<Buffer> {
+  const c = cache();
+  if (c.storageUrlSecret) return c.storageUrlSecret;
+  const row = await storedKey("storage-url-hmac", "hmac-sha256", () => ({ secret: b64u(randomBytes(32)) }));
+  c.storageUrlSecret = Buffer.from(row.secret, "base64url");
+  return c.storageUrlSecret;
+}
+
+/**
+ * The HMAC-SHA256 secret behind update-feed tokens (/api/updates/{plugin_id}/feeds/<token>/…): 32 random bytes
+ * generated once and stored, so every instance accepts the others' feed URLs. Replacing the stored row invalidates
+ * every feed URL handed out, nothing else.
+ */
+export async function feedTokenSecret(): Promise<Buffer> {
+  const c = cache();
+  if (c.feedTokenSecret) return c.feedTokenSecret;
+  const row = await storedKey("feed-token-hmac", "hmac-sha256", () => ({ secret: b64u(randomBytes(32)) }));
+  c.feedTokenSecret = Buffer.from(row.secret, "base64url");
+  return c.feedTokenSecret;
 }
 
 /** Parses SIGNING_KEY: a PKCS#8 PEM, or the base64url of a raw 32-byte Ed25519 seed. */

@@ -17,10 +17,28 @@ export interface LicenseState {
   issuedAt: number;
   /** Epoch ms; null for a perpetual license. */
   expiresAt: number | null;
-  /** fingerprint → activation */
-  machines: Map<string, { id: string; activatedAt: number }>;
+  /** fingerprint → activation (with what the app said about the machine, when loaded for activation) */
+  machines: Map<string, MachineState>;
   loadedAt: number;
 }
+
+export interface MachineState {
+  id: string;
+  activatedAt: number;
+  machineName?: string | null;
+  platform?: string | null;
+  appVersion?: string | null;
+}
+
+/** What the writers of a license's events and webhooks need besides its standing, read in the same query. */
+export interface LoadedLicense extends LicenseState {
+  machineCount: number;
+  developerId: string;
+  source: string;
+  orderId: string | null;
+}
+
+const machineDetails = { machineName: true, platform: true, appVersion: true } as const;
 
 function licenseSelect(fingerprint?: string) {
   return {
@@ -34,12 +52,17 @@ function licenseSelect(fingerprint?: string) {
     activeMachines: true,
     issuedAt: true,
     expiresAt: true,
-    product: { select: { id: true, name: true, pluginId: true } },
-    activations: { ...(fingerprint ? { where: { fingerprint } } : {}), select: { id: true, fingerprint: true, activatedAt: true } },
+    source: true,
+    orderId: true,
+    product: { select: { id: true, name: true, pluginId: true, developerId: true } },
+    // Activation compares the machine's details with what it reports; validation (and its cache) needs only the ids.
+    activations: fingerprint
+      ? { where: { fingerprint }, select: { id: true, fingerprint: true, activatedAt: true, ...machineDetails } }
+      : { select: { id: true, fingerprint: true, activatedAt: true } },
   } as const;
 }
 
-async function load(key: string, fingerprint?: string): Promise<(LicenseState & { machineCount: number }) | null> {
+async function load(key: string, fingerprint?: string): Promise<LoadedLicense | null> {
   const row = await getDb().license.findUnique({ where: { key }, select: licenseSelect(fingerprint) });
   if (!row) return null;
   return {
@@ -55,8 +78,16 @@ async function load(key: string, fingerprint?: string): Promise<(LicenseState & 
     maxMachines: row.maxMachines,
     issuedAt: row.issuedAt.getTime(),
     expiresAt: row.expiresAt?.getTime() ?? null,
-    machines: new Map(row.activations.map((a) => [a.fingerprint, { id: a.id, activatedAt: a.activatedAt.getTime() }])),
+    machines: new Map(
+      row.activations.map((a): [string, MachineState] => {
+        const { fingerprint: fp, activatedAt, ...rest } = a;
+        return [fp, { ...rest, activatedAt: activatedAt.getTime() }];
+      }),
+    ),
     machineCount: row.activeMachines,
+    developerId: row.product.developerId,
+    source: row.source,
+    orderId: row.orderId,
     loadedAt: Date.now(),
   };
 }

@@ -39,9 +39,27 @@ export const validateRequestSchema = z.object({
 });
 export type ValidateRequest = z.infer<typeof validateRequestSchema>;
 
-/** @alias Activation takes the same body as validation. */
-export const activateRequestSchema = validateRequestSchema;
-export type ActivateRequest = ValidateRequest;
+/**
+ * Free text an app reports about its machine (its name, platform, its own version). Bounded on what was sent, so an
+ * oversized value is refused rather than cut; tabs and line breaks become spaces (other control characters never get
+ * here: the framework refuses them), runs of whitespace become one space, and a blank value counts as not sent.
+ */
+function machineText(max: number, description: string) {
+  return z
+    .string()
+    .max(max)
+    .transform((s) => s.replace(/\s+/g, " ").trim() || undefined)
+    .optional()
+    .describe(description);
+}
+
+/** Activation takes validation's body and, optionally, what the app says about the machine (shown to buyer and seller). */
+export const activateRequestSchema = validateRequestSchema.extend({
+  machine_name: machineText(100, 'Optional: the machine\'s name as its owner knows it ("Studio Mac"), at most 100 characters'),
+  platform: machineText(64, 'Optional: the operating system and architecture ("macOS 15.1 arm64", "windows-x64"), at most 64 characters'),
+  app_version: machineText(64, "Optional: the version of the app activating, at most 64 characters"),
+});
+export type ActivateRequest = z.infer<typeof activateRequestSchema>;
 
 export const deactivateRequestSchema = z.object({
   license_key: licenseKeySchema,

@@ -1,9 +1,18 @@
 import type { Db } from "../db.ts";
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
+import { LICENSE_FACTS } from "../seller-webhooks/payloads.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
+import { licenseChanged } from "./license-change.ts";
+import type { Actor } from "./license-events.ts";
 import { licenseCache } from "./license-state.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/** A seller acting without a name (the default of callers that predate the event log). */
+const SELLER_ACTOR: Actor = { type: "seller", name: null };
+/** The payment provider's own doing (a dispute, a refund made in its dashboard). */
+const PAYMENT_ACTOR: Actor = { type: "payment", name: null };
 
 /** Why a license is not active (License.revocation). */
 export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost";
@@ -19,8 +28,9 @@ const PAYMENT_REVOCATIONS: readonly Revocation[] = ["refunded", "disputed", "dis
  * cannot be reinstated here: that would hand out a paid license for free without anyone deciding to. A seller who
  * wants the buyer to keep using it sends a complimentary license instead.
  */
-export async function setLicenseStatus(input: { licenseId: string; active: boolean; reason?: string }) {
+export async function setLicenseStatus(input: { licenseId: string; active: boolean; reason?: string; actor?: Actor }) {
   const db = getDb();
+  const actor = input.actor ?? SELLER_ACTOR;
   const found = await db.license.findUnique({ where: { id: input.licenseId }, select: { key: true, revocation: true } });
   if (!found) throw notFound("license");
   const paymentRevoked = found.revocation !== null && (PAYMENT_REVOCATIONS as readonly string[]).includes(found.revocation);
@@ -34,26 +44,47 @@ export async function setLicenseStatus(input: { licenseId: string; active: boole
     );
   }
   const select = { id: true, key: true, isActive: true, revokedAt: true, revokedReason: true, revocation: true } as const;
-  // Revoking one the payment side already ended keeps its cause (a later reinstatement by the payment side must
-  // still see it was not the seller's decision), and only records the seller's reason.
-  const updated = await db.license.update({
-    where: { id: input.licenseId },
-    data: input.active
-      ? { isActive: true, revokedAt: null, revokedReason: null, revocation: null }
-      : paymentRevoked
-        ? { revokedReason: input.reason ?? null }
-        : { isActive: false, revokedAt: new Date(), revokedReason: input.reason ?? null, revocation: "seller" },
-    select,
+  const reason = input.reason ?? null;
+  const { updated, queued } = await db.$transaction(async (tx) => {
+    // The change is conditional on the license's state, so of two racing revocations (or reinstatements) one changes
+    // it and is logged and announced; the other only restates the reason, as a repeated request always did.
+    const changed = await tx.license.updateMany({
+      where: input.active
+        ? { id: input.licenseId, isActive: false, OR: [{ revocation: null }, { revocation: "seller" }] }
+        : { id: input.licenseId, isActive: true },
+      data: input.active
+        ? { isActive: true, revokedAt: null, revokedReason: null, revocation: null }
+        : { isActive: false, revokedAt: new Date(), revokedReason: reason, revocation: "seller" },
+    });
+    // Revoking one the payment side already ended keeps its cause (a later reinstatement by the payment side must
+    // still see it was not the seller's decision), and only records the seller's reason.
+    if (changed.count === 0 && !input.active) await tx.license.update({ where: { id: input.licenseId }, data: { revokedReason: reason } });
+    let queued = 0;
+    if (changed.count > 0) {
+      const facts = await tx.license.findUniqueOrThrow({ where: { id: input.licenseId }, select: LICENSE_FACTS });
+      queued = await licenseChanged(tx, facts, input.active ? "reinstated" : "revoked", actor, {
+        detail: input.active ? {} : { reason },
+        webhook: input.active ? "license.reinstated" : "license.revoked",
+        extra: input.active ? {} : { reason },
+      });
+    }
+    return { updated: await tx.license.findUniqueOrThrow({ where: { id: input.licenseId }, select }), queued };
   });
   licenseCache().invalidate(found.key);
+  if (queued) kickWebhooks();
   return updated;
 }
+
+/** What each payment-side change is in the license's log. */
+const PAYMENT_EVENT = { refunded: "refunded", disputed: "disputed", dispute_lost: "dispute_lost" } as const;
 
 /**
  * The payment side's change to an order's license, inside the caller's transaction: `to` (a revocation, or null to
  * reinstate) applies only while the license's current revocation is one of `from` (null meaning active), so a
- * dispute won never reinstates a refunded or seller-revoked license. Returns the key when something changed; the
- * caller invalidates the license cache after its transaction commits.
+ * dispute won never reinstates a refunded or seller-revoked license. A change is logged with `actor` (the payment
+ * provider, or whoever asked for the refund) and announced to the seller (license.revoked / license.reinstated);
+ * the caller kicks the webhook outbox after its commit. Returns the key when something changed; the caller
+ * invalidates the license cache after its transaction commits.
  */
 export async function changeOrderLicense(
   tx: Tx,
@@ -62,6 +93,7 @@ export async function changeOrderLicense(
   from: ReadonlyArray<Revocation | null>,
   reason: string | null,
   now = new Date(),
+  actor: Actor = PAYMENT_ACTOR,
 ): Promise<string | null> {
   const license = await tx.license.findUnique({ where: { orderId }, select: { id: true, key: true, revocation: true } });
   if (!license || !from.includes((license.revocation as Revocation | null) ?? null)) return null;
@@ -76,5 +108,13 @@ export async function changeOrderLicense(
         ? { isActive: true, revokedAt: null, revokedReason: null, revocation: null }
         : { isActive: false, revokedAt: now, revokedReason: reason, revocation: to },
   });
-  return n.count > 0 ? license.key : null;
+  if (n.count === 0) return null;
+  const facts = await tx.license.findUniqueOrThrow({ where: { id: license.id }, select: LICENSE_FACTS });
+  await licenseChanged(tx, facts, to === null ? "dispute_won" : PAYMENT_EVENT[to], actor, {
+    detail: { order_id: orderId, ...(reason ? { reason } : {}), ...(license.revocation ? { previous: license.revocation } : {}) },
+    webhook: to === null ? "license.reinstated" : "license.revoked",
+    extra: reason ? { reason } : {},
+    at: now,
+  });
+  return license.key;
 }

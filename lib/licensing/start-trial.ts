@@ -1,3 +1,4 @@
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import type { Db } from "../db.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
@@ -129,5 +130,6 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
     result = await attempt();
   }
   if (result.mailed) kickOutbox();
+  if (result.outcome === "created") kickWebhooks(); // license.created to the seller's endpoints
   return result;
 }

@@ -1,7 +1,7 @@
 import { detailOf, discloses, licenseStanding, trialDaysRemaining } from "./evaluate.ts";
 import { licenseCache, loadLicenseState, type LicenseState } from "./license-state.ts";
 import type { ValidateRequest, ValidationResult } from "./schemas.ts";
-import { recordValidation } from "./validation-log.ts";
+import { recordValidation, recordValidationFailure } from "./validation-log.ts";
 import type { LicenseCode } from "./codes.ts";
 
 function answer(state: LicenseState | null, req: ValidateRequest, now: number): { result: ValidationResult; activationId?: string } {
@@ -26,7 +26,8 @@ function answer(state: LicenseState | null, req: ValidateRequest, now: number): 
 /**
  * Checks a key for a product on a machine: existence, product, revocation, expiry and trial, and whether this
  * machine is activated. The hot path of every licensed app's launch: a valid answer comes from the cache when it
- * can; every other answer is confirmed against the database.
+ * can; every other answer is confirmed against the database. A known license's failures are counted in memory for
+ * its event log (validation-log.ts), never written on the request's time.
  */
 export async function validateLicense(req: ValidateRequest, now = Date.now()): Promise<ValidationResult> {
   const cache = licenseCache();
@@ -43,5 +44,7 @@ export async function validateLicense(req: ValidateRequest, now = Date.now()): P
   else cache.invalidate(req.license_key);
   const out = answer(state, req, now);
   if (out.activationId) recordValidation(out.activationId, now);
+  // A failure of a known license goes to its event log (counted per hour); unknown keys are not anyone's to log.
+  else if (state && !out.result.valid) recordValidationFailure(state.id, out.result.code, now);
   return out.result;
 }

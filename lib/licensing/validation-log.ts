@@ -2,28 +2,102 @@ import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 
 /**
- * "Last validated" timestamps, written behind the request: the app needs its answer, not our bookkeeping. Pending
- * timestamps are flushed in one transaction every few seconds and on shutdown; losing a few seconds of them in a
- * crash costs nothing that matters.
+ * "Last validated" timestamps and failed validations of known licenses, written behind the request: the app needs
+ * its answer, not our bookkeeping. Pending timestamps are flushed in one transaction every few seconds and on
+ * shutdown; failures are counted per license, code and hour (UTC) and added to that hour's one "validation_failed"
+ * row of the license's event log. Losing a few seconds of either in a crash costs nothing that matters.
  */
+interface Failure {
+  licenseId: string;
+  code: string;
+  hour: number;
+  count: number;
+  lastAt: number;
+}
+
 interface Log {
   pending: Map<string, number>;
+  failures: Map<string, Failure>;
   timer?: NodeJS.Timeout;
 }
 
+const HOUR_MS = 3_600_000;
+/** A flood of failures across many licenses is written at once rather than held in memory. */
+const MAX_PENDING_FAILURES = 10_000;
+
 const KEY = Symbol.for("indie-license-market.validation-log");
 const g = globalThis as unknown as Record<symbol, Log | undefined>;
-const log = (): Log => (g[KEY] ??= { pending: new Map() });
+const log = (): Log => {
+  const l = (g[KEY] ??= { pending: new Map(), failures: new Map() });
+  // A log created by an older copy of this module (a dev server's reload) had no failures yet.
+  (l as Partial<Log>).failures ??= new Map();
+  return l;
+};
+
+function schedule(l: Log, ms: number): void {
+  if (l.timer) return;
+  l.timer = setTimeout(() => void flushValidations().catch((e: unknown) => console.error("flushing validation times failed:", e)), ms);
+  l.timer.unref();
+}
 
 export function recordValidation(activationId: string, at: number): void {
   const l = log();
   l.pending.set(activationId, at);
-  if (!l.timer) {
-    l.timer = setTimeout(
-      () => void flushValidations().catch((e: unknown) => console.error("flushing validation times failed:", e)),
-      env().VALIDATION_FLUSH_MS,
-    );
-    l.timer.unref();
+  schedule(l, env().VALIDATION_FLUSH_MS);
+}
+
+/** A failed validation of a known license: one Map update on the hot path, counted into its hour at the next flush. */
+export function recordValidationFailure(licenseId: string, code: string, at: number): void {
+  const l = log();
+  const hour = at - (at % HOUR_MS);
+  const key = `${licenseId} ${code} ${String(hour)}`;
+  const seen = l.failures.get(key);
+  if (seen) {
+    seen.count++;
+    if (at > seen.lastAt) seen.lastAt = at;
+  } else l.failures.set(key, { licenseId, code, hour, count: 1, lastAt: at });
+  if (l.failures.size >= MAX_PENDING_FAILURES && l.timer) {
+    clearTimeout(l.timer);
+    l.timer = undefined;
+    schedule(l, 0);
+  } else schedule(l, env().VALIDATION_FLUSH_MS);
+}
+
+const errorCode = (e: unknown) => (e as { code?: string } | null)?.code;
+
+/**
+ * Adds a batch of failures to their hour's row: created by the first flush of the hour (of any instance), then
+ * incremented. An upsert on the unique (license, type, code, hour); two instances creating the same row at once
+ * make one of them fail on the unique index, and its retry finds the row and increments it.
+ */
+async function flushFailure(f: Failure): Promise<void> {
+  const db = getDb();
+  const hour = new Date(f.hour);
+  const lastAt = new Date(f.lastAt);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.licenseEvent.upsert({
+        where: { licenseId_type_code_hour: { licenseId: f.licenseId, type: "validation_failed", code: f.code, hour } },
+        create: {
+          licenseId: f.licenseId,
+          type: "validation_failed",
+          actorType: "app",
+          actor: null,
+          detail: {},
+          code: f.code,
+          hour,
+          count: f.count,
+          createdAt: lastAt,
+          lastAt,
+        },
+        update: { count: { increment: f.count }, lastAt },
+      });
+      return;
+    } catch (error) {
+      // The license was deleted meanwhile: nothing to count against.
+      if (errorCode(error) === "P2003" || errorCode(error) === "P2025") return;
+      if (errorCode(error) !== "P2002" || attempt >= 3) throw error;
+    }
   }
 }
 
@@ -31,11 +105,15 @@ export async function flushValidations(): Promise<number> {
   const l = log();
   if (l.timer) clearTimeout(l.timer);
   l.timer = undefined;
-  if (l.pending.size === 0) return 0;
+  const failures = [...l.failures.values()];
+  l.failures.clear();
   const batch = [...l.pending];
   l.pending.clear();
-  const db = getDb();
-  // updateMany: an activation released in the meantime is simply not there any more.
-  await db.$transaction(batch.map(([id, at]) => db.activation.updateMany({ where: { id }, data: { lastValidatedAt: new Date(at) } })));
-  return batch.length;
+  if (batch.length > 0) {
+    const db = getDb();
+    // updateMany: an activation released in the meantime is simply not there any more.
+    await db.$transaction(batch.map(([id, at]) => db.activation.updateMany({ where: { id }, data: { lastValidatedAt: new Date(at) } })));
+  }
+  for (const f of failures) await flushFailure(f);
+  return batch.length + failures.length;
 }

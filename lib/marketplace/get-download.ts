@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { safeDownloadTarget } from "../dashboard/download-url.ts";
 import { getDb } from "../db.ts";
+import { capabilityToken, capabilityTokenId, capabilityTokenValid } from "../http/capability-token.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { licenseIsActive } from "../receipts/issue-receipt.ts";
 import { paths } from "../urls.ts";
@@ -12,16 +12,12 @@ export type Download = { kind: "redirect"; url: string } | { kind: "file"; filen
  * the license key, so only someone who holds the key (or was sent the link) can make one, no server secret is needed
  * to write it inside a transaction, and the key itself never appears in a URL. The link works while the license does.
  */
-function mac(productId: string, license: { id: string; key: string }): string {
-  return createHmac("sha256", license.key).update(`download:v1:${productId}:${license.id}`).digest("base64url").slice(0, 32);
-}
+const purpose = (productId: string, licenseId: string) => `download:v1:${productId}:${licenseId}`;
 
 /** The path of a license holder's download link for a product (what license e-mails and pages link to). */
 export function downloadPath(productId: string, license: { id: string; key: string }): string {
-  return `${paths.download(productId)}?t=${license.id}.${mac(productId, license)}`;
+  return `${paths.download(productId)}?t=${capabilityToken(license.id, license.key, purpose(productId, license.id))}`;
 }
-
-const TOKEN = /^([a-z0-9]{8,40})\.([A-Za-z0-9_-]{32})$/;
 
 const licenseRequired = () =>
   new AppError(
@@ -32,16 +28,14 @@ const licenseRequired = () =>
 
 /** Whether a download token is genuine, for this product, and its license in force. */
 async function licenseOfToken(productId: string, token: string | undefined): Promise<boolean> {
-  const m = token ? TOKEN.exec(token) : null;
-  if (!m?.[1] || !m[2]) return false;
+  const id = capabilityTokenId(token);
+  if (!token || !id) return false;
   const license = await getDb().license.findUnique({
-    where: { id: m[1] },
+    where: { id },
     select: { id: true, key: true, productId: true, isActive: true, expiresAt: true },
   });
   if (!license || license.productId !== productId) return false;
-  const expected = Buffer.from(mac(productId, license));
-  const given = Buffer.from(m[2]);
-  return expected.length === given.length && timingSafeEqual(expected, given) && licenseIsActive(license);
+  return capabilityTokenValid(token, license.key, purpose(productId, license.id)) && licenseIsActive(license);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
+import { latestReleases } from "../releases/read.ts";
 import { toProductDetails } from "./serialize.ts";
 import type { ProductDetails } from "./schemas.ts";
 import { productSelect } from "./serialize.ts";
@@ -9,9 +10,19 @@ export async function getProduct(id: string): Promise<ProductDetails> {
   const db = getDb();
   const row = await db.product.findFirst({
     where: { id, status: "active" },
-    select: { ...productSelect, developer: { select: { id: true, name: true, website: true, bio: true } } },
+    select: {
+      ...productSelect,
+      systemRequirements: true,
+      demoLinks: true,
+      updatePolicy: true,
+      updateDays: true,
+      developer: { select: { id: true, name: true, website: true, bio: true, refundPolicy: true, supportEmail: true, supportUrl: true } },
+    },
   });
   if (!row) throw notFound("product", `No listed product has the id "${id}".`);
-  const count = await db.product.count({ where: { developerId: row.developer.id, status: "active" } });
-  return toProductDetails(row, count);
+  const [count, latest] = await Promise.all([
+    db.product.count({ where: { developerId: row.developer.id, status: "active" } }),
+    latestReleases([row.id]),
+  ]);
+  return toProductDetails({ ...row, latestVersion: latest.get(row.id) ?? null }, count);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CONTROL_CHARACTER_MESSAGE as CONTROL, multiLineText, singleLineText } from "../http/input.ts";
 import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
 import { SUPPORTED_CURRENCIES } from "../pricing.ts";
+import { UPDATE_POLICIES } from "../releases/platforms.ts";
 
 /** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
 export const LISTING_LIMIT = { default: 20, max: 50 } as const;
@@ -11,11 +12,17 @@ export const CATALOG_PAGE_SIZE = 20;
 export const SEARCH_MAX_LENGTH = 200;
 export const MAX_PAGE = 10_000;
 
-export const LISTING_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const;
-export const CATALOG_SORTS = ["newest", "price_asc", "price_desc", "name"] as const;
+/** "relevance" ranks by how well products match the search (lib/marketplace/search.ts); the default with a search. */
+export const LISTING_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular", "rating"] as const;
+export const CATALOG_SORTS = ["newest", "price_asc", "price_desc", "name", "rating"] as const;
 /** Every order the marketplace can list products in (the storefront offers all of them). */
-export const ALL_SORTS = ["newest", "price_asc", "price_desc", "popular", "name"] as const;
+export const ALL_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular", "name", "rating"] as const;
 export type ProductSort = (typeof ALL_SORTS)[number];
+
+/** The order a listing takes when none is asked for: best match first for a search, else newest first. */
+export function defaultSort(search: string | undefined): ProductSort {
+  return search?.trim() ? "relevance" : "newest";
+}
 
 export const categorySchema = z.enum(CATEGORIES);
 const search = z.string().trim().max(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`);
@@ -24,7 +31,7 @@ const page = z.coerce.number().int().min(1).max(MAX_PAGE).default(1);
 export const listingsQuerySchema = z.object({
   category: categorySchema.optional(),
   search: search.optional(),
-  sort: z.enum(LISTING_SORTS).default("newest"),
+  sort: z.enum(LISTING_SORTS).optional().describe("Without it: relevance when there is a search, else newest"),
   page,
   limit: z.coerce.number().int().min(1).max(LISTING_LIMIT.max).default(LISTING_LIMIT.default),
 });
@@ -48,6 +55,28 @@ export const productParamsSchema = z.object({ id: productIdSchema });
 const uri = z.url();
 const dateTime = z.iso.datetime();
 const stringList = z.array(z.string());
+
+/** The newest published stable release, or null while a product has none (its single download link applies). */
+const latestVersionSchema = z
+  .object({ version: z.string().describe("Semantic version"), published_at: dateTime })
+  .nullable()
+  .describe("The newest published stable release; null when the product has no releases");
+
+export const DEMO_LINK_KINDS = ["video", "audio"] as const;
+export const MAX_DEMO_LINKS = 6;
+export const SYSTEM_REQUIREMENTS_MAX = 500;
+export const UPDATE_DAYS_MAX = 3650;
+
+/** A demo as the public reads it: a link only, so nothing from another host loads with a product page. */
+const demoLinkSchema = z.object({ kind: z.enum(DEMO_LINK_KINDS), url: uri, title: z.string() });
+
+/** The verified-purchase reviews' figures (lib/reviews): hidden reviews count in neither. */
+const listingRatingSchema = z
+  .object({
+    average: z.number().describe("Mean stars of the visible reviews, one decimal; 0 when there are none"),
+    count: z.int().describe("How many visible reviews"),
+  })
+  .describe("The product's rating from verified-purchase reviews");
 
 /** A product as the marketplace listing returns it. */
 const listingProductSchema = z.object({
@@ -76,6 +105,8 @@ const listingProductSchema = z.object({
   product_page: uri,
   checkout_url: uri,
   created_at: dateTime,
+  latest_version: latestVersionSchema,
+  rating: listingRatingSchema,
 });
 export type ListingProduct = z.infer<typeof listingProductSchema>;
 
@@ -107,6 +138,18 @@ export const productDetailsSchema = listingProductSchema.extend({
     license: z.string().describe("What one purchase grants, in plain words"),
     platform_fee_percent: z.number(),
   }),
+  system_requirements: z.string().describe("Plain text; empty when the seller gave none"),
+  refund_policy: z.string().describe("The seller's refund policy, plain text; a paid listing always has one"),
+  support: z
+    .object({ email: z.email().nullable(), url: uri.nullable() })
+    .describe("Where buyers get help from the seller: an e-mail address, a web page or both (a paid listing has at least one)"),
+  demo_links: z.array(demoLinkSchema).describe("Video and audio demos, as links to other sites"),
+  update_policy: z
+    .enum(UPDATE_POLICIES)
+    .describe(
+      'Which releases a license may download and update to: "all", "days" (those published within update_days of the purchase) or "major" (the major versions out at the purchase)',
+    ),
+  update_days: z.int().nullable().describe('Days of updates after the purchase with update_policy "days"; else null'),
 });
 export type ProductDetails = z.infer<typeof productDetailsSchema>;
 
@@ -138,6 +181,7 @@ export const catalogProductSchema = z.object({
   min_version: z.string().describe("Minimum host version; empty when not applicable"),
   checkout_url: uri,
   product_page: uri,
+  latest_version: latestVersionSchema,
 });
 export type CatalogProduct = z.infer<typeof catalogProductSchema>;
 
@@ -184,6 +228,30 @@ export const productInputSchema = z
       .array(z.union([httpUrl, localPath]))
       .max(6)
       .default([]),
+    // The four fields below are optional with no default: an update that leaves one out (a client written before
+    // they existed) keeps what the product has, and a new product without them gets the columns' defaults.
+    update_policy: z.enum(UPDATE_POLICIES).optional(),
+    update_days: z.int().min(1).max(UPDATE_DAYS_MAX).nullable().optional(),
+    system_requirements: z.string().trim().max(SYSTEM_REQUIREMENTS_MAX).refine(multiLineText, CONTROL).optional(),
+    demo_links: z
+      .array(
+        z.object({
+          kind: z.enum(DEMO_LINK_KINDS),
+          // https only: a demo is opened from a page served over https, and http would be a mixed-content downgrade.
+          url: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).max(500),
+          title: z.string().trim().min(1).max(80).refine(singleLineText, CONTROL),
+        }),
+      )
+      .max(MAX_DEMO_LINKS)
+      .optional(),
   })
-  .refine((p) => !p.trial_available || p.trial_days > 0, { path: ["trial_days"], message: "a trial needs a length of 1 to 90 days" });
+  .refine((p) => !p.trial_available || p.trial_days > 0, { path: ["trial_days"], message: "a trial needs a length of 1 to 90 days" })
+  .refine((p) => p.update_policy !== "days" || (p.update_days ?? null) !== null, {
+    path: ["update_days"],
+    message: `updates for a number of days need update_days (1 to ${UPDATE_DAYS_MAX})`,
+  })
+  .refine((p) => p.update_policy === "days" || (p.update_days ?? null) === null, {
+    path: ["update_days"],
+    message: 'update_days applies only with update_policy "days"',
+  });
 export type ProductInput = z.infer<typeof productInputSchema>;

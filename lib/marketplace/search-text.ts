@@ -47,16 +47,11 @@ export function storedSearchText(
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
 /**
- * Search words from a query: lower-cased, at most 8, each at most 64 characters. Every word must match.
- * LIKE's wildcards and escape character are dropped: Prisma passes `contains` to LIKE unescaped.
+ * Search words from a query: lower-cased runs of letters and digits, at most 8, each at most 64 characters. Every
+ * word must match. Everything else (quotes, *, -, :, ^, parentheses, LIKE's wildcards) only separates words, so no
+ * query can carry full-text search syntax into the index (lib/marketplace/search.ts).
  */
 export function searchTerms(search: string | undefined): string[] {
   if (!search) return [];
-  return search
-    .toLowerCase()
-    .replace(/[%_\\]/g, " ")
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 8)
-    .map((w) => w.slice(0, 64));
+  return (search.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => Array.from(w).slice(0, 64).join(""));
 }

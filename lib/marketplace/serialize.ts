@@ -1,7 +1,13 @@
 import { formatPrice, PRICING } from "../pricing.ts";
+import { roundAverage } from "../reviews/rating.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import type { Category, Platform, SeatModel } from "./constants.ts";
-import type { CatalogProduct, ListingProduct, ProductDetails } from "./schemas.ts";
+import { UPDATE_POLICIES } from "../releases/platforms.ts";
+import { DEMO_LINK_KINDS, type CatalogProduct, type ListingProduct, type ProductDetails } from "./schemas.ts";
+
+/** The newest published stable release of a product, as listings, the catalog and the details show it. */
+type LatestVersion = { version: string; published_at: string };
+type UpdatePolicyName = (typeof UPDATE_POLICIES)[number];
 
 /** The columns of a product row the serializers read, with its developer. */
 export interface ProductRow {
@@ -27,6 +33,11 @@ export interface ProductRow {
   iconUrl: string;
   createdAt: Date;
   developer: { id: string; name: string };
+  /** Attached by the readers that list products (one query for the whole page); absent means none. */
+  latestVersion?: LatestVersion | null;
+  /** Kept by lib/reviews from the visible reviews. */
+  ratingCount: number;
+  ratingAverage: number;
 }
 
 export const productSelect = {
@@ -51,6 +62,8 @@ export const productSelect = {
   downloadUrl: true,
   iconUrl: true,
   createdAt: true,
+  ratingCount: true,
+  ratingAverage: true,
   developer: { select: { id: true, name: true } },
 } as const;
 
@@ -85,6 +98,8 @@ export function toListingProduct(p: ProductRow): ListingProduct {
     product_page: absoluteUrl(paths.product(p.id)),
     checkout_url: absoluteUrl(paths.checkout(p.id)),
     created_at: p.createdAt.toISOString(),
+    latest_version: p.latestVersion ?? null,
+    rating: { average: roundAverage(p.ratingAverage), count: p.ratingCount },
   };
 }
 
@@ -113,6 +128,7 @@ export function toCatalogProduct(p: ProductRow): CatalogProduct {
     min_version: l.min_version ?? "",
     checkout_url: l.checkout_url,
     product_page: l.product_page,
+    latest_version: l.latest_version,
   };
 }
 
@@ -131,10 +147,52 @@ export function seatSummary(maxMachines: number, seatModel: string): string {
   }
 }
 
-export function toProductDetails(
-  p: ProductRow & { developer: { id: string; name: string; website: string | null; bio: string } },
-  developerProductCount: number,
-): ProductDetails {
+export interface DemoLink {
+  kind: (typeof DEMO_LINK_KINDS)[number];
+  url: string;
+  title: string;
+}
+
+/**
+ * The demo links stored in a product's JSON column, keeping only well-formed https entries: the column is written
+ * through the schema, but a row edited by hand must not put a javascript: link on a page.
+ */
+export function demoLinks(value: unknown): DemoLink[] {
+  if (!Array.isArray(value)) return [];
+  const out: DemoLink[] = [];
+  for (const v of value as unknown[]) {
+    if (!v || typeof v !== "object") continue;
+    const { kind, url, title } = v as Record<string, unknown>;
+    if (!(DEMO_LINK_KINDS as readonly unknown[]).includes(kind) || typeof url !== "string" || typeof title !== "string") continue;
+    if (!/^https:\/\//i.test(url) || !URL.canParse(url)) continue;
+    out.push({ kind: kind as DemoLink["kind"], url, title });
+  }
+  return out;
+}
+
+/** A stored update policy, "all" for anything unknown (the widest entitlement is the safe reading for a buyer). */
+export function updatePolicyOf(value: string): UpdatePolicyName {
+  return (UPDATE_POLICIES as readonly string[]).includes(value) ? (value as UpdatePolicyName) : "all";
+}
+
+/** The columns details read beyond a listing's. */
+export interface ProductDetailsRow extends ProductRow {
+  developer: {
+    id: string;
+    name: string;
+    website: string | null;
+    bio: string;
+    refundPolicy: string;
+    supportEmail: string | null;
+    supportUrl: string | null;
+  };
+  systemRequirements: string;
+  demoLinks: unknown;
+  updatePolicy: string;
+  updateDays: number | null;
+}
+
+export function toProductDetails(p: ProductDetailsRow, developerProductCount: number): ProductDetails {
   const l = toListingProduct(p);
   return {
     ...l,
@@ -156,5 +214,11 @@ export function toProductDetails(
       license: seatSummary(p.maxMachines, p.seatModel),
       platform_fee_percent: PRICING.transaction_fee_percent,
     },
+    system_requirements: p.systemRequirements,
+    refund_policy: p.developer.refundPolicy,
+    support: { email: p.developer.supportEmail, url: p.developer.supportUrl },
+    demo_links: demoLinks(p.demoLinks),
+    update_policy: updatePolicyOf(p.updatePolicy),
+    update_days: p.updatePolicy === "days" ? p.updateDays : null,
   };
 }

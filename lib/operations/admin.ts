@@ -4,7 +4,7 @@ import { listAudit } from "../admin/audit.ts";
 import { listPaymentEvents } from "../admin/events.ts";
 import { getAdminOrder, searchOrders } from "../admin/orders.ts";
 import { adminOverview } from "../admin/overview.ts";
-import { listProducts, removeProduct, restoreProduct } from "../admin/products.ts";
+import { featureProduct, listProducts, removeProduct, restoreProduct, unfeatureProduct } from "../admin/products.ts";
 import {
   adminOrderDetailSchema,
   adminOrderSchema,
@@ -131,6 +131,29 @@ export const ADMIN = [
     output: z.object({ product: adminProductSchema }),
     errors: [403, 404, 409],
     handler: async (i, c) => ({ product: await restoreProduct(adminOf(c), i.id, i.note) }),
+  }),
+  operation({
+    id: "featureProduct",
+    summary: "Feature a listing on the home page",
+    description: "Adds a listed product to the home page's Featured row (newest featured first, up to 8 shown).",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/products/{id}/feature" },
+    input: { params: idParamsSchema },
+    output: z.object({ product: adminProductSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ product: await featureProduct(adminOf(c), i.id) }),
+  }),
+  operation({
+    id: "unfeatureProduct",
+    summary: "Stop featuring a listing",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/products/{id}/unfeature" },
+    input: { params: idParamsSchema },
+    output: z.object({ product: adminProductSchema }),
+    errors: [403, 404, 409],
+    handler: async (i, c) => ({ product: await unfeatureProduct(adminOf(c), i.id) }),
   }),
   operation({
     id: "searchAdminOrders",

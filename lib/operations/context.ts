@@ -4,6 +4,7 @@ import type { CallContext } from "./define.ts";
 /**
  * The HTTP request behind an MCP tool call. The MCP SDK calls tool handlers with JSON-RPC data only, so the transport
  * wrapper (lib/http/mcp-transport.ts) runs the whole JSON-RPC exchange inside this store; tool calls read the client
- * address and headers from it and count against the same rate limits as REST.
+ * address and headers from it and count against the same rate limits as REST. `sellerTools` is set when the request
+ * carried a seller API token the transport verified: the server then also offers the seller's tools.
  */
-export const mcpRequest = new AsyncLocalStorage<Omit<CallContext, "transport">>();
+export const mcpRequest = new AsyncLocalStorage<Omit<CallContext, "transport"> & { sellerTools?: boolean }>();

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { RateRule } from "../http/rate-limit.ts";
+import type { SellerScope } from "../seller-api/tokens.ts";
 
 /**
  * One operation, declared once: where it lives on HTTP (if it does), who may call it, its input and output schemas,
@@ -10,8 +11,8 @@ import type { RateRule } from "../http/rate-limit.ts";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Who may call: anyone (`public`), a seller signed in to the dashboard (`seller`: session cookie; writes must come
- * from our own origin), the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
+ * Who may call: anyone (`public`), a seller (`seller`: the dashboard's session cookie, whose writes must come from
+ * our own origin, or a seller API token, `Authorization: Bearer ilmsk_…`, whose scopes must cover `sellerScope`), the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
  * and writes must come from our own origin), or an agent platform (`agent`: the Agentic Commerce Protocol's Bearer
  * key the operator issued; without one, an anonymous agent when ACP_ANONYMOUS is on).
  */
@@ -29,7 +30,13 @@ export type Tag =
   | "Coupons"
   | "Orders"
   | "Admin"
-  | "Agentic Commerce";
+  | "Agentic Commerce"
+  | "Releases"
+  | "Updates"
+  | "Licenses"
+  | "Webhooks"
+  | "API tokens"
+  | "Reviews";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {
@@ -51,10 +58,16 @@ export interface CallContext {
   responseHeaders?: Record<string, string>;
 }
 
-/** The signed-in seller, for `seller` operations. */
+/** The seller behind a `seller` operation: signed in to the dashboard, or calling with one of their API tokens. */
 export interface Seller {
   email: string;
   developer: { id: string; name: string; email: string };
+  /** How the seller authenticated. */
+  via: "session" | "token";
+  /** The API token, when `via` is "token". */
+  token?: { id: string; name: string; scopes: SellerScope[] };
+  /** Who did it, for logs and the license event log: the session's e-mail, or "token:<name>". */
+  actor: string;
 }
 
 export interface HandlerContext extends CallContext {
@@ -64,6 +77,15 @@ export interface HandlerContext extends CallContext {
   /** The agent platform, for `agent` operations: its id, or null for an anonymous agent. */
   agent?: { platformId: string | null; name: string };
   rawBody?: string;
+  /** The request body, unread, for operations declaring `http.bodyStream`. */
+  bodyStream?: ReadableStream<Uint8Array>;
+  /** Its declared length (Content-Length), when the client sent one. */
+  contentLength?: number | null;
+}
+
+/** What a `redirect` operation's handler returns. */
+export interface Redirect {
+  location: string;
 }
 
 type AnyObject = z.ZodObject;
@@ -71,8 +93,11 @@ type AnyObject = z.ZodObject;
 export interface ToolSpec<I, O> {
   name: string;
   title: string;
-  /** The capability layer the discovery documents group tools by (see LAYERS in lib/agents/tools.ts). */
-  layer: 1 | 2 | 3 | 4 | 5;
+  /**
+   * The capability layer the discovery documents group tools by (see LAYERS in lib/agents/tools.ts); 6 is the seller's
+   * own tools (`seller` operations), offered on MCP only to a request carrying a seller API token.
+   */
+  layer: 1 | 2 | 3 | 4 | 5 | 6;
   /** Written for a model: what the tool does and when to use it. */
   description: string;
   /** The tool's own arguments when they differ from the operation's input (names fixed by the interface). */
@@ -93,6 +118,11 @@ export interface OperationSpec<I, O> {
   description?: string;
   tag: Tag;
   auth: Auth;
+  /**
+   * For `seller` operations (required there): the API token scope that covers the call. Reads (GET, and tools marked
+   * read-only) also pass with the `read` scope. `session`: the dashboard's session only (payouts, token management).
+   */
+  sellerScope?: Exclude<SellerScope, "read"> | "session";
   /** Where REST callers reach it; an operation without one is offered as an MCP tool only. */
   http?: {
     method: Method;
@@ -108,6 +138,14 @@ export interface OperationSpec<I, O> {
     maxBodyBytes?: number;
     /** The handler gets the body's exact bytes as `rawBody` (signed webhooks); `input.body` then only documents it. */
     rawBody?: boolean;
+    /**
+     * The body is not read: the handler gets it as a stream (`bodyStream`, with `contentLength`), for uploads larger
+     * than any buffer should hold (release artifacts). `maxBodyBytes` does not apply; the handler enforces its own
+     * limit while reading. Documented as application/octet-stream; such operations have no MCP tool.
+     */
+    bodyStream?: boolean;
+    /** The handler returns `{ location }` and the answer is a 302 redirect there (downloads through signed URLs). */
+    redirect?: boolean;
     /**
      * How errors are written: RFC 9457 problem documents (the default), or the Agentic Commerce Protocol's `Error`
      * object (`{type, code, message, param}`), which its endpoints must answer with.

@@ -41,7 +41,7 @@ export const DEVTOOLS = [
         title: "Generate license integration code",
         layer: 1,
         description:
-          "Generate complete, idiomatic code that adds this service's machine-bound licensing to an app: computes the machine fingerprint, activates on first run, validates on every start, keeps running offline on a signed license file it verifies with the embedded Ed25519 public key, and handles every error. Returns Markdown with setup steps and fenced code blocks. For this deployment the current public keys are embedded already.",
+          "Generate complete, idiomatic code that adds this service's machine-bound licensing to an app: computes the machine fingerprint, activates on first run, validates on every start, keeps running offline on a signed license file it verifies with the embedded Ed25519 public key, and handles every error. The Python and Electron (Node) code also checks for updates the license is entitled to and downloads them verified (size, SHA-256, Ed25519 signature) before writing them. Returns Markdown with setup steps and fenced code blocks. For this deployment the current public keys are embedded already.",
         text: asText,
       },
     ],

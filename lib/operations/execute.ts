@@ -6,18 +6,43 @@ import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
 import { invalid, refuseControlCharacters } from "../http/input.ts";
 import { runIdempotent } from "../http/idempotency.ts";
-import { enforce } from "../http/rate-limit.ts";
+import { enforce, RULES } from "../http/rate-limit.ts";
+import { checkScope, sellerTokenFrom, tokenRateId, verifySellerToken } from "../seller-api/tokens.ts";
 import { agentFor } from "../acp/platforms.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
 
-/** The signed-in seller behind a call; a write must also come from our own origin (login CSRF, cross-site forms). */
-async function sellerFor(ctx: CallContext, write: boolean): Promise<Seller> {
+/**
+ * The seller behind a call: a seller API token when the request carries one (its scopes must cover the operation),
+ * otherwise the dashboard's session, whose writes must also come from our own origin (login CSRF, cross-site forms;
+ * a token is never sent by a browser on its own, so it needs no such check).
+ */
+async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promise<Seller> {
+  const token = sellerTokenFrom(ctx.headers);
+  if (token !== null) {
+    // Per token, whatever the transport, counted before the token is looked up (a flood of made-up tokens too).
+    enforce([[RULES.sellerToken, tokenRateId(token)]]);
+    const verified = await verifySellerToken(token, ctx.client);
+    checkScope(verified, op.sellerScope ?? "session", write);
+    return {
+      email: verified.developer.email,
+      developer: verified.developer,
+      via: "token",
+      token: { id: verified.id, name: verified.name, scopes: verified.scopes },
+      actor: `token:${verified.name}`,
+    };
+  }
   const session = await sessionFromToken(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE.seller), "seller");
   if (!session) throw new AppError("unauthorized", 401, "Sign in to the seller dashboard first.");
   if (write && !originAllowed(ctx.headers, ctx.origin)) throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
   const developer = await getDb().developer.findUnique({ where: { email: session.email }, select: { id: true, name: true, email: true } });
   if (!developer) throw new AppError("no_developer_profile", 403, "Create your developer profile in the dashboard first.");
-  return { email: session.email, developer };
+  return { email: session.email, developer, via: "session", actor: session.email };
+}
+
+/** Whether a call changes state: REST's method, or for an operation without one (an MCP-only tool) its read-only mark. */
+function isWrite(op: Operation): boolean {
+  if (op.http) return op.http.method !== "GET";
+  return !(op.tools ?? []).every((t) => t.readOnly ?? true);
 }
 
 type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
@@ -37,7 +62,7 @@ function callerScope(caller: Caller): string {
 export async function authorize(op: Operation, ctx: CallContext): Promise<Caller> {
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   if (op.auth === "agent") return { agent: await agentFor(ctx) };
-  return op.auth === "seller" ? { seller: await sellerFor(ctx, op.http?.method !== "GET") } : {};
+  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, isWrite(op)) } : {};
 }
 
 /**
@@ -49,11 +74,17 @@ export async function execute(
   op: Operation,
   input: Record<string, unknown>,
   ctx: CallContext,
-  extra: { rawBody?: string; caller?: Caller } = {},
+  extra: { rawBody?: string; caller?: Caller; bodyStream?: ReadableStream<Uint8Array>; contentLength?: number | null } = {},
 ): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));
-  const run = async () => await op.handler(input, { ...ctx, ...caller, ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}) });
+  const run = async () =>
+    await op.handler(input, {
+      ...ctx,
+      ...caller,
+      ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}),
+      ...(extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {}),
+    });
   if (!op.idempotency) return run();
   const key = ctx.idempotencyKey;
   if (key === undefined) {
@@ -91,7 +122,7 @@ export function parseParts(
   };
   part(op.input?.query, "query", parts.query ?? {});
   part(op.input?.params, "path", parts.params ?? {});
-  if (!op.http?.rawBody) part(op.input?.body, "body", parts.body);
+  if (!op.http?.rawBody && !op.http?.bodyStream) part(op.input?.body, "body", parts.body);
   return out;
 }
 

@@ -4,7 +4,7 @@ import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { acpError } from "../acp/errors.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
 import { methods } from "../http/route.ts";
-import type { HttpOperation, Method, Operation } from "./define.ts";
+import type { HttpOperation, Method, Operation, Redirect } from "./define.ts";
 import { hasHttp } from "./define.ts";
 import { authorize, execute, parseParts } from "./execute.ts";
 import { operationsAt } from "./index.ts";
@@ -49,13 +49,27 @@ function nextHandler(op: HttpOperation) {
       const caller = await authorize(op, ctx);
       let body: unknown;
       let raw: string | undefined;
+      if (http.bodyStream) {
+        const declared = request.headers.get("content-length");
+        const contentLength = declared !== null && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+        const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {} });
+        const stream = request.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+        const result = await execute(op, input, ctx, { caller, bodyStream: stream, contentLength });
+        const out = success(op, result, requestId);
+        return new Response(out.body, { status: out.status, headers: { ...out.headers, ...responseHeaders } });
+      }
       if (op.input?.body) {
         if (!http.rawBody) checkJsonContentType(request.headers.get("content-type"));
         raw = await readBodyText(request, http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
         if (!http.rawBody) body = parseJsonText(raw);
       }
       const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
-      const out = success(op, await execute(op, input, ctx, { caller, rawBody: http.rawBody ? raw : undefined }), requestId);
+      const result = await execute(op, input, ctx, { caller, rawBody: http.rawBody ? raw : undefined });
+      if (http.redirect) {
+        const { location } = result as Redirect;
+        return new Response(null, { status: 302, headers: { ...baseHeaders(requestId, CACHE.none), ...responseHeaders, Location: location } });
+      }
+      const out = success(op, result, requestId);
       return new Response(out.body, { status: out.status, headers: { ...out.headers, ...responseHeaders } });
     } catch (error) {
       const appError = toAppError(error, requestId);

@@ -10,9 +10,16 @@ import { LICENSING } from "./licensing.ts";
 import { MARKETPLACE } from "./marketplace.ts";
 import { PAYOUTS } from "./payouts.ts";
 import { RECEIPTS } from "./receipts.ts";
+import { RELEASES } from "./releases.ts";
 import { REFUNDS } from "./refunds.ts";
+import { REVIEWS } from "./reviews.ts";
 import { SELLER } from "./seller.ts";
+import { SELLER_AGENTS } from "./seller-agents.ts";
+import { SELLER_LICENSES } from "./seller-licenses.ts";
+import { SELLER_TOKENS } from "./seller-tokens.ts";
+import { SELLER_WEBHOOKS } from "./seller-webhooks.ts";
 import { SERVICE } from "./service.ts";
+import { UPDATES } from "./updates.ts";
 
 /**
  * Every operation the service offers, each declared once in its domain's file. Read it through these functions, not
@@ -31,15 +38,24 @@ export function operations(): Operation[] {
     ...ACP,
     ...ACP_PAYMENTS,
     ...SELLER,
+    ...SELLER_TOKENS,
+    ...SELLER_LICENSES,
+    ...SELLER_WEBHOOKS,
+    ...SELLER_AGENTS,
+    ...RELEASES,
+    ...UPDATES,
     ...PAYOUTS,
     ...COUPONS,
     ...REFUNDS,
+    ...REVIEWS,
     ...ADMIN,
     ...AGENT_PLATFORMS,
     ...DEVTOOLS,
   ];
   const seen = new Set<string>();
   for (const op of list) {
+    if (op.auth === "seller" && !op.sellerScope) throw new Error(`operation registry: ${op.id} is a seller operation without a sellerScope`);
+    if (op.http?.bodyStream && op.tools?.length) throw new Error(`operation registry: ${op.id} streams its body and cannot be a tool`);
     const keys = [`id:${op.id}`, ...(op.http ? [`http:${op.http.method} ${op.http.path}`] : []), ...(op.tools ?? []).map((t) => `tool:${t.name}`)];
     for (const k of keys) {
       if (seen.has(k)) throw new Error(`operation registry: ${k} is declared twice`);

@@ -48,14 +48,14 @@ export const MARKETPLACE = [
         name: "browse_marketplace",
         title: "Browse the marketplace",
         layer: 2,
-        description: `Search and browse software listed on the marketplace (audio plugins, desktop apps, game assets, 3D/VFX, developer tools, creative tools). Returns products with price, platforms, seat limits and trial availability, a page at a time: \`total\` products match, \`pages\` pages of \`limit\`; call again with \`page: next_page\` until \`next_page\` is null to see them all. Sort by newest (the default without a query), popular (the default with one), price_asc or price_desc.`,
+        description: `Search and browse software listed on the marketplace (audio plugins, desktop apps, game assets, 3D/VFX, developer tools, creative tools). Returns products with price, platforms, seat limits and trial availability, a page at a time: \`total\` products match, \`pages\` pages of \`limit\`; call again with \`page: next_page\` until \`next_page\` is null to see them all. Sort by relevance (best match first: the default with a query), newest (the default without one), popular, rating (top rated), price_asc or price_desc. The search forgives: word endings (mixing finds mix), British and American spellings (colour, color) and a typo in a word.`,
         args: z.object({
           query: z.string().max(SEARCH_MAX_LENGTH).optional().describe("Free-text search"),
           category: z.enum(CATEGORIES).optional(),
           sort: z
             .enum(LISTING_SORTS)
             .optional()
-            .describe("newest, popular, price_asc or price_desc; without it, popular when there is a query, else newest"),
+            .describe(`${LISTING_SORTS.join(", ")}; without it, relevance when there is a query, else newest`),
           page: z.int().min(1).max(MAX_PAGE).default(1).describe("Which page, from 1; the answer's next_page names the next one"),
           limit: z
             .int()
@@ -68,7 +68,7 @@ export const MARKETPLACE = [
           listingsQuerySchema.parse({
             search: a.query,
             category: a.category,
-            sort: a.sort ?? (a.query ? "popular" : "newest"),
+            sort: a.sort,
             page: a.page,
             limit: a.limit,
           }),
@@ -93,7 +93,8 @@ export const MARKETPLACE = [
   operation({
     id: "getProduct",
     summary: "Product details",
-    description: "One listed product with developer info, images and pricing. Unknown and unlisted products are 404.",
+    description:
+      "One listed product with developer info, images, pricing, system requirements, demo links, update policy and latest version. Unknown and unlisted products are 404.",
     tag: "Marketplace",
     auth: "public",
     http: { method: "GET", path: "/api/marketplace/product/{id}", cache: CACHE.short },
@@ -106,7 +107,8 @@ export const MARKETPLACE = [
         name: "get_product_details",
         title: "Get product details",
         layer: 2,
-        description: "Full details of one product: description, developer, images, pricing, platforms, compatibility, seat model and trial.",
+        description:
+          "Full details of one product: description, developer, images, pricing, platforms, compatibility, seat model and trial, system requirements, demo links, which updates a license includes (update_policy, update_days) the latest published version (latest_version; list_releases has the changelog and files) and the rating from verified-purchase reviews (rating: average and count; list_product_reviews has the reviews).",
         args: z.object({ product_id: productParamsSchema.shape.id.describe("Product id from browse_marketplace") }),
         toInput: (a) => ({ id: a.product_id as string }),
         text: (out) => JSON.stringify(out.product, null, 2),

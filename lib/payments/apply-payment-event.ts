@@ -1,6 +1,7 @@
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { closeOrder } from "../checkout/close-order.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
 
@@ -117,6 +118,9 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
     },
   );
   if (result.duplicate) return { duplicate: true, applied: false, fulfilled: false };
-  if (result.fulfilled) kickOutbox();
+  if (result.fulfilled) {
+    kickOutbox();
+    kickWebhooks(); // order.paid and license.created to the seller's endpoints
+  }
   return { duplicate: false, applied: result.applied, fulfilled: result.fulfilled, ...(result.reason ? { reason: result.reason } : {}) };
 }

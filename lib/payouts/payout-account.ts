@@ -7,7 +7,7 @@ import { dueList, requirementsInWords } from "./requirements.ts";
 const PAYOUT_STATUSES = ["not_connected", "action_needed", "in_review", "ready"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-/** What the Payouts page and GET /api/dashboard/payouts show: one seller's payout account as this deployment sees it. */
+/** What the Payouts page and GET /api/v1/payouts show: one seller's payout account as this deployment sees it. */
 export const payoutAccountSchema = z.object({
   provider: z
     .enum(["stripe", "test"])

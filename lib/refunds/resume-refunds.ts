@@ -1,3 +1,4 @@
+import { kickWebhooks } from "../webhooks/deliver.ts";
 import { sweepIdempotencyRecords } from "../http/idempotency.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
@@ -38,7 +39,10 @@ export async function resumeAbandonedRefunds(now = new Date()): Promise<{ settle
       const providerRefundId = found.id;
       const r = await db.$transaction((tx) => settleRefund(tx, refund.id, providerRefundId), { maxWait: 10_000, timeout: 20_000 });
       if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
-      if (r.settled) settled++;
+      if (r.settled) {
+        settled++;
+        kickWebhooks(); // order.refunded (and license.revoked) to the seller's endpoints
+      }
       continue;
     }
     const released = await db.$transaction(async (tx) => {

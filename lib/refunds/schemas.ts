@@ -11,7 +11,7 @@ export const refundReasonSchema = z.string().trim().min(1, "is required").max(RE
 /** An amount in minor units; absent means "all that remains". */
 export const refundAmountSchema = z.number().int().positive().max(100_000_000);
 
-/** POST /api/dashboard/orders/{id}/refunds */
+/** POST /api/v1/orders/{id}/refunds */
 export const refundRequestSchema = z.object({
   amount_cents: refundAmountSchema.optional().describe("Minor units of the order's currency; omit to refund all that remains"),
   reason: refundReasonSchema,

@@ -3,7 +3,10 @@ import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { refundEmail } from "../email/money-templates.ts";
 import { recordEntries, type LedgerEntryInput } from "../ledger/ledger.ts";
+import type { Actor } from "../licensing/license-events.ts";
 import { changeOrderLicense } from "../licensing/set-license-status.ts";
+import { emitSellerEvent } from "../seller-webhooks/events.ts";
+import { orderPayload, refundPayload } from "../seller-webhooks/payloads.ts";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -36,10 +39,18 @@ export function refundSplit(
   return { price, tax: amount - price, fee: feeAfter - before.fee, full: after >= total };
 }
 
+/** Who a refund's effect on the license is logged as: whoever asked for it, or the provider (its own dashboard). */
+function refundActor(refund: { initiatedBy: string; actorEmail: string | null }, provider: string): Actor {
+  if (refund.initiatedBy === "seller") return { type: "seller", name: refund.actorEmail };
+  if (refund.initiatedBy === "operator") return { type: "operator", name: refund.actorEmail };
+  return { type: "payment", name: provider };
+}
+
 /**
  * A pending refund becomes succeeded, with its effects in the same transaction: the ledger (refund and tax_refund
  * out of the seller's side, fee_refund back in; keys "<kind>:<refund id>"), on a full refund the license revoked
- * ("refunded"), the buyer's e-mail, and an ACP order_update for the agent platform if one made the order. Claimed by a conditional update, so whoever settles it first (our own call
+ * ("refunded", logged and announced as license.revoked), the seller's order.refunded webhook (partial refunds too),
+ * the buyer's e-mail, and an ACP order_update for the agent platform if one made the order. Claimed by a conditional update, so whoever settles it first (our own call
  * returning, or Stripe's echo of it) applies the effects and the other changes nothing. Returns the license key to
  * invalidate in the cache once the transaction has committed.
  */
@@ -82,8 +93,24 @@ export async function settleRefund(
   ];
   await recordEntries(tx, entries);
   const licenseKey = split.full
-    ? await changeOrderLicense(tx, order.id, "refunded", [null, "seller", "disputed", "dispute_lost"], `Refunded: ${refund.reason}`, now)
+    ? await changeOrderLicense(
+        tx,
+        order.id,
+        "refunded",
+        [null, "seller", "disputed", "dispute_lost"],
+        `Refunded: ${refund.reason}`,
+        now,
+        refundActor(refund, order.provider),
+      )
     : null;
+  await emitSellerEvent(
+    tx,
+    order.product.developerId,
+    "order.refunded",
+    { order: orderPayload(order), refund: refundPayload(refund, split.full) },
+    order.id,
+    now,
+  );
   const mail = refundEmail({
     productName: order.product.name,
     developerName: order.product.developer.name,

@@ -8,6 +8,8 @@ import { disputeEmail } from "../email/money-templates.ts";
 import { recordEntries } from "../ledger/ledger.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { changeOrderLicense } from "../licensing/set-license-status.ts";
+import { emitSellerEvent } from "../seller-webhooks/events.ts";
+import { disputePayload, orderPayload } from "../seller-webhooks/payloads.ts";
 import type { AppliedEvent } from "../payments/apply-payment-event.ts";
 import { applyOnce, EventNotReady } from "../payments/event-log.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
@@ -98,7 +100,10 @@ async function chargeRefunded(tx: Tx, orderId: string, charge: Stripe.Charge): P
   return { outcome: `refund ${delta} ${order.currency}${settled.full ? " (full)" : ""}`, applied: true, licenseKey: settled.licenseKey, mail: true };
 }
 
-/** charge.dispute.created: the license is suspended, the disputed amount leaves the seller's side, the seller is told. */
+/**
+ * charge.dispute.created: the license is suspended, the disputed amount leaves the seller's side, the seller is told
+ * (an e-mail, and the dispute.opened webhook with license.revoked when the license was suspended).
+ */
 export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFacts): Promise<Effect> {
   const order = await paidOrder(tx, orderId);
   const common = { developerId: order.product.developerId, orderId, currency: dispute.currency.toLowerCase() };
@@ -106,7 +111,10 @@ export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFa
   // Closed first (events out of order): the closing already decided the license; only the ledger was missing.
   if (order.disputeStatus === "won" || order.disputeStatus === "lost") return { outcome: `dispute already ${order.disputeStatus}`, applied: true };
   await tx.order.update({ where: { id: orderId }, data: { disputeStatus: "open" } });
-  const licenseKey = await changeOrderLicense(tx, orderId, "disputed", [null], `Payment dispute ${dispute.id} open`);
+  const payment = { type: "payment", name: order.provider } as const;
+  const licenseKey = await changeOrderLicense(tx, orderId, "disputed", [null], `Payment dispute ${dispute.id} open`, new Date(), payment);
+  const data = { order: orderPayload({ ...order, disputeStatus: "open" }), dispute: disputePayload(dispute) };
+  await emitSellerEvent(tx, order.product.developerId, "dispute.opened", data, orderId);
   const mail = disputeEmail({
     productName: order.product.name,
     orderId,
@@ -136,9 +144,13 @@ export async function disputeClosed(tx: Tx, orderId: string, dispute: DisputeFac
     ...(won ? [{ ...common, key: `dispute_reversal:${dispute.id}`, kind: "dispute_reversal" as const, amountMinor: dispute.amount }] : []),
   ]);
   await tx.order.update({ where: { id: orderId }, data: { disputeStatus: won ? "won" : "lost" } });
+  const payment = { type: "payment", name: order.provider } as const;
   const licenseKey = won
-    ? await changeOrderLicense(tx, orderId, null, ["disputed"], null)
-    : await changeOrderLicense(tx, orderId, "dispute_lost", [null, "disputed"], `Payment dispute ${dispute.id} lost`);
+    ? await changeOrderLicense(tx, orderId, null, ["disputed"], null, new Date(), payment)
+    : await changeOrderLicense(tx, orderId, "dispute_lost", [null, "disputed"], `Payment dispute ${dispute.id} lost`, new Date(), payment);
+  const outcome = won ? "won" : "lost";
+  const data = { order: orderPayload({ ...order, disputeStatus: outcome }), dispute: disputePayload(dispute, outcome) };
+  await emitSellerEvent(tx, order.product.developerId, "dispute.closed", data, orderId);
   await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:${won ? "won" : "lost"}`);
   return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey };
 }

@@ -1,6 +1,12 @@
 import { createHmac } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { getDb } from "../db.ts";
+import { kickOutbox } from "../email/deliver-emails.ts";
+import { enqueueEmail } from "../email/enqueue-email.ts";
+import { webhookDisabledEmail } from "../email/templates.ts";
 import { outboxLoop } from "../ops/outbox-loop.ts";
+import { postToTarget } from "../seller-webhooks/target.ts";
+import { absoluteUrl } from "../urls.ts";
 
 /**
  * The webhook outbox's sender. Rows of WebhookDelivery are written in the transaction of the fact they report
@@ -21,6 +27,11 @@ const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000,
 const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const DEFAULT_BATCH = 20;
 const MAX_ERROR_LENGTH = 500;
+/**
+ * A seller's endpoint is disabled after this many deliveries in a row failed for good (each after all 8 attempts, so
+ * at the earliest about 20 hours after the first of them failed), and the seller is e-mailed.
+ */
+export const AUTO_DISABLE_AFTER = 5;
 
 export interface DeliverWebhooksOptions {
   /** Most rows to attempt in this run (default 20). */
@@ -98,64 +109,167 @@ export async function deliverPendingWebhooks(opts: DeliverWebhooksOptions = {}):
       }
     }
 
-    const platform = await db.agentPlatform.findUnique({
-      where: { id: row.targetId },
-      select: { webhookUrl: true, webhookSecret: true, revokedAt: true },
-    });
     const attempts = row.attempts + 1;
-    if (!platform || platform.revokedAt || !platform.webhookUrl) {
+    const target = row.kind === "seller" ? await sellerTarget(row) : await platformTarget(row);
+    if (!target.ok) {
       failed++;
-      const reason = !platform
-        ? "the agent platform no longer exists"
-        : platform.revokedAt
-          ? "the agent platform was revoked"
-          : "the agent platform has no webhook URL any more";
       await db.webhookDelivery.updateMany({
         where: { id, status: "pending" },
-        data: { status: "failed", lastError: `not sent: ${reason}`, lockedUntil: null },
+        data: { status: "failed", lastError: `not sent: ${target.reason}`, lockedUntil: null },
       });
       continue;
     }
 
-    // Signed at the wall clock's time even when a test moves `now`: receivers check it against their own clock.
-    const outcome = await post(platform.webhookUrl, platform.webhookSecret, row.id, row.payload, new Date());
-    if (outcome.ok) {
-      sent++;
-      // `status` in the condition: a row another sender already settled after our claim ran out keeps its result.
-      await db.webhookDelivery.updateMany({
+    const outcome = await target.send();
+    const last = !outcome.ok && attempts >= MAX_ATTEMPTS;
+    // `status` in the condition: a row another sender already settled after our claim ran out keeps its result.
+    const settled = await db.$transaction(async (tx) => {
+      const done = await tx.webhookDelivery.updateMany({
         where: { id, status: "pending" },
-        data: { status: "sent", sentAt: clock(), attempts, url: platform.webhookUrl, lastStatus: outcome.status, lastError: null, lockedUntil: null },
+        data: outcome.ok
+          ? {
+              status: "sent",
+              sentAt: clock(),
+              attempts,
+              url: target.url,
+              lastStatus: outcome.status,
+              lastError: null,
+              lastDurationMs: outcome.durationMs,
+              lockedUntil: null,
+            }
+          : {
+              status: last ? "failed" : "pending",
+              attempts,
+              url: target.url,
+              lastStatus: outcome.status,
+              lastError: clip(outcome.error),
+              lastDurationMs: outcome.durationMs,
+              nextAttemptAt: last ? row.nextAttemptAt : new Date(clock().getTime() + retryDelay(attempts)),
+              lockedUntil: null,
+            },
       });
-      continue;
-    }
-    failed++;
-    const last = attempts >= MAX_ATTEMPTS;
-    await db.webhookDelivery.updateMany({
-      where: { id, status: "pending" },
-      data: {
-        status: last ? "failed" : "pending",
-        attempts,
-        url: platform.webhookUrl,
-        lastStatus: outcome.status,
-        lastError: outcome.error,
-        nextAttemptAt: last ? row.nextAttemptAt : new Date(clock().getTime() + retryDelay(attempts)),
-        lockedUntil: null,
-      },
+      if (done.count !== 1) return false;
+      await tx.webhookAttempt.create({
+        data: {
+          deliveryId: id,
+          attempt: attempts,
+          at,
+          status: outcome.status,
+          durationMs: outcome.durationMs,
+          error: outcome.ok ? null : clip(outcome.error),
+        },
+      });
+      if (row.kind === "seller") await settleStreak(tx, row.targetId, outcome.ok ? "sent" : last ? "failed" : "retrying", clock());
+      return true;
     });
+    if (outcome.ok) sent++;
+    else failed++;
+    if (settled && !outcome.ok && last && row.kind === "seller") kickOutbox();
   }
   return { sent, failed };
 }
 
-const retryDelay = (attempts: number) => RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[6];
+type Target = { ok: true; url: string; send: () => Promise<Outcome> } | { ok: false; reason: string };
+type Outcome = { ok: true; status: number; durationMs: number } | { ok: false; status: number | null; error: string; durationMs: number };
 
-type PostOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+/** An agent platform's webhook (ACP order events), signed with Merchant-Signature. */
+async function platformTarget(row: { id: string; targetId: string; payload: string }): Promise<Target> {
+  const platform = await getDb().agentPlatform.findUnique({
+    where: { id: row.targetId },
+    select: { webhookUrl: true, webhookSecret: true, revokedAt: true },
+  });
+  if (!platform) return { ok: false, reason: "the agent platform no longer exists" };
+  if (platform.revokedAt) return { ok: false, reason: "the agent platform was revoked" };
+  const url = platform.webhookUrl;
+  if (!url) return { ok: false, reason: "the agent platform has no webhook URL any more" };
+  return { ok: true, url, send: () => post(url, platform.webhookSecret, row.id, row.payload, new Date()) };
+}
+
+/**
+ * A seller's endpoint (Standard Webhooks): signed with the endpoint's current secret by the standardwebhooks
+ * library, `webhook-id` = the row id (the same on every retry and redelivery), posted through target.ts (the target
+ * checked again and the connection pinned to the checked address). A deleted or disabled endpoint settles the row as
+ * "failed", not sent: events that happen while an endpoint is disabled are not queued at all, and the seller can
+ * redeliver from the log after enabling it again.
+ */
+async function sellerTarget(row: { id: string; targetId: string; payload: string }): Promise<Target> {
+  const endpoint = await getDb().sellerWebhookEndpoint.findUnique({
+    where: { id: row.targetId },
+    select: { url: true, secret: true, enabled: true },
+  });
+  if (!endpoint) return { ok: false, reason: "the endpoint was deleted" };
+  if (!endpoint.enabled) return { ok: false, reason: "the endpoint is disabled" };
+  return {
+    ok: true,
+    url: endpoint.url,
+    send: () => {
+      // Signed at the wall clock's time even when a test moves `now`: receivers check it against their own clock.
+      const at = new Date();
+      return postToTarget(
+        endpoint.url,
+        {
+          "Content-Type": "application/json",
+          "User-Agent": "indie-license-market-webhooks/1",
+          "webhook-id": row.id,
+          "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+          "webhook-signature": new Webhook(endpoint.secret).sign(row.id, at, row.payload),
+        },
+        row.payload,
+        REQUEST_TIMEOUT_MS,
+      );
+    },
+  };
+}
+
+type Tx = Parameters<Parameters<ReturnType<typeof getDb>["$transaction"]>[0]>[0];
+
+/**
+ * The endpoint's failure streak: a delivery that went through resets it; one that failed for good (its last attempt
+ * used) adds one, and the AUTO_DISABLE_AFTER-th in a row disables the endpoint and e-mails the seller (once: the
+ * conditional update on `enabled` decides, whichever instance gets there).
+ */
+async function settleStreak(tx: Tx, endpointId: string, result: "sent" | "failed" | "retrying", now: Date): Promise<void> {
+  if (result === "retrying") return;
+  if (result === "sent") {
+    await tx.sellerWebhookEndpoint.updateMany({ where: { id: endpointId, failureStreak: { gt: 0 } }, data: { failureStreak: 0 } });
+    return;
+  }
+  await tx.sellerWebhookEndpoint.updateMany({ where: { id: endpointId }, data: { failureStreak: { increment: 1 } } });
+  const reason = `Disabled automatically: ${AUTO_DISABLE_AFTER} deliveries in a row failed after every retry.`;
+  const disabled = await tx.sellerWebhookEndpoint.updateMany({
+    where: { id: endpointId, enabled: true, failureStreak: { gte: AUTO_DISABLE_AFTER } },
+    data: { enabled: false, disabledAt: now, disabledReason: reason },
+  });
+  if (disabled.count !== 1) return;
+  const endpoint = await tx.sellerWebhookEndpoint.findUnique({
+    where: { id: endpointId },
+    select: { url: true, developer: { select: { email: true, name: true } } },
+  });
+  if (!endpoint) return;
+  const mail = webhookDisabledEmail({
+    sellerName: endpoint.developer.name,
+    url: endpoint.url,
+    failures: AUTO_DISABLE_AFTER,
+    dashboardUrl: absoluteUrl("/dashboard/webhooks"),
+  });
+  await enqueueEmail(tx, {
+    to: endpoint.developer.email,
+    ...mail,
+    kind: "webhook-disabled",
+    dedupeKey: `webhook-disabled:${endpointId}:${now.toISOString()}`,
+  });
+}
+
+const retryDelay = (attempts: number) => RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[6];
 
 /**
  * One signed POST. Redirects are not followed (the signature is for the registered URL, and a redirect elsewhere is
  * a misconfiguration the operator should see). `Request-Id` is the delivery's id, the same on every retry, so a
  * receiver can tell a retry from a new event.
  */
-async function post(url: string, secret: string, deliveryId: string, body: string, at: Date): Promise<PostOutcome> {
+async function post(url: string, secret: string, deliveryId: string, body: string, at: Date): Promise<Outcome> {
+  const started = performance.now();
+  const took = () => Math.max(0, Math.round(performance.now() - started));
   try {
     const res = await fetch(url, {
       method: "POST",
@@ -172,13 +286,13 @@ async function post(url: string, secret: string, deliveryId: string, body: strin
     });
     // The answer's body is not needed; reading a little of it names the error in the console.
     const text = await res.text().catch(() => "");
-    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
-    return { ok: false, status: res.status, error: clip(`HTTP ${res.status}${text ? `: ${text}` : ""}`) };
+    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, durationMs: took() };
+    return { ok: false, status: res.status, error: clip(`HTTP ${res.status}${text ? `: ${text}` : ""}`), durationMs: took() };
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
     const message =
       error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : error.message) : String(error);
-    return { ok: false, status: null, error: clip(`${message}${cause}`) };
+    return { ok: false, status: null, error: clip(`${message}${cause}`), durationMs: took() };
   }
 }
 

@@ -11,6 +11,10 @@ export const developers: SeedDeveloper[] = [
     email: "hello@tidewater-audio.example",
     website: "https://tidewater-audio.example",
     bio: "Two former live-sound engineers building mixing plugins modelled on the outboard gear they used to carry between venues. Every plugin ships as VST3, AU and CLAP, with one preset format shared across platforms.",
+    refundPolicy:
+      "Full refund within 30 days of purchase if a plugin does not work in your host; write to us with your order number. The license is revoked on refund.",
+    supportEmail: "tidewater-audio@example.com",
+    supportUrl: "https://example.com/tidewater-audio/support",
   },
   {
     id: "brightmoor-instruments",
@@ -18,6 +22,8 @@ export const developers: SeedDeveloper[] = [
     email: "contact@brightmoor.example",
     website: "https://brightmoor.example",
     bio: "A one-person shop run by a session keyboardist. Makes MIDI utilities and library tools for people who write at the piano first and produce second.",
+    refundPolicy: "Refunds within 14 days, no questions asked. After that, write to me and I will help you get it working or refund you.",
+    supportEmail: "brightmoor@example.org",
   },
   {
     id: "hollowbark-games",
@@ -25,6 +31,8 @@ export const developers: SeedDeveloper[] = [
     email: "studio@hollowbark.example",
     website: "https://hollowbark.example",
     bio: "A three-person game studio selling the art, audio and tooling it built for its own pixel-art RPGs. Packs share a grid and a palette, so they combine without touch-ups.",
+    refundPolicy: "Asset packs can be refunded within 7 days if you have not shipped them in a build. Tools: 30 days.",
+    supportUrl: "https://example.com/hollowbark/help",
   },
   {
     id: "orrery-visual",
@@ -32,6 +40,9 @@ export const developers: SeedDeveloper[] = [
     email: "team@orrery-visual.example",
     website: "https://orrery-visual.example",
     bio: "Freelance technical directors from commercial and feature VFX who clean up and package their in-house Blender and Houdini tools for smaller studios.",
+    refundPolicy: "Full refund within 30 days. Studio licenses bought by the seat can be refunded per unused seat within 60 days.",
+    supportEmail: "orrery-visual@example.com",
+    supportUrl: "https://example.org/orrery/support",
   },
   {
     id: "northgrid-labs",
@@ -39,6 +50,8 @@ export const developers: SeedDeveloper[] = [
     email: "support@northgrid.example",
     website: "https://northgrid.example",
     bio: "Backend engineers who got tired of rewriting the same debugging scripts at every job. Local-first developer tools with no telemetry and no account sign-up.",
+    refundPolicy: "Try it free first: every tool has a trial. Refunds within 14 days of purchase on request.",
+    supportEmail: "northgrid@example.com",
   },
   {
     id: "vellum-works",
@@ -46,6 +59,9 @@ export const developers: SeedDeveloper[] = [
     email: "hello@vellum-works.example",
     website: "https://vellum-works.example",
     bio: "An illustrator and a graphics programmer making drawing and pre-production tools for comic artists, animators and illustrators.",
+    refundPolicy: "Refunds within 21 days of purchase. Tell us what did not work; it helps us fix it for everyone.",
+    supportEmail: "vellum-works@example.org",
+    supportUrl: "https://example.org/vellum-works/contact",
   },
   {
     id: "saltmarsh-software",
@@ -53,6 +69,8 @@ export const developers: SeedDeveloper[] = [
     email: "hi@saltmarsh.example",
     website: "https://saltmarsh.example",
     bio: "An independent utility maker with a Mac-and-Linux-first habit. Small, fast desktop apps that keep your data in plain files you can open without them.",
+    refundPolicy: "Full refund within 30 days, for any reason.",
+    supportEmail: "saltmarsh@example.com",
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { Db } from "../../lib/db.ts";
 import { buildSearchText } from "../../lib/marketplace/search-text.ts";
+import { syncProductSearch } from "../../lib/marketplace/search-index.ts";
 import { paths } from "../../lib/urls.ts";
 import { developers, products } from "./catalogue.ts";
 
@@ -13,7 +14,16 @@ export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<numbe
   return db.$transaction(async (tx) => {
     if ((await tx.developer.count()) > 0) return 0;
     await tx.developer.createMany({
-      data: developers.map((d) => ({ id: d.id, name: d.name, email: d.email, website: d.website, bio: d.bio })),
+      data: developers.map((d) => ({
+        id: d.id,
+        name: d.name,
+        email: d.email,
+        website: d.website,
+        bio: d.bio,
+        refundPolicy: d.refundPolicy,
+        supportEmail: d.supportEmail ?? null,
+        supportUrl: d.supportUrl ?? null,
+      })),
     });
     // The demo sellers' built-in test payout accounts, ready: their paid listings pass the publishing gate (relist,
     // price edits) and sell in test mode. A Stripe deployment does not count a test account as ready.
@@ -63,6 +73,7 @@ export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<numbe
         };
       }),
     });
+    await syncProductSearch(tx, { productIds: products.map((p) => p.id) });
     return products.length;
   });
 }

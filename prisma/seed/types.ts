@@ -7,6 +7,10 @@ export interface SeedDeveloper {
   email: string;
   website: string;
   bio: string;
+  /** Shown under "Support and refunds" on each product page; a paid listing needs it and a support contact. */
+  refundPolicy: string;
+  supportEmail?: string;
+  supportUrl?: string;
 }
 
 export interface SeedProduct {

@@ -51,6 +51,23 @@ export const tools = {
 };
 
 /** Runs a command; throws with its output when it fails, so a compiler error fails the test. */
+/**
+ * Environment that makes the generated Python code use its own RFC 8032 verifier: a `cryptography` package that
+ * cannot be imported is put first on PYTHONPATH (checked: ed25519_backend() answers "pure-python").
+ */
+export function withoutCryptography(dir: string): Record<string, string> {
+  const blocked = join(dir, "no-cryptography");
+  mkdirSync(join(blocked, "cryptography"), { recursive: true });
+  writeFileSync(join(blocked, "cryptography/__init__.py"), 'raise ImportError("blocked for this test")\n');
+  const env = { PYTHONPATH: blocked };
+  const backend = mustRun("python3", ["-c", "import license_check; print(license_check.ed25519_backend())"], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+  }).trim();
+  if (backend !== "pure-python") throw new Error(`the generated code still uses ${backend}`);
+  return env;
+}
+
 export function mustRun(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): string {
   const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: "utf8", timeout: opts.timeout ?? 120_000 });
   if (r.status !== 0) {
@@ -130,14 +147,17 @@ export function programRunner(p: Program, appId: string, root: string) {
   return { run, stateDir, stateFile, licenseFile: join(stateDir, "license.lic"), forget: () => rmSync(stateDir, { recursive: true, force: true }) };
 }
 
-/** A command-line driver for Electron's license module (plain Node: no electron import), used the way main.js uses it. */
-export function writeElectronCli(dir: string, appId: string): void {
+/**
+ * A command-line driver for Electron's license module (plain Node: no electron import), used the way main.js uses it,
+ * with appVersion as main.js passes app.getVersion().
+ */
+export function writeElectronCli(dir: string, appId: string, appVersion?: string): void {
   writeFileSync(
     join(dir, "cli.js"),
     `const path = require('node:path');
 const { createLicenseClient, Status } = require('./license.js');
 (async () => {
-  const client = createLicenseClient({ stateDir: path.join(process.env.XDG_CONFIG_HOME, ${JSON.stringify(appId)}) });
+  const client = createLicenseClient({ stateDir: path.join(process.env.XDG_CONFIG_HOME, ${JSON.stringify(appId)}), appVersion: ${JSON.stringify(appVersion)} });
   if (process.argv[2] === '--deactivate') {
     const o = await client.deactivateThisMachine();
     console.log(o.message);
@@ -152,10 +172,54 @@ const { createLicenseClient, Status } = require('./license.js');
   );
 }
 
-/** Builds a generated Rust program offline against Debian's vendored crates; returns the binary. */
-export function buildRust(dir: string): string {
+/**
+ * A command-line driver for Electron's update check (plain Node), with the generated Python's `--check-update`
+ * arguments and messages: `update-cli.js --check-update VERSION [--platform P] [--channel C] [--format F]
+ * [--download PATH]`; any other arguments run cli.js (writeElectronCli) instead.
+ */
+export function writeElectronUpdateCli(dir: string, appId: string): void {
+  writeElectronCli(dir, appId);
+  writeFileSync(
+    join(dir, "update-cli.js"),
+    `const path = require('node:path');
+const { parseArgs } = require('node:util');
+if (process.argv[2] !== '--check-update') {
+  require('./cli.js');
+} else {
+  const { createLicenseClient, downloadUpdate, UpdateError } = require('./license.js');
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(3),
+    allowPositionals: true,
+    options: { platform: { type: 'string' }, channel: { type: 'string', default: 'stable' }, format: { type: 'string', default: '' }, download: { type: 'string' } },
+  });
+  const client = createLicenseClient({ stateDir: path.join(process.env.XDG_CONFIG_HOME, ${JSON.stringify(appId)}) });
+  (async () => {
+    try {
+      const update = await client.checkForUpdate({ currentVersion: positionals[0], platform: values.platform, channel: values.channel, format: values.format });
+      if (!update) {
+        console.log('Up to date: ' + positionals[0] + ' is the newest version this license gets.');
+        return;
+      }
+      console.log('Update available: ' + update.version + ' (' + update.filename + ', ' + update.artifact.size + ' bytes)');
+      if (values.download) {
+        const sha256 = await downloadUpdate(update, values.download);
+        console.log('Downloaded and verified ' + update.version + ' to ' + values.download + ' (sha256 ' + sha256 + ')');
+      }
+    } catch (error) {
+      if (!(error instanceof UpdateError)) throw error;
+      console.log('Update failed (' + error.code + '): ' + error.detail);
+      process.exitCode = 1;
+    }
+  })();
+}
+`,
+  );
+}
+
+/** Builds a generated Rust program (its Cargo.toml saying `version`) offline against Debian's vendored crates; returns the binary. */
+export function buildRust(dir: string, version = "0.1.0"): string {
   const deps = readFileSync(join(dir, "Cargo.toml"), "utf8");
-  writeFileSync(join(dir, "Cargo.toml"), `[package]\nname = "license-check"\nversion = "0.1.0"\nedition = "2021"\n\n${deps}`);
+  writeFileSync(join(dir, "Cargo.toml"), `[package]\nname = "license-check"\nversion = ${JSON.stringify(version)}\nedition = "2021"\n\n${deps}`);
   mkdirSync(join(dir, ".cargo"), { recursive: true });
   writeFileSync(
     join(dir, ".cargo/config.toml"),
@@ -208,8 +272,11 @@ function juceModuleObjects(root: string): Promise<string[]> {
   return juceObjects;
 }
 
-/** Links the generated LicenseManager.cpp (and the shared license_file.c) into a command-line driver used the way LicenseGate uses it. */
-export async function buildJuceCli(dir: string, root: string): Promise<string> {
+/**
+ * Links the generated LicenseManager.cpp (and the shared license_file.c) into a command-line driver used the way
+ * LicenseGate uses it, passing appVersion (UTF-8) as the app's version.
+ */
+export async function buildJuceCli(dir: string, root: string, appVersion: string): Promise<string> {
   writeFileSync(
     join(dir, "Source/cli.cpp"),
     `#include "LicenseManager.h"
@@ -219,15 +286,16 @@ export async function buildJuceCli(dir: string, root: string): Promise<string> {
 int main (int argc, char** argv)
 {
     juce::ScopedJuceInitialiser_GUI juceInitialiser; // a MessageManager for PropertiesFile's change messages
+    const auto appVersion = juce::String::fromUTF8 (${JSON.stringify(appVersion)});
     if (argc > 1 && std::strcmp (argv[1], "--deactivate") == 0)
     {
         const auto o = licensing::deactivateThisMachine();
         std::cout << o.message << std::endl;
         return o.status == licensing::Status::needsKey ? 0 : 1;
     }
-    auto o = licensing::checkLicense();
+    auto o = licensing::checkLicense (appVersion);
     if (o.status == licensing::Status::needsKey && std::getenv ("LICENSE_KEY") != nullptr)
-        o = licensing::activateLicense (std::getenv ("LICENSE_KEY"));
+        o = licensing::activateLicense (std::getenv ("LICENSE_KEY"), appVersion);
     std::cout << o.message << std::endl;
     return o.allowed() ? 0 : 1;
 }

@@ -1,5 +1,7 @@
+import { existsSync, readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join, relative, sep } from "node:path";
 import { GET as didDocumentGet } from "@/app/.well-known/did.json/route";
 import { GET as licenseFileGet } from "@/app/api/license-file/route";
 import { handleLean } from "@/lib/http/lean";
@@ -21,10 +23,83 @@ interface LoggedLicenseFile {
   text: string;
 }
 
+/** A GET/HEAD under /api/updates or /api/files as the server answered it. */
+interface LoggedRoute {
+  method: string;
+  path: string;
+  /** The route file that answered (relative to app/), or "lean" for server.ts's lean path. */
+  route: string;
+  status: number;
+}
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+/** One Next route file: its URL segments as the folder names spell them ("[plugin_id]", "[...key]"). */
+interface FileRoute {
+  file: string;
+  segments: string[];
+}
+
+const APP_DIR = join(process.cwd(), "app");
+
+/** The route.ts files under app/<dir> (recursively), as Next's file-system router sees them. */
+function routeFilesUnder(dir: string): FileRoute[] {
+  const base = join(APP_DIR, dir);
+  if (!existsSync(base)) return [];
+  const out: FileRoute[] = [];
+  for (const entry of readdirSync(base, { recursive: true, encoding: "utf8" })) {
+    if (!/(^|[/\\])route\.ts$/.test(entry)) continue;
+    const file = join(base, entry);
+    const segments = relative(APP_DIR, file)
+      .split(sep)
+      .slice(0, -1)
+      .filter((s) => !/^\(.*\)$/.test(s)); // route groups are not URL segments
+    out.push({ file, segments });
+  }
+  return out;
+}
+
+/**
+ * The params a URL path gets from a route file's segments, or null when it does not match: `[name]` takes one
+ * segment, `[...name]` one or more, `[[...name]]` zero or more (decoded, as Next passes them).
+ */
+function matchRoute(segments: string[], parts: string[]): Record<string, string | string[]> | null {
+  const params: Record<string, string | string[]> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const rest = /^\[\[?\.\.\.([^\]]+)\]\]?$/.exec(seg);
+    if (rest) {
+      const taken = parts.slice(i);
+      if (taken.length === 0 && !seg.startsWith("[[")) return null;
+      params[rest[1]!] = taken;
+      return i === segments.length - 1 ? params : null;
+    }
+    if (i >= parts.length) return null;
+    const one = /^\[([^\]]+)\]$/.exec(seg);
+    if (one) params[one[1]!] = parts[i]!;
+    else if (seg !== parts[i]) return null;
+  }
+  return segments.length === parts.length ? params : null;
+}
+
+/** Next's precedence: a static segment before a dynamic one before a catch-all, segment by segment. */
+function specificity(segments: string[]): number[] {
+  return segments.map((s) => (s.startsWith("[[") ? 3 : s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
+}
+function bySpecificity(a: FileRoute, b: FileRoute): number {
+  const x = specificity(a.segments);
+  const y = specificity(b.segments);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return y.length - x.length;
+}
+
 /**
  * The service's licensing surface on a random local port, on the test project's database: server.ts's lean path
  * (/validate, /activate, /deactivate, exactly as production serves them) and the real route handlers of
- * GET /api/license-file and GET /.well-known/did.json, called the way Next calls them. Nothing here answers for
+ * GET /api/license-file and GET /.well-known/did.json, called the way Next calls them, and every route file under
+ * app/api/updates and app/api/files (the update check, feeds and downloads, the local storage driver's signed
+ * links), found and matched the way Next's file-system router does, with server.ts's lean path for what has no
+ * route file. Point BASE_URL at `url` so that signed download links come back here. Nothing here answers for
  * the service; the harness only records what it answered and can inject the two faults the apps must survive:
  * `down` (every connection dropped) and `rate429` (the next N licensing calls answered 429 with Retry-After: 1,
  * because the real limits cannot be lowered for one test without waiting out a minute-long window).
@@ -36,19 +111,34 @@ export async function startLicensingServer() {
     served429: 0,
     calls: [] as LoggedCall[],
     licenseFiles: [] as LoggedLicenseFile[],
+    routes: [] as LoggedRoute[],
+  };
+  const fileRoutes = [...routeFilesUnder("api/updates"), ...routeFilesUnder("api/files")].sort(bySpecificity);
+  const modules = new Map<string, Promise<Record<string, unknown>>>();
+  const routeModule = (file: string) => {
+    let m = modules.get(file);
+    if (!m) modules.set(file, (m = import(file) as Promise<Record<string, unknown>>));
+    return m;
   };
 
-  const nextRoute = async (req: IncomingMessage, res: ServerResponse, handler: (request: Request) => Promise<Response>) => {
+  const nextRoute = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>,
+    params: Record<string, string | string[]> = {},
+  ) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
     // What server.ts does before handing a request to Next.
     headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress ?? "unknown");
-    const response = await handler(new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers }));
+    const response = await handler(new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers }), {
+      params: Promise.resolve(params),
+    });
     const body = Buffer.from(await response.arrayBuffer());
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(body);
+    res.end(req.method === "HEAD" ? undefined : body);
     return { status: response.status, text: body.toString("utf8") };
   };
 
@@ -81,6 +171,15 @@ export async function startLicensingServer() {
       void nextRoute(req, res, didDocumentGet);
       return;
     }
+    if (url.pathname.startsWith("/api/updates/") || url.pathname.startsWith("/api/files/")) {
+      void serveFileRoute(req, res, url).catch((error: unknown) => {
+        // A handler that throws is a failure of the service: answered 500, as Next would, and logged for the test.
+        state.routes.push({ method: req.method ?? "GET", path: url.pathname, route: `error: ${String(error)}`, status: 500 });
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
+        res.end();
+      });
+      return;
+    }
     // Listening alongside handleLean's own reader, attached in the same tick, so both see every chunk.
     let text = "";
     req.on("data", (c: Buffer) => (text += c.toString("utf8")));
@@ -95,6 +194,29 @@ export async function startLicensingServer() {
       if (!handled) res.writeHead(404, { "Content-Type": "application/problem+json" }).end('{"status":404,"code":"not_found"}');
     });
   });
+  /** A request under /api/updates or /api/files: the most specific matching route file, else the lean path. */
+  async function serveFileRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? "GET";
+    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    for (const r of fileRoutes) {
+      const params = matchRoute(r.segments, parts);
+      if (!params) continue;
+      const handler = (await routeModule(r.file))[method] as RouteHandler | undefined;
+      const route = relative(APP_DIR, r.file);
+      if (!handler) {
+        res.writeHead(405, { "Content-Type": "application/problem+json" }).end('{"status":405,"code":"method_not_allowed"}');
+        state.routes.push({ method, path: url.pathname, route, status: 405 });
+        return;
+      }
+      const { status } = await nextRoute(req, res, handler, params);
+      state.routes.push({ method, path: url.pathname, route, status });
+      return;
+    }
+    const handled = await handleLean(req, res);
+    if (!handled) res.writeHead(404, { "Content-Type": "application/problem+json" }).end('{"status":404,"code":"not_found"}');
+    state.routes.push({ method, path: url.pathname, route: handled ? "lean" : "none", status: res.statusCode });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -105,6 +227,7 @@ export async function startLicensingServer() {
       state.rate429 = 0;
       state.calls.length = 0;
       state.licenseFiles.length = 0;
+      state.routes.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,15 +1,16 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as confirmSignIn } from "@/app/auth/verify/confirm/route";
 import { POST as signInForm } from "@/app/auth/sign-in/route";
-import { POST as createApi } from "@/app/api/dashboard/products/route";
-import { PUT as updateApi } from "@/app/api/dashboard/products/[id]/route";
+import { POST as createApi } from "@/app/api/v1/products/route";
+import { PUT as updateApi } from "@/app/api/v1/products/[id]/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { linkBoundHere, maskEmail, readBinding, SIGN_IN_BROWSER_COOKIE } from "@/lib/auth/link-binding";
 import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken } from "@/lib/auth/sign-in";
 import { hashToken } from "@/lib/auth/tokens";
 import { buyerLicenses, buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { sellingDeveloper } from "../helpers/sellers";
-import { issueComplimentaryLicense, searchSellerLicenses, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
+import { issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
+import { licenseSearchSchema, searchLicenses } from "@/lib/seller-api/licenses";
 import { createProduct, setProductStatus, updateProduct } from "@/lib/dashboard/products";
 import { sellerSales } from "@/lib/dashboard/sales";
 import { saveUpload } from "@/lib/dashboard/uploads";
@@ -213,12 +214,12 @@ describe("seller operations are scoped to the seller", () => {
     const product = await createProduct(dev.id, productInput());
     const body = productInput({ plugin_id: product.pluginId });
     expectProblem(
-      await call(updateApi, `/api/dashboard/products/${product.id}`, { method: "PUT", json: body, params: { id: product.id } }),
+      await call(updateApi, `/api/v1/products/${product.id}`, { method: "PUT", json: body, params: { id: product.id } }),
       401,
       "unauthorized",
     );
     const otherCookie = (await signIn(other, "seller")).session;
-    const refused = await call(updateApi, `/api/dashboard/products/${product.id}`, {
+    const refused = await call(updateApi, `/api/v1/products/${product.id}`, {
       method: "PUT",
       json: { ...body, name: "Hijacked" },
       params: { id: product.id },
@@ -227,13 +228,13 @@ describe("seller operations are scoped to the seller", () => {
     expectProblem(refused, 404, "product_not_found");
     expect((await getDb().product.findUniqueOrThrow({ where: { id: product.id } })).name).not.toBe("Hijacked");
     const ownerCookie = (await signIn(owner, "seller")).session;
-    const created = await call(createApi, "/api/dashboard/products", {
+    const created = await call(createApi, "/api/v1/products", {
       method: "POST",
       json: productInput(),
       headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` },
     });
     expect(created.status, created.text).toBe(201);
-    const invalid = await call(createApi, "/api/dashboard/products", {
+    const invalid = await call(createApi, "/api/v1/products", {
       method: "POST",
       json: { ...productInput(), price_cents: 5 },
       headers: { cookie: `ilm_seller=${ownerCookie.cookieValue}` },
@@ -255,12 +256,13 @@ describe("seller operations are scoped to the seller", () => {
     expect(sales.daily).toHaveLength(30);
     expect(sales.daily.at(-1)!.net_cents).toBe(7600);
 
-    const [found] = await searchSellerLicenses(dev.id, "one@example");
-    expect(found!.buyerEmail).toBe("one@example.com");
-    const byKey = await searchSellerLicenses(dev.id, found!.key.toLowerCase());
+    const search = async (developerId: string, q: string) => (await searchLicenses(developerId, licenseSearchSchema.parse({ q }))).licenses;
+    const [found] = await search(dev.id, "one@example");
+    expect(found!.buyer_email).toBe("one@example.com");
+    const byKey = await search(dev.id, found!.key.toLowerCase());
     expect(byKey.map((l) => l.id)).toEqual([found!.id]);
     const other = await sellingDeveloper(`nosy-${unique()}@example.com`, { name: "Nosy Studio", website: null, bio: "" });
-    expect(await searchSellerLicenses(other.id, found!.key)).toEqual([]);
+    expect(await search(other.id, found!.key)).toEqual([]);
 
     const fp = fingerprint();
     await activateMachine({ license_key: found!.key, machine_fingerprint: fp, plugin_id: product.pluginId });

@@ -18,7 +18,7 @@ import type { Operation } from "@/lib/operations/define";
 import { restRoutes } from "@/lib/operations/http";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
-import { sellingDeveloper } from "../helpers/sellers";
+import { SELLER_TRUST, sellingDeveloper } from "../helpers/sellers";
 
 /**
  * The operator's console API: only a session whose address ADMIN_EMAILS lists gets anything; everyone else the same
@@ -120,7 +120,7 @@ beforeAll(async () => {
   cookies.seller = await signIn(sellerEmail, "seller");
   cookies.buyer = await signIn(`console-buyer-${run}@example.com`, "buyer");
   // A seller with no business here but a profile: still nobody to the console.
-  await createDeveloperProfile(`console-other-${run}@example.com`, { name: `Other Studio ${run}`, website: null, bio: "" });
+  await createDeveloperProfile(`console-other-${run}@example.com`, { ...SELLER_TRUST, name: `Other Studio ${run}`, website: null, bio: "" });
   cookies.other = await signIn(`console-other-${run}@example.com`, "seller");
 
   fx.listed = (await createProduct(dev.id, product(`Consolelisted ${run}`, `com.console.listed${run}`))).id;
@@ -269,7 +269,7 @@ describe("suspending a seller", () => {
     licenseCache().invalidate(fx.key);
     expect(await validateLicense({ license_key: fx.key, machine_fingerprint: fx.machine, plugin_id: fx.pluginId })).toMatchObject({ valid: true });
 
-    const create = await call(restRoutes("/api/dashboard/products").POST, "/api/dashboard/products", {
+    const create = await call(restRoutes("/api/v1/products").POST, "/api/v1/products", {
       method: "POST",
       headers: { cookie: cookies.seller },
       json: { ...product(`Consolenew ${run}`, `com.console.new${run}`) },
@@ -285,7 +285,7 @@ describe("suspending a seller", () => {
   });
 
   it("racing suspensions suspend once and write one audit entry", async () => {
-    const dev = await createDeveloperProfile(`race-${run}@example.com`, { name: `Race Studio ${run}`, website: null, bio: "" });
+    const dev = await createDeveloperProfile(`race-${run}@example.com`, { ...SELLER_TRUST, name: `Race Studio ${run}`, website: null, bio: "" });
     const replies = await Promise.all(
       [0, 1, 2, 3].map(() => rest("suspendSeller", { cookie: cookies.admin, params: { id: dev.id }, body: { reason: "race" } })),
     );

@@ -176,9 +176,15 @@ describe("the Buy form", () => {
     const bad = await form({ product_id: p.id, buyer_email: "nope" });
     expect(bad.status).toBe(303);
     // A code, not words: the product page says it in its own words (and shows nothing for codes it does not know).
-    expect(bad.headers.get("location")).toBe(`http://localhost:3000/products/${p.id}?buy_error=invalid_email&email=nope#buy`);
+    // The address the buyer typed never goes into the URL: it comes back in a cookie for that product page only.
+    expect(bad.headers.get("location")).toBe(`http://localhost:3000/products/${p.id}?buy_error=invalid_email#buy`);
+    expect(bad.headers.get("set-cookie")).toBe(`ilm_buy_email=nope; Path=/products/${p.id}; HttpOnly; SameSite=Strict; Max-Age=60`);
     const gone = await form({ product_id: "no-such-product", buyer_email: "form@example.com" });
-    expect(gone.headers.get("location")).toBe("http://localhost:3000/products/no-such-product?buy_error=not_buyable&email=form%40example.com#buy");
+    expect(gone.headers.get("location")).toBe("http://localhost:3000/products/no-such-product?buy_error=not_buyable#buy");
+    expect(gone.headers.get("set-cookie")).toBe(
+      "ilm_buy_email=form%40example.com; Path=/products/no-such-product; HttpOnly; SameSite=Strict; Max-Age=60",
+    );
+    expect(gone.headers.get("location")).not.toContain("example.com");
     const json = await call(startForm, "/checkout/start", { method: "POST", json: { product_id: p.id } });
     expectProblem(json, 415, "unsupported_media_type");
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentCard from "@/app/.well-known/agent-card.json/route";
 import * as didJson from "@/app/.well-known/did.json/route";
 import * as checkoutCreate from "@/app/api/checkout/create/route";
-import * as dashboardProducts from "@/app/api/dashboard/products/route";
+import * as dashboardProducts from "@/app/api/v1/products/route";
 import * as listings from "@/app/api/marketplace/listings/route";
 import * as revocation from "@/app/api/status/revocation/route";
 import { disconnectDb } from "@/lib/db";
@@ -23,7 +23,7 @@ const routes: Record<string, Record<string, unknown>> = {
   "/.well-known/agent-card.json": agentCard,
   "/.well-known/did.json": didJson,
   "/api/checkout/create": checkoutCreate,
-  "/api/dashboard/products": dashboardProducts,
+  "/api/v1/products": dashboardProducts,
   "/api/marketplace/listings": listings,
   "/api/status/revocation": revocation,
 };
@@ -193,27 +193,18 @@ describe("CORS on public paths", () => {
 
 describe("cookie routes stay same-origin", () => {
   it("a seller operation carries no CORS header and its preflight is not approved", async () => {
-    const r = await send("/api/dashboard/products");
+    const r = await send("/api/v1/products");
     expect(r.status).toBe(401);
     expect(r.headers["access-control-allow-origin"]).toBeUndefined();
 
-    const pre = await preflight("/api/dashboard/products", "GET");
+    const pre = await preflight("/api/v1/products", "GET");
     expect(pre.headers["access-control-allow-origin"]).toBeUndefined();
     expect(pre.headers["access-control-allow-methods"]).toBeUndefined();
     expect(pre.headers["access-control-allow-headers"]).toBeUndefined();
   });
 
   it("pages, sign-in, the console and the dev mailbox have no rule", () => {
-    for (const path of [
-      "/dashboard",
-      "/auth/sign-in",
-      "/licenses",
-      "/admin",
-      "/api/dev/mailbox",
-      "/api/admin/orders",
-      "/api/dashboard/orders/abc",
-      "/",
-    ]) {
+    for (const path of ["/dashboard", "/auth/sign-in", "/licenses", "/admin", "/api/dev/mailbox", "/api/admin/orders", "/api/v1/orders/abc", "/"]) {
       expect(corsRule(path), path).toBeNull();
     }
   });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/checkout/create/route";
 import { POST as quote } from "@/app/api/checkout/quote/route";
 import { POST as cancel } from "@/app/checkout/[session_id]/cancel/route";
-import { GET as listRoute, POST as createRoute } from "@/app/api/dashboard/coupons/route";
-import { POST as deactivateRoute } from "@/app/api/dashboard/coupons/[id]/deactivate/route";
+import { GET as listRoute, POST as createRoute } from "@/app/api/v1/coupons/route";
+import { POST as deactivateRoute } from "@/app/api/v1/coupons/[id]/deactivate/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { createProduct } from "@/lib/dashboard/products";
@@ -61,7 +61,7 @@ async function newSeller(): Promise<Seller> {
 const asSeller = (s: Seller) => ({ cookie: s.cookie, origin: "http://localhost:3000" });
 
 async function newCoupon(s: Seller, body: Record<string, unknown>) {
-  const r = await call(createRoute, "/api/dashboard/coupons", { method: "POST", json: body, headers: asSeller(s) });
+  const r = await call(createRoute, "/api/v1/coupons", { method: "POST", json: body, headers: asSeller(s) });
   expect(r.status, r.text).toBe(201);
   return r.body.coupon as { id: string; code: string; redemptions: number };
 }
@@ -88,7 +88,7 @@ describe("creating coupons (seller API)", () => {
     const c = await newCoupon(s, { code, kind: "percent", percent_off: 15 });
     expect(c).toMatchObject({ code: code.toUpperCase(), kind: "percent", percent_off: 15, redemptions: 0, product_ids: [], active: true });
     const post = (body: Record<string, unknown>, who = s) =>
-      call(createRoute, "/api/dashboard/coupons", { method: "POST", json: body, headers: asSeller(who) });
+      call(createRoute, "/api/v1/coupons", { method: "POST", json: body, headers: asSeller(who) });
     expectProblem(await post({ code: code.toLowerCase(), kind: "percent", percent_off: 5 }), 409, "coupon_code_taken");
     // Another seller may use the same code for their own products.
     expect((await post({ code, kind: "percent", percent_off: 5 }, other)).status).toBe(201);
@@ -102,10 +102,8 @@ describe("creating coupons (seller API)", () => {
     // Scope: only the seller's own products.
     expectProblem(await post({ code: "THEIRS", kind: "percent", percent_off: 10, product_ids: [other.usd.id] }), 400, "invalid_product_ids");
     // Without the session cookie: 401; from another site: refused before anything is written.
-    expect(
-      (await call(createRoute, "/api/dashboard/coupons", { method: "POST", json: { code: "X1X", kind: "percent", percent_off: 1 } })).status,
-    ).toBe(401);
-    const list = await call(listRoute, "/api/dashboard/coupons", { headers: asSeller(s) });
+    expect((await call(createRoute, "/api/v1/coupons", { method: "POST", json: { code: "X1X", kind: "percent", percent_off: 1 } })).status).toBe(401);
+    const list = await call(listRoute, "/api/v1/coupons", { headers: asSeller(s) });
     expect(list.status).toBe(200);
     expect(list.body.coupons.map((x: { code: string }) => x.code)).toContain(code.toUpperCase());
     expect(list.body.coupons.map((x: { code: string }) => x.code)).not.toContain("NOPE");
@@ -113,7 +111,7 @@ describe("creating coupons (seller API)", () => {
 
   it("deactivate: the seller's own coupon only (another seller's is 404), idempotent; a deactivated code is unknown to buyers", async () => {
     const c = await newCoupon(s, { code: `OFF${unique()}`.slice(0, 20), kind: "percent", percent_off: 10 });
-    const path = `/api/dashboard/coupons/${c.id}/deactivate`;
+    const path = `/api/v1/coupons/${c.id}/deactivate`;
     expectProblem(await call(deactivateRoute, path, { method: "POST", headers: asSeller(other), params: { id: c.id } }), 404, "coupon_not_found");
     const r = await call(deactivateRoute, path, { method: "POST", headers: asSeller(s), params: { id: c.id } });
     expect(r.status, r.text).toBe(200);

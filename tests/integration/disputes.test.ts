@@ -17,6 +17,7 @@ import { call, expectProblem } from "../helpers/http";
 import { post, startLeanServer } from "../helpers/lean-server";
 import { fingerprint } from "../helpers/licenses";
 import { startStripeStub } from "../helpers/stripe-stub";
+import { SELLER_TRUST } from "../helpers/sellers";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const PRICE = 4900;
@@ -46,7 +47,7 @@ beforeAll(async () => {
   });
   Object.assign(process.env, { STRIPE_SECRET_KEY: "sk_test_disputes", STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stub.base });
   resetEnv();
-  const dev = await createDeveloperProfile(seller.email, { name: `Dispute Studio ${run}`, website: null, bio: "" });
+  const dev = await createDeveloperProfile(seller.email, { ...SELLER_TRUST, name: `Dispute Studio ${run}`, website: null, bio: "" });
   seller.id = dev.id;
   await getDb().payoutAccount.create({
     data: {

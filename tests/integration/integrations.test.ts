@@ -2,7 +2,8 @@
  * The code generate_license_integration returns, built with each language's own toolchain and run against the
  * service itself on this project's database (tests/helpers/licensing-server.ts: the lean licensing path and the real
  * license-file and DID document routes): activation of real licenses, validation, refusals, the unsigned offline
- * grace, a 429 waited out, release; then, built with the service's real Ed25519 key (printed from its DID document
+ * grace, a 429 waited out, release, and the machine's details the activation reported (host name, platform, the app
+ * version the program was given); then, built with the service's real Ed25519 key (printed from its DID document
  * by the setup command the Markdown gives), a license file fetched from GET /api/license-file, running offline on
  * it, and refusing files that were tampered with or issued for something else.
  *
@@ -10,17 +11,19 @@
  */
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLicenseIntegration, generateTestLicenseKey, type IntegrationLanguage } from "@/lib/agents/devtools";
 import { getDb } from "@/lib/db";
+import { PLATFORMS } from "@/lib/releases/platforms";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { issueLicense } from "@/lib/licensing/issue-license";
 import { setLicenseStatus } from "@/lib/licensing/set-license-status";
 import { validateLicense } from "@/lib/licensing/validate-license";
 import { issueLicenseFile } from "@/lib/verifiable/license-file";
+import { didDocumentKeysBase64url } from "../helpers/did-keys";
 import {
   buildJuceCli,
   buildRust,
@@ -33,11 +36,20 @@ import {
   writeElectronCli,
   type Program,
   type Run,
+  withoutCryptography,
 } from "../helpers/integration-programs";
 import { fingerprint as randomFingerprint, newLicense } from "../helpers/licenses";
 import { startLicensingServer, type LicensingServer } from "../helpers/licensing-server";
 
 const DAY_MS = 86_400_000;
+/**
+ * The app version each program is built or started with: a quote, a backslash and a non-ASCII letter, so a program
+ * that does not escape its JSON (or cuts UTF-8) fails. Rust's comes from Cargo.toml, which wants semver.
+ */
+const APP_VERSION = '2.5.0-β "quoted" \\ build';
+const RUST_APP_VERSION = "2.5.0-rc.7";
+/** This machine's platform as the generated code names it: the releases' names, OS then CPU ("linux-x64"). */
+const PLATFORM = `${{ win32: "windows", darwin: "macos", linux: "linux" }[process.platform as string] ?? "other"}-${{ x64: "x64", arm64: "arm64" }[process.arch as string] ?? "other"}`;
 const root = mkdtempSync(join(tmpdir(), "integrations-"));
 let server: LicensingServer;
 let appId: string;
@@ -106,11 +118,12 @@ async function bound(key: string, fingerprint: string): Promise<boolean> {
   return (await validateLicense({ license_key: key, machine_fingerprint: fingerprint, plugin_id: appId })).machine_bound;
 }
 
-/** A program built without public keys, through the whole protocol against the service. */
-async function exerciseProtocol(p: Program): Promise<void> {
+/** A program built without public keys (and given appVersion), through the whole protocol against the service. */
+async function exerciseProtocol(p: Program, appVersion: string): Promise<void> {
   server.reset();
   const { run, stateFile, forget } = programRunner(p, appId, root);
-  const key = (await license(2)).key;
+  const first = await license(2);
+  const key = first.key;
 
   // A test key has the right format but is never a real key.
   expectRun(await run(generateTestLicenseKey({ prefix: "TEST" }).license_key), 1, /not found/i);
@@ -121,6 +134,14 @@ async function exerciseProtocol(p: Program): Promise<void> {
   expect(stateFile()).toBeDefined();
   const fingerprint = server.state.calls.find((c) => c.path === "/activate")!.body.machine_fingerprint!;
   expect(await bound(key, fingerprint)).toBe(true);
+  // The activation said which machine this is: its host name, its platform and the version the program was given.
+  const machine = await getDb().activation.findUniqueOrThrow({ where: { licenseId_fingerprint: { licenseId: first.id, fingerprint } } });
+  expect(PLATFORMS).toContain(PLATFORM);
+  expect({ machineName: machine.machineName, platform: machine.platform, appVersion: machine.appVersion }).toEqual({
+    machineName: hostname(),
+    platform: PLATFORM,
+    appVersion,
+  });
 
   // Later runs validate the stored key.
   expectRun(await run(), 0, /License valid/);
@@ -325,13 +346,7 @@ async function keysFromDidDocument(): Promise<Record<string, string>> {
   const doc = (await (await fetch(`${server.url}/.well-known/did.json`)).json()) as {
     verificationMethod: Array<{ id: string; publicKeyMultibase: string }>;
   };
-  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-  const decode = (z: string) => {
-    let n = 0n;
-    for (const c of z.slice(1)) n = n * 58n + BigInt(alphabet.indexOf(c));
-    return Buffer.from(n.toString(16).padStart(68, "0"), "hex");
-  };
-  return Object.fromEntries(doc.verificationMethod.map((m) => [m.id, decode(m.publicKeyMultibase).subarray(2).toString("base64url")]));
+  return didDocumentKeysBase64url(doc);
 }
 
 const BUILD = 300_000;
@@ -356,7 +371,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       async () => {
         const { dir, files } = generate("python");
         for (const [path, lang] of files) if (lang === "python") mustRun("python3", ["-m", "py_compile", join(dir, path)]);
-        await exerciseProtocol({ cmd: "python3", args: ["license_check.py"], cwd: dir });
+        await exerciseProtocol({ cmd: "python3", args: ["license_check.py", "--app-version", APP_VERSION], cwd: dir }, APP_VERSION);
       },
       BUILD,
     );
@@ -370,17 +385,8 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       "verifies the service's license files offline with the pure-Python Ed25519 verifier",
       async () => {
         const { dir } = generate("python", await withKeys());
-        // A `cryptography` that cannot be imported, to make the generated code use its own RFC 8032 verifier.
-        const blocked = join(dir, "no-cryptography");
-        mkdirSync(join(blocked, "cryptography"), { recursive: true });
-        writeFileSync(join(blocked, "cryptography/__init__.py"), 'raise ImportError("blocked for this test")\n');
-        const env = { PYTHONPATH: blocked };
-        expect(
-          mustRun("python3", ["-c", "import license_check; print(license_check.ed25519_backend())"], {
-            cwd: dir,
-            env: { ...process.env, ...env },
-          }).trim(),
-        ).toBe("pure-python");
+        // A `cryptography` that cannot be imported: the generated code uses its own RFC 8032 verifier.
+        const env = withoutCryptography(dir);
         await exerciseSignedOffline({ cmd: "python3", args: ["license_check.py"], cwd: dir, env });
       },
       BUILD,
@@ -402,13 +408,14 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
   describe.skipIf(!tools.gcc)("C" + needs("gcc, libcurl4-openssl-dev, libssl-dev"), () => {
     const build = (dir: string) => {
       mustRun("gcc", ["-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "license.c", "license_file.c"], { cwd: dir });
-      mustRun("gcc", ["-std=c99", "-O1", "main.c", "license.c", "license_file.c", "-lcurl", "-lcrypto", "-o", "app"], { cwd: dir });
+      const version = `-DAPP_VERSION=${JSON.stringify(APP_VERSION)}`; // a C string literal
+      mustRun("gcc", ["-std=c99", "-O1", version, "main.c", "license.c", "license_file.c", "-lcurl", "-lcrypto", "-o", "app"], { cwd: dir });
       return { cmd: join(dir, "app"), args: [], cwd: dir };
     };
     it(
       "compiles with -Wall -Wextra -Werror and runs the protocol",
       async () => {
-        await exerciseProtocol(build(generate("c").dir));
+        await exerciseProtocol(build(generate("c").dir), APP_VERSION);
       },
       BUILD,
     );
@@ -425,13 +432,16 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
     const build = (dir: string) => {
       mustRun("g++", ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "license_client.cpp", "main.cpp"], { cwd: dir });
       mustRun("gcc", ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1", "-c", "license_file.c"], { cwd: dir });
-      mustRun("g++", ["-std=c++17", "-O1", "main.cpp", "license_client.cpp", "license_file.o", "-lcurl", "-lcrypto", "-o", "app"], { cwd: dir });
+      const version = `-DAPP_VERSION=${JSON.stringify(APP_VERSION)}`; // a C++ string literal
+      mustRun("g++", ["-std=c++17", "-O1", version, "main.cpp", "license_client.cpp", "license_file.o", "-lcurl", "-lcrypto", "-o", "app"], {
+        cwd: dir,
+      });
       return { cmd: join(dir, "app"), args: [], cwd: dir };
     };
     it(
       "compiles with -Wall -Wextra -Werror and runs the protocol",
       async () => {
-        await exerciseProtocol(build(generate("cpp").dir));
+        await exerciseProtocol(build(generate("cpp").dir), APP_VERSION);
       },
       BUILD,
     );
@@ -447,13 +457,13 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
   describe("Electron", () => {
     const build = (dir: string) => {
       for (const f of ["license.js", "main.js"]) mustRun(process.execPath, ["--check", f], { cwd: dir });
-      writeElectronCli(dir, appId);
+      writeElectronCli(dir, appId, APP_VERSION);
       return { cmd: process.execPath, args: ["cli.js"], cwd: dir };
     };
     it(
       "passes node --check and its license module runs the protocol under Node",
       async () => {
-        await exerciseProtocol(build(generate("electron").dir));
+        await exerciseProtocol(build(generate("electron").dir), APP_VERSION);
       },
       BUILD,
     );
@@ -469,7 +479,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
   describe.skipIf(!tools.cargo)("Rust" + needs("cargo and Debian's librust-{ureq,sha2,serde-json,serde-derive,ring}-dev"), () => {
     it("builds with -D warnings (offline, Debian's crates) and runs the protocol", async () => {
       const { dir } = generate("rust");
-      await exerciseProtocol({ cmd: buildRust(dir), args: [], cwd: dir });
+      await exerciseProtocol({ cmd: buildRust(dir, RUST_APP_VERSION), args: [], cwd: dir }, RUST_APP_VERSION);
     }, 660_000);
     it("verifies the service's license files offline (ring, Ed25519)", async () => {
       const { dir } = generate("rust", await withKeys());
@@ -516,7 +526,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       "LicenseManager links against JUCE's modules and runs the protocol",
       async () => {
         const { dir } = generate("juce");
-        await exerciseProtocol({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
+        await exerciseProtocol({ cmd: await buildJuceCli(dir, root, APP_VERSION), args: [], cwd: dir, stateInHome: true }, APP_VERSION);
       },
       BUILD,
     );
@@ -524,7 +534,7 @@ describe.skipIf(!tools.machineId)("generated integration code against the servic
       "LicenseManager verifies the service's license files offline (shared license_file.c, OpenSSL Ed25519)",
       async () => {
         const { dir } = generate("juce", await withKeys());
-        await exerciseSignedOffline({ cmd: await buildJuceCli(dir, root), args: [], cwd: dir, stateInHome: true });
+        await exerciseSignedOffline({ cmd: await buildJuceCli(dir, root, APP_VERSION), args: [], cwd: dir, stateInHome: true });
       },
       BUILD,
     );

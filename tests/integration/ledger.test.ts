@@ -8,6 +8,7 @@ import { createProduct } from "@/lib/dashboard/products";
 import { salesCsv, sellerSales } from "@/lib/dashboard/sales";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { platformRevenue, recordEntries, saleEntries, sellerTotals } from "@/lib/ledger/ledger";
+import { syncProductSearch } from "@/lib/marketplace/search-index";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { formatPrice, platformFeeCents } from "@/lib/pricing";
 import { absoluteUrl } from "@/lib/urls";
@@ -110,7 +111,11 @@ describe("the ledger: every figure of the Sales page derives from it", () => {
     const { dev, product } = await seller(2500);
     const euro = await seller(1999);
     // The second product belongs to the same seller and sells in euros.
-    await getDb().product.update({ where: { id: euro.product.id }, data: { developerId: dev.id, currency: "eur" } });
+    // Its search row follows the new developer in the same transaction, as every product write keeps it.
+    await getDb().$transaction(async (tx) => {
+      await tx.product.update({ where: { id: euro.product.id }, data: { developerId: dev.id, currency: "eur" } });
+      await syncProductSearch(tx, { productIds: [euro.product.id] });
+    });
     const usd1 = await order(product.id, { now: new Date(now.getTime() - 3 * DAY), agent: "agent:test/1" });
     const usd2 = await order(product.id, { now });
     await order(product.id, { now: new Date(now.getTime() - 40 * DAY) });

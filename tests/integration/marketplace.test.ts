@@ -122,10 +122,23 @@ describe("GET /api/marketplace/listings", () => {
   });
 });
 
+/**
+ * A listed product of the demo catalogue (its download is served here), as the listings show it. Other test files
+ * list products of their own, so it is found by name rather than expected on the first page.
+ */
+async function demoProduct(): Promise<any> {
+  const row = await getDb().product.findFirstOrThrow({
+    where: { status: "active", downloadUrl: { startsWith: "/downloads/" } },
+    select: { id: true, name: true },
+  });
+  const found = await call(listings, `/api/marketplace/listings?limit=50&search=${encodeURIComponent(row.name)}`);
+  return found.body.products.find((p: { id: string }) => p.id === row.id);
+}
+
 describe("GET /api/marketplace/product/{id}", () => {
   it("returns the product with developer info, images and pricing", async () => {
     // A product of the demo catalogue (other test files add products of their own).
-    const first = (await call(listings, "/api/marketplace/listings?limit=50")).body.products.find((p: any) => p.download_url.includes("/downloads/"));
+    const first = await demoProduct();
     const r = await call(product, `/api/marketplace/product/${first.id}`, { params: { id: first.id } });
     expect(r.status).toBe(200);
     const p = r.body.product;
@@ -194,7 +207,7 @@ describe("GET /api/catalog", () => {
       _agent_howto: expect.any(Object),
       filters: {
         categories: [...CATEGORIES],
-        sort_options: ["newest", "price_asc", "price_desc", "name"],
+        sort_options: ["newest", "price_asc", "price_desc", "name", "rating"],
         current: { category: null, search: null, sort: "newest", page: 1 },
       },
     });
@@ -223,10 +236,12 @@ describe("GET /api/catalog", () => {
       "min_version",
       "checkout_url",
       "product_page",
+      "latest_version",
     ];
     for (const p of b.products) {
       expect(Object.keys(p).sort()).toEqual([...fields].sort());
       expect(typeof p.min_version).toBe("string");
+      if (p.latest_version !== null) expect(Object.keys(p.latest_version).sort()).toEqual(["published_at", "version"]);
       expect(p.product_page).toBe(`http://localhost:3000/products/${p.id}`);
       expect(p.checkout_url).toMatch(/^http:\/\/localhost:3000\//);
       expect(p.max_machines).toBeGreaterThanOrEqual(1);
@@ -269,7 +284,7 @@ describe("other paths", () => {
 
   it("serves the demo download for a seeded product", async () => {
     // A product of the demo catalogue (other test files add products of their own).
-    const first = (await call(listings, "/api/marketplace/listings?limit=50")).body.products.find((p: any) => p.download_url.includes("/downloads/"));
+    const first = await demoProduct();
     const r = await call(download, `/downloads/${first.id}`, { params: { id: first.id } });
     expect(r.status).toBe(200);
     expect(r.headers.get("content-disposition")).toContain("attachment");

@@ -1,4 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -11,7 +15,7 @@ import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
-import { sellingDeveloper } from "../helpers/sellers";
+import { SELLER_TRUST, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
@@ -22,10 +26,18 @@ import { productInputSchema } from "@/lib/marketplace/schemas";
 import type { Operation } from "@/lib/operations/define";
 import { restRoutes } from "@/lib/operations/http";
 import { operations } from "@/lib/operations/index";
+import { ingestArtifact } from "@/lib/releases/ingest";
+import { createRelease, publishRelease } from "@/lib/releases/manage";
+import { resetObjectStore } from "@/lib/storage/index";
+import { createSellerToken } from "@/lib/seller-api/tokens";
 import { call } from "../helpers/http";
 import { startLeanServer } from "../helpers/lean-server";
 import { startStripeStub } from "../helpers/stripe-stub";
 import { fingerprint, newLicense } from "../helpers/licenses";
+import { feedToken } from "@/lib/updates/feed-token";
+import { issueLicense } from "@/lib/licensing/issue-license";
+import { submitReview } from "@/lib/reviews/submit-review";
+import { hideReview } from "@/lib/reviews/respond";
 
 /**
  * Walks the operation registry: every operation answers a live success that matches its declared output schema and
@@ -106,7 +118,7 @@ beforeAll(async () => {
   });
   payoutFx.base = payoutStub.base;
   const email = `walk-payouts-${run}@example.com`;
-  const dev = await createDeveloperProfile(email, { name: `Walk Payouts ${run}`, website: null, bio: "" });
+  const dev = await createDeveloperProfile(email, { ...SELLER_TRUST, name: `Walk Payouts ${run}`, website: null, bio: "" });
   await getDb().payoutAccount.create({
     data: {
       id: `acct_walk${run}`,
@@ -164,8 +176,9 @@ const ORDERS_EXAMPLES: Record<string, Example> = {
 const couponsFx = { cookie: "", coupon: "", otherCoupon: "", n: 0 };
 beforeAll(async () => {
   const email = `walk-coupons-${run}@example.com`;
-  const dev = await createDeveloperProfile(email, { name: `Walk Coupons ${run}`, website: null, bio: "" });
+  const dev = await createDeveloperProfile(email, { ...SELLER_TRUST, name: `Walk Coupons ${run}`, website: null, bio: "" });
   const stranger = await createDeveloperProfile(`walk-coupons-other-${run}@example.com`, {
+    ...SELLER_TRUST,
     name: `Walk Coupons Other ${run}`,
     website: null,
     bio: "",
@@ -193,6 +206,176 @@ const COUPONS_EXAMPLES: Record<string, Example> = {
   deactivateCoupon: {
     ok: () => ({ headers: { cookie: couponsFx.cookie }, params: { id: couponsFx.coupon } }),
     error: () => ({ headers: { cookie: couponsFx.cookie }, params: { id: couponsFx.otherCoupon }, status: 404 }),
+  },
+};
+
+// API tokens: a seller with a token of their own (revoked by the walk; revoking is idempotent), another seller's
+// token (a 404 to revoke), and the seller's token itself (managing tokens needs the session: 403).
+const tokensFx = { cookie: "", token: "", otherToken: "", bearer: "" };
+beforeAll(async () => {
+  const email = `walk-tokens-${run}@example.com`;
+  const dev = await createDeveloperProfile(email, { ...SELLER_TRUST, name: `Walk Tokens ${run}`, website: null, bio: "" });
+  const stranger = await createDeveloperProfile(`walk-tokens-other-${run}@example.com`, {
+    ...SELLER_TRUST,
+    name: `Walk Tokens Other ${run}`,
+    website: null,
+    bio: "",
+  });
+  const own = await createSellerToken(dev.id, email, { name: "Walk", scopes: ["read"] });
+  tokensFx.token = own.id;
+  tokensFx.bearer = own.token;
+  tokensFx.otherToken = (await createSellerToken(stranger.id, "walk", { name: "Walk other", scopes: ["read"] })).id;
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  tokensFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const TOKENS_EXAMPLES: Record<string, Example> = {
+  listSellerTokens: {
+    ok: () => ({ headers: { cookie: tokensFx.cookie } }),
+    error: () => ({ headers: { authorization: `Bearer ${tokensFx.bearer}` }, status: 403 }),
+  },
+  createSellerToken: {
+    ok: () => ({ headers: { cookie: tokensFx.cookie }, body: { name: "Walk CI", scopes: ["read", "releases"], expires_in_days: 30 } }),
+    error: () => ({ headers: { cookie: tokensFx.cookie }, body: { name: "Walk CI", scopes: ["everything"] }, status: 400 }),
+  },
+  revokeSellerToken: {
+    ok: () => ({ headers: { cookie: tokensFx.cookie }, params: { id: tokensFx.token } }),
+    error: () => ({ headers: { cookie: tokensFx.cookie }, params: { id: tokensFx.otherToken }, status: 404 }),
+  },
+};
+
+// Webhooks: a seller (by API token) with endpoints to change and delete, sent deliveries to redeliver (each call
+// takes a fresh one: a queued delivery is a 409), and another seller's endpoint and delivery (404s). Targets are a
+// public address literal (no DNS); nothing is sent: the walk's deliveries are removed before the database is closed.
+const hooksFx = { bearer: "", endpoint: "", otherEndpoint: "", delivery: "", otherDelivery: "", spare: [] as string[], sent: [] as string[] };
+beforeAll(async () => {
+  const dev = await createDeveloperProfile(`walk-hooks-${run}@example.com`, { ...SELLER_TRUST, name: `Walk Hooks ${run}`, website: null, bio: "" });
+  const stranger = await createDeveloperProfile(`walk-hooks-other-${run}@example.com`, {
+    ...SELLER_TRUST,
+    name: `Walk Hooks Other ${run}`,
+    website: null,
+    bio: "",
+  });
+  hooksFx.bearer = (await createSellerToken(dev.id, "walk", { name: "Walk hooks", scopes: ["webhooks"] })).token;
+  const endpoint = (developerId: string) =>
+    getDb().sellerWebhookEndpoint.create({
+      data: {
+        id: `we_walk${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+        developerId,
+        url: "https://93.184.216.34/walk",
+        secret: "whsec_d2Fsaw==",
+        events: [],
+      },
+    });
+  const delivery = (targetId: string) =>
+    getDb().webhookDelivery.create({
+      data: {
+        id: `msg_walk${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+        kind: "seller",
+        targetId,
+        url: "https://93.184.216.34/walk",
+        eventType: "webhook.test",
+        payload: "{}",
+        status: "sent",
+        sentAt: new Date(),
+      },
+    });
+  hooksFx.endpoint = (await endpoint(dev.id)).id;
+  hooksFx.otherEndpoint = (await endpoint(stranger.id)).id;
+  for (let i = 0; i < 4; i++) hooksFx.spare.push((await endpoint(dev.id)).id);
+  for (let i = 0; i < 4; i++) hooksFx.sent.push((await delivery(hooksFx.endpoint)).id);
+  hooksFx.delivery = (await delivery(hooksFx.endpoint)).id;
+  hooksFx.otherDelivery = (await delivery(hooksFx.otherEndpoint)).id;
+});
+const hooks = (c: Omit<Call, "headers"> = {}) => ({ ...c, headers: { authorization: `Bearer ${hooksFx.bearer}` } });
+const WEBHOOKS_EXAMPLES: Record<string, Example> = {
+  listWebhookEndpoints: { ok: () => hooks(), error: () => ({ status: 401 }) },
+  createWebhookEndpoint: {
+    ok: () => hooks({ body: { url: "https://93.184.216.34/walk-new", events: ["order.paid"] } }),
+    error: () => ({ ...hooks({ body: { url: "https://127.0.0.1/walk" } }), status: 400 }),
+  },
+  getWebhookEndpoint: {
+    ok: () => hooks({ params: { id: hooksFx.endpoint } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.otherEndpoint } }), status: 404 }),
+  },
+  updateWebhookEndpoint: {
+    ok: () => hooks({ params: { id: hooksFx.endpoint }, body: { description: "Walk" } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.otherEndpoint }, body: { enabled: false } }), status: 404 }),
+  },
+  deleteWebhookEndpoint: {
+    ok: () => hooks({ params: { id: hooksFx.spare.pop() ?? "we_walkexhausted" } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.otherEndpoint } }), status: 404 }),
+  },
+  rotateWebhookSecret: {
+    ok: () => hooks({ params: { id: hooksFx.endpoint } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.otherEndpoint } }), status: 404 }),
+  },
+  sendWebhookTestEvent: {
+    ok: () => hooks({ params: { id: hooksFx.endpoint } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.otherEndpoint } }), status: 404 }),
+  },
+  listEndpointDeliveries: {
+    ok: () => hooks({ params: { id: hooksFx.endpoint }, query: { limit: "2" } }),
+    error: () => ({ ...hooks({ params: { id: hooksFx.endpoint }, query: { limit: "0" } }), status: 400 }),
+  },
+  getWebhookDelivery: {
+    ok: () => hooks({ params: { delivery_id: hooksFx.delivery } }),
+    error: () => ({ ...hooks({ params: { delivery_id: hooksFx.otherDelivery } }), status: 404 }),
+  },
+  redeliverWebhook: {
+    ok: () => hooks({ params: { delivery_id: hooksFx.sent.pop() ?? "msg_walkexhausted" } }),
+    error: () => ({ ...hooks({ params: { delivery_id: hooksFx.otherDelivery } }), status: 404 }),
+  },
+};
+
+// Seller licenses: a seller (by API token) with a license activated on machines to release (and restore: each ok
+// call takes a fresh machine), a license to revoke and reinstate, and another seller's license (404s).
+const licFx = { bearer: "", product: "", license: "", other: "", machines: [] as string[], released: [] as string[] };
+beforeAll(async () => {
+  const dev = await sellingDeveloper(`walk-licenses-${run}@example.com`, { name: `Walk Licenses ${run}`, website: null, bio: "" });
+  const stranger = await sellingDeveloper(`walk-licenses-other-${run}@example.com`, { name: `Walk Licenses Other ${run}`, website: null, bio: "" });
+  licFx.bearer = (await createSellerToken(dev.id, "walk", { name: "Walk licenses", scopes: ["licenses"] })).token;
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Licenses ${run}`, `com.walk.lic${run}`)));
+  const otherProduct = await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Licenses Other ${run}`, `com.walk.lico${run}`)));
+  licFx.product = product.id;
+  const { license } = await newLicense({ productId: product.id, maxMachines: 10 });
+  licFx.license = license.id;
+  licFx.other = (await newLicense({ productId: otherProduct.id })).license.id;
+  for (let i = 0; i < 6; i++) {
+    await activateMachine({ license_key: license.key, machine_fingerprint: fingerprint(), plugin_id: product.pluginId });
+  }
+  licFx.machines = (await getDb().activation.findMany({ where: { licenseId: license.id }, select: { id: true } })).map((a) => a.id);
+});
+const lic = (c: Omit<Call, "headers"> = {}) => ({ ...c, headers: { authorization: `Bearer ${licFx.bearer}` } });
+const LICENSES_EXAMPLES: Record<string, Example> = {
+  listSellerLicenses: { ok: () => lic({ query: { q: "walk", limit: "5" } }), error: () => ({ ...lic({ query: { status: "lost" } }), status: 400 }) },
+  getSellerLicense: { ok: () => lic({ params: { id: licFx.license } }), error: () => ({ ...lic({ params: { id: licFx.other } }), status: 404 }) },
+  listLicenseEvents: {
+    ok: () => lic({ params: { id: licFx.license }, query: { limit: "3" } }),
+    error: () => ({ ...lic({ params: { id: licFx.other } }), status: 404 }),
+  },
+  issueComplimentaryLicense: {
+    ok: () => ({ ...lic({ body: { product_id: licFx.product, buyer_email: `walk-gift-${randomUUID().slice(0, 8)}@example.com` } }) }),
+    error: () => ({ ...lic({ body: { product_id: "no-such-product", buyer_email: `walk-gift-${run}@example.com` } }), status: 404 }),
+  },
+  revokeLicense: {
+    ok: () => lic({ params: { id: licFx.license }, body: { reason: "Walk" } }),
+    error: () => ({ ...lic({ params: { id: licFx.other }, body: {} }), status: 404 }),
+  },
+  reinstateLicense: { ok: () => lic({ params: { id: licFx.license } }), error: () => ({ ...lic({ params: { id: licFx.other } }), status: 404 }) },
+  releaseMachine: {
+    ok: () => {
+      const machine = licFx.machines.pop() ?? "exhausted";
+      licFx.released.push(machine);
+      return lic({ params: { id: licFx.license, machine_id: machine } });
+    },
+    error: () => ({ ...lic({ params: { id: licFx.license, machine_id: "no-such-machine" } }), status: 404 }),
+  },
+  restoreMachine: {
+    // The machine released last (restoring one that is back already answers restored: false).
+    ok: () => lic({ params: { id: licFx.license, machine_id: licFx.released.at(-1) ?? licFx.machines[0] ?? "none" } }),
+    error: () => ({ ...lic({ params: { id: licFx.other, machine_id: "no-such-machine" } }), status: 404 }),
   },
 };
 
@@ -242,6 +425,15 @@ const ADMIN_EXAMPLES: Record<string, Example> = {
     ok: () => asAdmin({ params: { id: adminFx.product }, body: { note: "Registry walk" } }),
     error: () => ({ ...asAdmin({ params: { id: fx.productId }, body: {} }), status: 409 }),
   },
+  // After restoreProduct: the listing is back, so it can be featured (then unfeatured); twice is a 409.
+  featureProduct: {
+    ok: () => asAdmin({ params: { id: adminFx.product } }),
+    error: () => ({ ...asAdmin({ params: { id: adminFx.product } }), status: 409 }),
+  },
+  unfeatureProduct: {
+    ok: () => asAdmin({ params: { id: adminFx.product } }),
+    error: () => ({ ...asAdmin({ params: { id: adminFx.product } }), status: 409 }),
+  },
   searchAdminOrders: { ok: () => asAdmin({ query: { q: "walk-admin-buyer", status: "paid" } }), error: () => ({ status: 404 }) },
   getAdminOrder: { ok: () => asAdmin({ params: { id: adminFx.order } }), error: () => ({ ...asAdmin({ params: { id: "cs_none" } }), status: 404 }) },
   refundOrderAsOperator: {
@@ -256,6 +448,70 @@ const ADMIN_EXAMPLES: Record<string, Example> = {
   listAuditEntries: {
     ok: () => asAdmin({ query: { action: "seller.suspend", target_id: adminFx.seller } }),
     error: () => ({ ...asAdmin({ query: { action: "seller.delete" } }), status: 400 }),
+  },
+};
+
+// Reviews: a seller's product with bought licenses, each with a review (to reply to, to hide, one already hidden to
+// show again), another seller's review (404 to reply), and a complimentary key (403: given, not bought).
+const revFx = { product: "", key: "", gift: "", cookie: "", replyTo: [] as string[], toHide: [] as string[], hidden: [] as string[], foreign: "" };
+beforeAll(async () => {
+  const email = `walk-reviews-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Reviews ${run}`, website: null, bio: "" });
+  const stranger = await sellingDeveloper(`walk-reviews-other-${run}@example.com`, { name: `Walk Reviews Other ${run}`, website: null, bio: "" });
+  for (const d of [dev, stranger])
+    await getDb().developer.update({ where: { id: d.id }, data: { refundPolicy: "Refunds within 14 days.", supportEmail: email } });
+  revFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Reviews ${run}`, `com.walk.rev${run}`)))).id;
+  const otherProduct = (await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Reviews Other ${run}`, `com.walk.revo${run}`))))
+    .id;
+  const bought = (productId: string) =>
+    issueLicense(getDb(), { productId, buyerEmail: `walk-reviewer-${randomUUID().slice(0, 8)}@example.com`, maxMachines: 1, source: "purchase" });
+  const review = async (productId: string) =>
+    (await submitReview({ key: (await bought(productId)).key }, { rating: 4, title: "Walk", body: "" })).review.id;
+  revFx.key = (await bought(revFx.product)).key;
+  revFx.gift = (
+    await issueLicense(getDb(), { productId: revFx.product, buyerEmail: `walk-gift-${run}@example.com`, maxMachines: 1, source: "complimentary" })
+  ).key;
+  for (let i = 0; i < 3; i++) revFx.replyTo.push(await review(revFx.product));
+  for (let i = 0; i < 3; i++) revFx.toHide.push(await review(revFx.product));
+  for (let i = 0; i < 3; i++) {
+    const id = await review(revFx.product);
+    await hideReview({ email: adminFx.email }, id, "Registry walk");
+    revFx.hidden.push(id);
+  }
+  revFx.foreign = await review(otherProduct);
+  revFx.cookie = await sellerCookie(email);
+});
+const REVIEWS_EXAMPLES: Record<string, Example> = {
+  listProductReviews: {
+    ok: () => ({ params: { id: revFx.product }, query: { sort: "highest", limit: "2" } }),
+    error: () => ({ params: { id: "no-such-product" }, status: 404 }),
+  },
+  submitReview: {
+    ok: () => ({
+      params: { id: revFx.product },
+      body: { license_key: revFx.key, rating: 5, title: "Walk review", body: "Fine.", author_name: "Walker" },
+    }),
+    error: () => ({ params: { id: revFx.product }, body: { license_key: revFx.gift, rating: 5 }, status: 403 }),
+  },
+  listSellerReviews: {
+    ok: () => ({ headers: { cookie: revFx.cookie }, query: { product_id: revFx.product, unreplied: "true" } }),
+    error: () => ({ query: { unreplied: "true" }, status: 401 }),
+  },
+  replyToReview: {
+    ok: () => ({ headers: { cookie: revFx.cookie }, params: { id: take(revFx.replyTo) }, body: { reply: "Thank you." } }),
+    error: () => ({ headers: { cookie: revFx.cookie }, params: { id: revFx.foreign }, body: { reply: "Not mine." }, status: 404 }),
+  },
+  listAdminReviews: {
+    ok: () => asAdmin({ query: { q: "walk", status: "visible", limit: "5" } }),
+    error: () => ({ query: { q: "walk" }, status: 404 }),
+  },
+  hideReview: {
+    ok: () => asAdmin({ params: { id: take(revFx.toHide) }, body: { reason: "Registry walk" } }),
+    error: () => ({ ...asAdmin({ params: { id: revFx.hidden[0] ?? "none" }, body: { reason: "Registry walk" } }), status: 409 }),
+  },
+  unhideReview: {
+    ok: () => asAdmin({ params: { id: take(revFx.hidden) }, body: { note: "Registry walk" } }),
+    error: () => ({ ...asAdmin({ params: { id: "no-such-review" }, body: {} }), status: 404 }),
   },
 };
 
@@ -412,13 +668,130 @@ const ACP_SESSIONS_EXAMPLES: Record<string, Example> = {
   getAcpDiscovery: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
 };
 
+// Releases: a seller with drafts, a draft with an artifact to publish, a published release to yank, an artifact to delete.
+const relFx = { cookie: "", product: "", artifact: "", n: 0 };
+const ZIP_BYTES = "PK\u0003\u0004 a release artifact of the registry walk";
+beforeAll(async () => {
+  process.env.UPLOAD_DIR = mkdtempSync(join(tmpdir(), "walk-releases-"));
+  resetEnv();
+  resetObjectStore();
+  const email = `walk-releases-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Releases ${run}`, website: null, bio: "" });
+  relFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Releases ${run}`, `com.walk.rel${run}`)))).id;
+  const upload = (version: string, platform: string) =>
+    ingestArtifact(dev.id, relFx.product, version, {
+      platform,
+      filename: "app.zip",
+      stream: Readable.from([Buffer.from(ZIP_BYTES)]),
+      contentLength: null,
+    });
+  for (const version of ["1.0.0", "0.0.1", "0.0.2", "1.5.0", "2.0.0", "3.0.0"]) await createRelease(dev.id, relFx.product, { version });
+  await upload("1.5.0", "linux-x64");
+  await publishRelease(dev.id, relFx.product, "1.5.0");
+  await upload("2.0.0", "linux-x64");
+  relFx.artifact = (await upload("3.0.0", "windows-x64")).id;
+  await requestSignIn({ email, purpose: "seller" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  relFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const relCall = (params: Record<string, string> = {}) => ({ headers: { cookie: relFx.cookie }, params: { id: relFx.product, ...params } });
+const RELEASES_EXAMPLES: Record<string, Example> = {
+  listSellerReleases: { ok: () => relCall(), error: () => ({ ...relCall(), params: { id: "no-such-product" }, status: 404 }) },
+  createRelease: {
+    ok: () => ({ ...relCall(), body: { version: `4.0.${++relFx.n}`, notes: "New **things**." } }),
+    error: () => ({ ...relCall(), body: { version: "v1.0.0" }, status: 400 }),
+  },
+  updateRelease: {
+    ok: () => ({ ...relCall({ version: "1.0.0" }), body: { notes: "Edited.", channel: "beta" } }),
+    error: () => ({ ...relCall({ version: "1.5.0" }), body: { channel: "beta" }, status: 409 }),
+  },
+  deleteRelease: { ok: () => relCall({ version: "0.0.1" }), error: () => ({ ...relCall({ version: "1.5.0" }), status: 409 }) },
+  publishRelease: { ok: () => relCall({ version: "2.0.0" }), error: () => ({ ...relCall({ version: "0.0.2" }), status: 409 }) },
+  yankRelease: { ok: () => relCall({ version: "1.5.0" }), error: () => ({ ...relCall({ version: "1.0.0" }), status: 409 }) },
+  uploadArtifact: {
+    ok: () => ({ ...relCall({ version: "1.0.0" }), query: { platform: "linux-arm64", filename: "app.zip" }, raw: ZIP_BYTES }),
+    error: () => ({ ...relCall({ version: "1.0.0" }), query: { platform: "linux-x64", filename: "app.zip" }, raw: "not a zip", status: 415 }),
+  },
+  deleteArtifact: {
+    ok: () => relCall({ version: "3.0.0", artifact_id: relFx.artifact }),
+    error: () => ({ ...relCall({ version: "3.0.0", artifact_id: "no-such-artifact" }), status: 404 }),
+  },
+  listReleases: { ok: () => ({ params: { id: relFx.product } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
+};
+// Updates: a product with a published release (Windows, macOS and Linux builds), a license activated on one machine,
+// and that machine's feed token; another machine is not activated.
+const updFx = { pluginId: "", key: "", machine: fingerprint(), token: "", artifact: "" };
+beforeAll(async () => {
+  const dev = await sellingDeveloper(`walk-updates-${run}@example.com`, { name: `Walk Updates ${run}`, website: null, bio: "" });
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Updates ${run}`, `com.walk.upd${run}`)));
+  updFx.pluginId = product.pluginId;
+  await createRelease(dev.id, product.id, { version: "1.0.0", notes: "First." });
+  for (const platform of ["windows-x64", "macos-universal", "linux-x64"]) {
+    const view = await ingestArtifact(dev.id, product.id, "1.0.0", {
+      platform,
+      filename: "app.zip",
+      stream: Readable.from([Buffer.from(ZIP_BYTES)]),
+      contentLength: null,
+    });
+    updFx.artifact = view.id;
+  }
+  await publishRelease(dev.id, product.id, "1.0.0");
+  const { license } = await newLicense({ productId: product.id });
+  updFx.key = license.key;
+  const activation = await activateMachine({ license_key: license.key, machine_fingerprint: updFx.machine, plugin_id: product.pluginId });
+  const row = await getDb().activation.findFirstOrThrow({ where: { licenseId: license.id, fingerprint: updFx.machine } });
+  expect(activation.activated).toBe(true);
+  updFx.token = await feedToken(row.id);
+});
+const appHeaders = () => ({ "x-license-key": updFx.key, "x-machine-fingerprint": updFx.machine });
+const feed = (extra: Record<string, string> = {}) => ({ params: { plugin_id: updFx.pluginId, token: updFx.token, ...extra } });
+const forged = (extra: Record<string, string> = {}) => ({
+  params: { plugin_id: updFx.pluginId, token: `${updFx.token.split(".")[0]}.${"A".repeat(32)}`, ...extra },
+  status: 404,
+});
+const UPDATES_EXAMPLES: Record<string, Example> = {
+  checkForUpdate: {
+    ok: () => ({ headers: appHeaders(), params: { plugin_id: updFx.pluginId }, query: { version: "0.9.0", platform: "linux-x64" } }),
+    error: () => ({
+      headers: { ...appHeaders(), "x-machine-fingerprint": fingerprint() },
+      params: { plugin_id: updFx.pluginId },
+      query: { platform: "linux-x64" },
+      status: 403,
+    }),
+  },
+  downloadUpdate: {
+    ok: () => ({ headers: appHeaders(), params: { plugin_id: updFx.pluginId }, query: { platform: "windows-x64" } }),
+    error: () => ({
+      headers: appHeaders(),
+      params: { plugin_id: updFx.pluginId },
+      query: { platform: "windows-x64", version: "9.0.0" },
+      status: 404,
+    }),
+  },
+  getUpdateKeys: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getElectronUpdateFeed: { ok: () => feed({ file: "latest.yml" }), error: () => forged({ file: "latest.yml" }) },
+  getSparkleAppcast: { ok: () => feed(), error: () => forged() },
+  getTauriUpdateFeed: { ok: () => ({ ...feed(), query: { channel: "beta" } }), error: () => forged() },
+  downloadFeedArtifact: { ok: () => feed({ artifact_id: updFx.artifact }), error: () => forged({ artifact_id: updFx.artifact }) },
+  downloadFeedArtifactNamed: {
+    ok: () => feed({ artifact_id: updFx.artifact, name: "linux-x64-app.zip" }),
+    error: () => ({ ...feed({ artifact_id: "nosuchartifact", name: "app.zip" }), status: 404 }),
+  },
+};
 const EXAMPLES: Record<string, Example> = {
+  ...RELEASES_EXAMPLES,
+  ...UPDATES_EXAMPLES,
   ...ACP_PAYMENTS_EXAMPLES,
   ...ACP_SESSIONS_EXAMPLES,
   ...ORDERS_EXAMPLES,
   ...COUPONS_EXAMPLES,
+  ...TOKENS_EXAMPLES,
+  ...LICENSES_EXAMPLES,
+  ...WEBHOOKS_EXAMPLES,
   ...ADMIN_EXAMPLES,
   ...AGENT_PLATFORM_EXAMPLES,
+  ...REVIEWS_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
@@ -459,6 +832,8 @@ const EXAMPLES: Record<string, Example> = {
   getLicenseCredential: { ok: () => ({ query: { key: fx.key } }), error: () => ({ query: { key: "bad" }, status: 400 }) },
   getRevocationStatusList: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
   getDidDocument: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getProtectedResourceMetadata: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
+  getMcpProtectedResourceMetadata: { ok: () => ({}), error: () => ({ method: "POST", status: 405 }) },
   createCheckout: {
     ok: () => ({ body: { product_id: fx.productId, buyer_email: `walk-${run}@example.com`, agent_id: "registry-walk" } }),
     error: () => ({ body: { product_id: fx.productId, buyer_email: "nobody" }, status: 400 }),
@@ -475,6 +850,10 @@ const EXAMPLES: Record<string, Example> = {
     error: () => ({ raw: JSON.stringify({ id: "evt_x", type: "x" }), env: STRIPE_ON, headers: { "stripe-signature": "t=1,v1=00" }, status: 400 }),
   },
   listSellerProducts: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
+  getSalesSummary: {
+    ok: () => ({ headers: { cookie: fx.cookie }, query: { days: "7" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, query: { days: "0" }, status: 400 }),
+  },
   createSellerProduct: {
     ok: () => ({ headers: { cookie: fx.cookie }, body: productBody(`Walk Tool ${run}`, `com.walk.created${run}`) }),
     error: () => ({
@@ -520,6 +899,8 @@ interface Reply {
   status: number;
   contentType: string;
   text: string;
+  /** A redirect's Location. */
+  location: string | null;
 }
 
 function urlOf(op: Operation, c: Call): string {
@@ -547,11 +928,11 @@ async function restCall(op: Operation, c: Call): Promise<Reply> {
   const headers = { "content-type": "application/json", [CLIENT_ADDRESS_HEADER]: "198.51.100.1", ...c.headers };
   if (op.http!.lean) {
     const r = await fetch(lean.base + urlOf(op, c), { method, headers, body });
-    return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: await r.text() };
+    return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: await r.text(), location: r.headers.get("location") };
   }
   const handler = restRoutes(op.http!.path)[method as "GET"];
   const r = await call(handler, urlOf(op, c), { method, headers, body, params: c.params });
-  return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: r.text };
+  return { status: r.status, contentType: r.headers.get("content-type") ?? "", text: r.text, location: r.headers.get("location") };
 }
 
 let rpcId = 0;
@@ -603,6 +984,7 @@ afterAll(async () => {
   Object.assign(process.env, saved);
   resetEnv();
   await lean.close();
+  await getDb().webhookDelivery.deleteMany({ where: { kind: "seller", targetId: { in: [hooksFx.endpoint, hooksFx.otherEndpoint] } } });
   await disconnectDb();
 });
 
@@ -647,6 +1029,9 @@ describe("the operation registry", () => {
         "start_trial",
         "get_license_file",
         "get_license_credential",
+        "list_releases",
+        "list_product_reviews",
+        "review_product",
       ].sort(),
     );
   });
@@ -656,7 +1041,8 @@ describe("the operation registry", () => {
       const example = EXAMPLES[op.id]!;
       const ok = await rest(op, example.ok());
       expect(ok.status, ok.text).toBe(op.http!.status ?? 200);
-      const body = ok.contentType.includes("json") ? JSON.parse(ok.text) : ok.text;
+      // A redirect's output is where it sends the caller.
+      const body = op.http!.redirect ? { location: ok.location } : ok.contentType.includes("json") ? JSON.parse(ok.text) : ok.text;
       const parsed = op.output.safeParse(body);
       expect(parsed.success, `${op.id}: ${parsed.error?.message}`).toBe(true);
 
@@ -700,6 +1086,9 @@ describe("the operation registry", () => {
 const MCP_ARGS: Record<string, () => Record<string, unknown>> = {
   browse_marketplace: () => ({ category: "audio-plugins", limit: 2 }),
   get_product_details: () => ({ product_id: fx.productId }),
+  list_releases: () => ({ product_id: relFx.product }),
+  list_product_reviews: () => ({ product_id: revFx.product, sort: "newest" }),
+  review_product: () => ({ product_id: revFx.product, license_key: revFx.key, rating: 4, title: "Walk over MCP" }),
   get_receipt: () => ({ license_key: fx.key }),
   purchase_license: () => ({ product_id: fx.productId, buyer_email: `mcp-${run}@example.com` }),
   get_terms: () => ({}),

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import Stripe from "stripe";
-import { POST as connectApi } from "@/app/api/dashboard/payouts/connect/route";
-import { POST as dashboardLinkApi } from "@/app/api/dashboard/payouts/dashboard-link/route";
-import { GET as payoutApi } from "@/app/api/dashboard/payouts/route";
-import { POST as createProductApi } from "@/app/api/dashboard/products/route";
+import { POST as connectApi } from "@/app/api/v1/payouts/connect/route";
+import { POST as dashboardLinkApi } from "@/app/api/v1/payouts/dashboard-link/route";
+import { GET as payoutApi } from "@/app/api/v1/payouts/route";
+import { POST as createProductApi } from "@/app/api/v1/products/route";
 import { POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
@@ -12,6 +12,7 @@ import { resetEnv } from "@/lib/env";
 import { connectPayoutAccount, refreshPayoutAccount } from "@/lib/payouts/stripe-connect";
 import { connectTestPayoutAccount } from "@/lib/payouts/test-account";
 import { call, expectProblem } from "../helpers/http";
+import { SELLER_TRUST } from "../helpers/sellers";
 import { startStripeStub, type StubRequest } from "../helpers/stripe-stub";
 
 const SECRET = "whsec_payouts_suite";
@@ -91,16 +92,16 @@ const stripeMode = () => useEnv({ ...STRIPE, STRIPE_API_BASE: stub.base });
 
 async function seller(prefix = "payouts") {
   const email = `${prefix}-${unique()}@example.com`;
-  const dev = await createDeveloperProfile(email, { name: `Payout Studio ${unique()}`, website: null, bio: "" });
+  // With what a paid listing needs on the profile, so the publish gate's answer is about the payout account alone.
+  const dev = await createDeveloperProfile(email, { ...SELLER_TRUST, name: `Payout Studio ${unique()}`, website: null, bio: "" });
   await requestSignIn({ email, purpose: "seller" });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
   return { dev, email, cookie: `${session.cookieName}=${session.cookieValue}` };
 }
 
-const connect = (cookie: string, json: unknown = {}) =>
-  call(connectApi, "/api/dashboard/payouts/connect", { method: "POST", headers: { cookie }, json });
-const status = (cookie: string) => call(payoutApi, "/api/dashboard/payouts", { headers: { cookie } });
+const connect = (cookie: string, json: unknown = {}) => call(connectApi, "/api/v1/payouts/connect", { method: "POST", headers: { cookie }, json });
+const status = (cookie: string) => call(payoutApi, "/api/v1/payouts", { headers: { cookie } });
 
 let seq = 0;
 function accountEvent(account: Record<string, unknown>, created: number, type = "account.updated") {
@@ -148,7 +149,7 @@ function productBody(price: number) {
   };
 }
 const publish = (cookie: string, price: number) =>
-  call(createProductApi, "/api/dashboard/products", { method: "POST", headers: { cookie }, json: productBody(price) });
+  call(createProductApi, "/api/v1/products", { method: "POST", headers: { cookie }, json: productBody(price) });
 
 describe("Stripe Connect onboarding, through the real SDK against the stand-in", () => {
   it("creates one Express account per seller with the documented parameters, then an onboarding link", async () => {
@@ -216,8 +217,8 @@ describe("Stripe Connect onboarding, through the real SDK against the stand-in",
     stripeMode();
     const s = await seller();
     expectProblem(await connect(s.cookie, { country: "Germany" }), 400, "invalid_body");
-    expectProblem(await call(connectApi, "/api/dashboard/payouts/connect", { method: "POST", json: {} }), 401, "unauthorized");
-    const crossSite = await call(connectApi, "/api/dashboard/payouts/connect", {
+    expectProblem(await call(connectApi, "/api/v1/payouts/connect", { method: "POST", json: {} }), 401, "unauthorized");
+    const crossSite = await call(connectApi, "/api/v1/payouts/connect", {
       method: "POST",
       headers: { cookie: s.cookie, origin: "https://evil.example" },
       json: {},
@@ -254,7 +255,7 @@ describe("Stripe Connect onboarding, through the real SDK against the stand-in",
   it("opens the Express dashboard only once onboarding is done, through a login link", async () => {
     stripeMode();
     const s = await seller();
-    const link = () => call(dashboardLinkApi, "/api/dashboard/payouts/dashboard-link", { method: "POST", headers: { cookie: s.cookie } });
+    const link = () => call(dashboardLinkApi, "/api/v1/payouts/dashboard-link", { method: "POST", headers: { cookie: s.cookie } });
     expectProblem(await link(), 404, "payout_account_not_found");
     const id = (await connect(s.cookie)).body.payout_account.account_id as string;
     expectProblem(await link(), 409, "payout_onboarding_incomplete");
@@ -421,7 +422,7 @@ describe("the test payout account", () => {
     expect(again.body.payout_account.account_id).toBe(r.body.payout_account.account_id);
     expect(await getDb().payoutAccount.count({ where: { developerId: s.dev.id } })).toBe(1);
     expectProblem(
-      await call(dashboardLinkApi, "/api/dashboard/payouts/dashboard-link", { method: "POST", headers: { cookie: s.cookie } }),
+      await call(dashboardLinkApi, "/api/v1/payouts/dashboard-link", { method: "POST", headers: { cookie: s.cookie } }),
       409,
       "no_provider_dashboard",
     );
@@ -450,7 +451,7 @@ describe("a seller sees only their own payout account", () => {
     expect(theirs.body.payout_account).toMatchObject({ status: "not_connected", account_id: null });
     expect(JSON.stringify(theirs.body)).not.toContain(id);
     expectProblem(
-      await call(dashboardLinkApi, "/api/dashboard/payouts/dashboard-link", { method: "POST", headers: { cookie: b.cookie } }),
+      await call(dashboardLinkApi, "/api/v1/payouts/dashboard-link", { method: "POST", headers: { cookie: b.cookie } }),
       404,
       "payout_account_not_found",
     );

@@ -1,9 +1,9 @@
 import { gunzipSync } from "node:zlib";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getOrderRoute } from "@/app/api/dashboard/orders/[id]/route";
-import { POST as refundRoute } from "@/app/api/dashboard/orders/[id]/refunds/route";
-import { GET as listOrdersRoute } from "@/app/api/dashboard/orders/route";
+import { GET as getOrderRoute } from "@/app/api/v1/orders/[id]/route";
+import { POST as refundRoute } from "@/app/api/v1/orders/[id]/refunds/route";
+import { GET as listOrdersRoute } from "@/app/api/v1/orders/route";
 import { POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -24,7 +24,7 @@ import { statusIndexFor, statusListCredential } from "@/lib/verifiable/status-li
 import { call, expectProblem } from "../helpers/http";
 import { post, startLeanServer } from "../helpers/lean-server";
 import { fingerprint } from "../helpers/licenses";
-import { sellingDeveloper } from "../helpers/sellers";
+import { SELLER_TRUST, sellingDeveloper } from "../helpers/sellers";
 import { startStripeStub } from "../helpers/stripe-stub";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -67,7 +67,7 @@ async function buy() {
 }
 
 const refund = (orderId: string, body: unknown, cookie = seller.cookie) =>
-  call(refundRoute, `/api/dashboard/orders/${orderId}/refunds`, { method: "POST", json: body, headers: { cookie }, params: { id: orderId } });
+  call(refundRoute, `/api/v1/orders/${orderId}/refunds`, { method: "POST", json: body, headers: { cookie }, params: { id: orderId } });
 
 async function ledgerOf(orderId: string) {
   const rows = await getDb().ledgerEntry.findMany({ where: { orderId } });
@@ -224,11 +224,11 @@ describe("refunds in test mode", () => {
     const { order } = await buy();
     expectProblem(await refund(order.id, { reason: "Not mine" }, other.cookie), 404, "order_not_found");
     expectProblem(
-      await call(getOrderRoute, `/api/dashboard/orders/${order.id}`, { headers: { cookie: other.cookie }, params: { id: order.id } }),
+      await call(getOrderRoute, `/api/v1/orders/${order.id}`, { headers: { cookie: other.cookie }, params: { id: order.id } }),
       404,
       "order_not_found",
     );
-    const theirs = await call(listOrdersRoute, `/api/dashboard/orders?q=${encodeURIComponent(order.buyerEmail)}`, {
+    const theirs = await call(listOrdersRoute, `/api/v1/orders?q=${encodeURIComponent(order.buyerEmail)}`, {
       headers: { cookie: other.cookie },
     });
     expect(theirs.body.orders).toEqual([]);
@@ -255,18 +255,18 @@ describe("refunds in test mode", () => {
     });
     expect(r).toMatchObject({ status: "succeeded", initiatedBy: "operator", actorEmail: "ops@example.com", amountCents: 500, full: false });
 
-    const list = await call(listOrdersRoute, `/api/dashboard/orders?q=${encodeURIComponent(order.buyerEmail.toUpperCase())}`, {
+    const list = await call(listOrdersRoute, `/api/v1/orders?q=${encodeURIComponent(order.buyerEmail.toUpperCase())}`, {
       headers: { cookie: seller.cookie },
     });
     expect(list.status, list.text).toBe(200);
     expect(list.body.orders).toHaveLength(1);
     expect(list.body.orders[0]).toMatchObject({ id: order.id, refunded_cents: 500, refundable_cents: PRICE - 500, currency: "usd" });
-    const byProduct = await call(listOrdersRoute, `/api/dashboard/orders?q=${encodeURIComponent(`refundable ${run}`)}`, {
+    const byProduct = await call(listOrdersRoute, `/api/v1/orders?q=${encodeURIComponent(`refundable ${run}`)}`, {
       headers: { cookie: seller.cookie },
     });
     expect(byProduct.body.orders.map((o: { id: string }) => o.id)).toContain(order.id);
 
-    const detail = await call(getOrderRoute, `/api/dashboard/orders/${order.id}`, { headers: { cookie: seller.cookie }, params: { id: order.id } });
+    const detail = await call(getOrderRoute, `/api/v1/orders/${order.id}`, { headers: { cookie: seller.cookie }, params: { id: order.id } });
     expect(detail.status, detail.text).toBe(200);
     expect(detail.body.order).toMatchObject({
       id: order.id,
@@ -303,7 +303,12 @@ describe("refunds with Stripe", () => {
     });
     Object.assign(process.env, { STRIPE_SECRET_KEY: "sk_test_refunds", STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stub.base });
     resetEnv();
-    const dev = await createDeveloperProfile(`stripe-refunds-${run}@example.com`, { name: `Stripe Refunds ${run}`, website: null, bio: "" });
+    const dev = await createDeveloperProfile(`stripe-refunds-${run}@example.com`, {
+      ...SELLER_TRUST,
+      name: `Stripe Refunds ${run}`,
+      website: null,
+      bio: "",
+    });
     stripeSeller.id = dev.id;
     await getDb().payoutAccount.create({
       data: {

@@ -10,6 +10,7 @@ import { createProduct } from "@/lib/dashboard/products";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { call, expectProblem } from "../helpers/http";
 import { startStripeStub } from "../helpers/stripe-stub";
+import { SELLER_TRUST } from "../helpers/sellers";
 
 const SECRET = "whsec_test_secret_for_the_suite";
 let stub: Awaited<ReturnType<typeof startStripeStub>>;
@@ -249,7 +250,7 @@ describe("Stripe Connect sales: destination charges, seats, coupons and tax", ()
   /** A seller whose Stripe Express account is ready (as account.updated would have left it), with a per-seat EUR product. */
   async function connectedSeller() {
     const id = unique();
-    const dev = await createDeveloperProfile(`connect-${id}@example.com`, { name: `Connect Studio ${id}`, website: null, bio: "" });
+    const dev = await createDeveloperProfile(`connect-${id}@example.com`, { ...SELLER_TRUST, name: `Connect Studio ${id}`, website: null, bio: "" });
     const account = await getDb().payoutAccount.create({
       data: {
         id: `acct_${id}`,

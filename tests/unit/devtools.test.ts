@@ -161,6 +161,12 @@ describe("generateLicenseIntegration", () => {
           expect(out).toContain("did:web:licenses.acme.io#ed25519-2");
           expect(out).not.toMatch(/placeholder: replace/);
         }
+        // A base64url key that also reads as base58 multibase ("z", no 0 O I l - _) is still taken as base64url.
+        const lookalike = Buffer.from("cca1867b18db044607c89ecd346938b01e50a9edf60175f765fd4d74f44c8da9", "hex");
+        expect(lookalike.toString("base64url")).toMatch(/^z[1-9A-HJ-NP-Za-km-z]{42}$/);
+        expect(
+          generateLicenseIntegration({ language, public_keys: { "did:web:licenses.acme.io#ed25519-3": lookalike.toString("base64url") } }),
+        ).toContain(lookalike.toString("base64url"));
         const good = raw.toString("base64url");
         for (const public_keys of [
           {},

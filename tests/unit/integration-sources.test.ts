@@ -7,8 +7,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { LICENSE_FILE_ENDPOINT, LICENSE_FILE_FORMAT, OFFLINE_GRACE_DAYS } from "@/lib/agents/devtools/options";
 import { SOURCE_APP_ID, SOURCE_SERVER_URL } from "@/lib/agents/devtools/integration/sources";
+import { activateRequestSchema } from "@/lib/licensing/schemas";
 import { has, mustRun, SYSTEM_PYTHON, tools } from "../helpers/integration-programs";
 
 const src = join(process.cwd(), "integrations");
@@ -19,6 +21,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const needs = (what: string) => ` (needs ${what})`;
 const clippy = tools.cargo && has("cargo", ["clippy", "--version"]);
+/** For a test that runs a compiler or linter: seconds on a quiet machine, more while other builds run. */
+const TOOL_TIMEOUT = 120_000;
 
 describe("integration sources", () => {
   it("hold the placeholder values the generator replaces and the protocol constants of options.ts", () => {
@@ -44,6 +48,30 @@ describe("integration sources", () => {
     }
   });
 
+  it("send the machine's details on activation, cut to the lengths /activate accepts", () => {
+    const fields = z.toJSONSchema(activateRequestSchema, { io: "input", unrepresentable: "any" }).properties as Record<
+      string,
+      { maxLength?: number }
+    >;
+    const [name, version] = [fields.machine_name?.maxLength, fields.app_version?.maxLength];
+    expect([name, version]).toEqual([expect.any(Number), expect.any(Number)]);
+    const modules: Record<string, string[]> = {
+      "c/license.c": [`#define MACHINE_NAME_MAX_CHARS ${name}\n`, `#define APP_VERSION_MAX_CHARS ${version}\n`],
+      "cpp/license_client.cpp": [`kMachineNameMaxChars = ${name};`, `kAppVersionMaxChars = ${version};`],
+      "juce/Source/LicenseManager.cpp": [`machineNameMaxChars = ${name};`, `appVersionMaxChars = ${version};`],
+      "python/license_check.py": [`MACHINE_NAME_MAX_CHARS = ${name}\n`, `APP_VERSION_MAX_CHARS = ${version}\n`],
+      "rust/src/license.rs": [`MACHINE_NAME_MAX_CHARS: usize = ${name};`, `APP_VERSION_MAX_CHARS: usize = ${version};`],
+      "electron/license.js": [`MACHINE_NAME_MAX_CHARS = ${name};`, `APP_VERSION_MAX_CHARS = ${version};`],
+      "csharp/LicenseClient.cs": [`MachineNameMaxChars = ${name};`, `AppVersionMaxChars = ${version};`],
+    };
+    for (const [path, needles] of Object.entries(modules)) {
+      const code = read(path);
+      for (const needle of needles) expect(code, `${path}: ${needle}`).toContain(needle);
+      for (const field of ["machine_name", "platform", "app_version"])
+        expect(code, `${path}: ${field}`).toMatch(new RegExp(`(["'])${field}\\1|\\b${field}:`));
+    }
+  });
+
   it("keep the license-file check in one place: C, C++ and JUCE call the shared license_file.c", () => {
     for (const path of ["c/license.c", "cpp/license_client.cpp", "juce/Source/LicenseManager.cpp"]) {
       const code = read(path);
@@ -54,14 +82,20 @@ describe("integration sources", () => {
   });
 
   describe.skipIf(!tools.python)("Python" + needs("python3"), () => {
-    it("compiles", () => {
-      for (const f of ["license_check.py", "main.py"])
-        mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], {
-          env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp },
-        });
-    });
-    it("its pure-Python Ed25519 verifier passes RFC 8032's test vectors 1 and 2, and refuses a changed message or signature", () => {
-      const vectors = `
+    it(
+      "compiles",
+      () => {
+        for (const f of ["license_check.py", "main.py"])
+          mustRun("python3", ["-m", "py_compile", at(`python/${f}`)], {
+            env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: tmp },
+          });
+      },
+      TOOL_TIMEOUT,
+    );
+    it(
+      "its pure-Python Ed25519 verifier passes RFC 8032's test vectors 1 and 2, and refuses a changed message or signature",
+      () => {
+        const vectors = `
 import license_check as l
 v = [("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "", "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
      ("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72", "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00")]
@@ -72,36 +106,54 @@ for pk, msg, sig in v:
     assert not l._ed25519_verify_pure(pk, msg, sig[:63] + bytes([sig[63] ^ 1]))
 print("ok")
 `;
-      const out = mustRun("python3", ["-c", vectors], { cwd: at("python"), env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
-      expect(out.trim()).toBe("ok");
-    });
-    it.skipIf(!tools.pyflakes)("passes pyflakes" + needs("python3-pyflakes"), () => {
-      mustRun(SYSTEM_PYTHON, ["-m", "pyflakes", at("python/license_check.py"), at("python/main.py")]);
-    });
+        const out = mustRun("python3", ["-c", vectors], { cwd: at("python"), env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+        expect(out.trim()).toBe("ok");
+      },
+      TOOL_TIMEOUT,
+    );
+    it.skipIf(!tools.pyflakes)(
+      "passes pyflakes" + needs("python3-pyflakes"),
+      () => {
+        mustRun(SYSTEM_PYTHON, ["-m", "pyflakes", at("python/license_check.py"), at("python/main.py")]);
+      },
+      TOOL_TIMEOUT,
+    );
   });
 
   describe.skipIf(!tools.gcc || !tools.gxx)("C, C++ and the shared license-file check" + needs("gcc, g++, libcurl4-openssl-dev, libssl-dev"), () => {
-    it("compile with -Wall -Wextra -Werror (the shared file as C99 and as C++17)", () => {
-      const strict = ["-Wall", "-Wextra", "-Werror", "-fsyntax-only", `-I${at("shared")}`];
-      mustRun("gcc", ["-std=c99", ...strict, at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
-      mustRun("g++", ["-std=c++17", ...strict, "-x", "c++", at("shared/license_file.c")]);
-      mustRun("g++", ["-std=c++17", ...strict, at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
-    });
-    it.skipIf(!tools.cppcheck)("pass cppcheck" + needs("cppcheck"), () => {
-      const flags = ["--quiet", "--error-exitcode=1", "--enable=warning,portability", `-I${at("shared")}`];
-      mustRun("cppcheck", [...flags, "--std=c99", at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
-      mustRun("cppcheck", [...flags, "--language=c++", "--std=c++17", at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
-    });
+    it(
+      "compile with -Wall -Wextra -Werror (the shared file as C99 and as C++17)",
+      () => {
+        const strict = ["-Wall", "-Wextra", "-Werror", "-fsyntax-only", `-I${at("shared")}`];
+        mustRun("gcc", ["-std=c99", ...strict, at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
+        mustRun("g++", ["-std=c++17", ...strict, "-x", "c++", at("shared/license_file.c")]);
+        mustRun("g++", ["-std=c++17", ...strict, at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
+      },
+      TOOL_TIMEOUT,
+    );
+    it.skipIf(!tools.cppcheck)(
+      "pass cppcheck" + needs("cppcheck"),
+      () => {
+        const flags = ["--quiet", "--error-exitcode=1", "--enable=warning,portability", `-I${at("shared")}`];
+        mustRun("cppcheck", [...flags, "--std=c99", at("shared/license_file.c"), at("c/license.c"), at("c/main.c")]);
+        mustRun("cppcheck", [...flags, "--language=c++", "--std=c++17", at("cpp/license_client.cpp"), at("cpp/main.cpp")]);
+      },
+      TOOL_TIMEOUT,
+    );
   });
 
-  it("JavaScript (Electron, Tauri's front end) passes node --check", () => {
-    for (const f of ["electron/license.js", "electron/main.js"]) mustRun(process.execPath, ["--check", at(f)]);
-    for (const f of ["tauri/src/license.js", "tauri/src/main.js"]) {
-      const asModule = join(tmp, f.replace(/\//g, "_").replace(/\.js$/, ".mjs")); // ES module syntax (import/export)
-      writeFileSync(asModule, read(f));
-      mustRun(process.execPath, ["--check", asModule]);
-    }
-  });
+  it(
+    "JavaScript (Electron, Tauri's front end) passes node --check",
+    () => {
+      for (const f of ["electron/license.js", "electron/main.js"]) mustRun(process.execPath, ["--check", at(f)]);
+      for (const f of ["tauri/src/license.js", "tauri/src/main.js"]) {
+        const asModule = join(tmp, f.replace(/\//g, "_").replace(/\.js$/, ".mjs")); // ES module syntax (import/export)
+        writeFileSync(asModule, read(f));
+        mustRun(process.execPath, ["--check", asModule]);
+      }
+    },
+    TOOL_TIMEOUT,
+  );
 
   it.skipIf(!clippy)(
     "Rust passes cargo clippy -D warnings" + needs("cargo with clippy, Debian's librust-*-dev crates"),

@@ -2,12 +2,21 @@ import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
 import { checkUpload, saveUploads } from "@/lib/dashboard/uploads";
 import { AppError } from "@/lib/http/errors";
 import type { ProductInput } from "@/lib/marketplace/schemas";
-import { addError, formText, formValues, issueMessage, refused, type FormState } from "@/components/dashboard/form-state";
+import {
+  addError,
+  FILES_KEPT_FIELD,
+  FILES_STORED_VALUE,
+  formText,
+  formValues,
+  issueMessage,
+  refused,
+  type FormState,
+} from "@/components/dashboard/form-state";
 import { MAX_SCREENSHOTS, PRODUCT_TEXT_FIELDS } from "@/components/dashboard/product-fields";
 
 /** Schema fields shown under another form field. */
 const FIELD_OF: Record<string, string> = { price_cents: "price" };
-const NUMERIC = new Set(["max_machines", "trial_days", "price_cents"]);
+const NUMERIC = new Set(["max_machines", "trial_days", "price_cents", "update_days"]);
 
 /** "19", "19.9", "$1,299.00", "€12" → cents; "" → undefined; anything else → NaN. */
 function parsePrice(text: string): number | undefined {
@@ -37,6 +46,26 @@ const urlList = (text: string) =>
     .split(/\s+/)
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * The demo links field: one per line, "video|audio <address> <title>" (the kind may be left out for a video). Lines
+ * that do not have that shape are reported by number; the schema checks the rest (https only, title length).
+ */
+function demoLinkLines(text: string): { links: Array<{ kind: string; url: string; title: string }>; problems: string[] } {
+  const links: Array<{ kind: string; url: string; title: string }> = [];
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    const m = /^(?:(video|audio)\s+)?(\S+)\s+(\S.*)$/i.exec(line);
+    if (!m) {
+      problems.push(`Line ${i + 1}: write video or audio, then the https:// address, then a title.`);
+      return;
+    }
+    links.push({ kind: (m[1] ?? "video").toLowerCase(), url: m[2] ?? "", title: (m[3] ?? "").trim() });
+  });
+  return { links, problems };
+}
 
 function files(fd: FormData, name: string): File[] {
   return fd.getAll(name).filter((v): v is File => typeof v !== "string" && v.size > 0);
@@ -106,6 +135,11 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
     handled.add("icon_url");
   }
 
+  const demos = demoLinkLines(String(values.demo_links));
+  for (const problem of demos.problems) addError(errors, "demo_links", problem);
+  if (demos.problems.length > 0) handled.add("demo_links");
+  const updatePolicy = String(values.update_policy).trim() || undefined;
+
   const trial = values.trial_available === "on";
   const candidate = {
     name: values.name,
@@ -127,6 +161,12 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
     download_url: String(values.download_url).trim(),
     icon_url: iconUrl || undefined,
     images,
+    update_policy: updatePolicy,
+    // Like the trial length: the day count is read only with the policy that uses it.
+    update_days: updatePolicy === "days" ? parseWhole(String(values.update_days)) : null,
+    // Browsers send line breaks as CRLF; stored as LF, as the API takes them.
+    system_requirements: String(values.system_requirements).replace(/\r\n?/g, "\n"),
+    demo_links: demos.links,
   };
 
   const parsed = sellerProductInputSchema.safeParse(candidate, { reportInput: true });
@@ -137,13 +177,18 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
       let message = issueMessage(issue, NUMERIC);
       if (key === "price_cents" && issue.code === "too_big") message = "Must be at most 10,000.00.";
       if (key === "images") message = issue.code === "too_big" ? message : `Each screenshot must be an uploaded file or a full https:// address.`;
+      // Which demo link: the schema's index is the link's place among the non-empty lines.
+      if (key === "demo_links" && typeof issue.path[1] === "number") message = `Demo link ${issue.path[1] + 1}: ${message}`;
       addError(errors, FIELD_OF[key] ?? key, message);
     }
   }
   const chosen = chosenIcon !== undefined || imageFiles.length > 0;
   if (Object.keys(errors).length > 0 || !parsed.success) {
     const state = refused(values, errors);
-    if (chosen) state.message = `${state.message ?? ""} Choose your image files again: files are stored only when the form is saved.`.trim();
+    // With JavaScript the form puts the chosen files back itself; a plain form post cannot.
+    if (chosen && formText(fd, FILES_KEPT_FIELD) !== "1") {
+      state.message = `${state.message ?? ""} Choose your image files again: files are stored only when the form is saved.`.trim();
+    }
     return { ok: false, state };
   }
 
@@ -165,5 +210,6 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
   };
   if (storedIcon) values.icon_url = storedIcon;
   values.images = input.images.join("\n");
+  values[FILES_STORED_VALUE] = "1";
   return { ok: true, input, values };
 }

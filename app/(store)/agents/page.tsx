@@ -3,7 +3,7 @@ import { discoveryLinks, mcpConfigSnippet, TAGLINE } from "@/lib/agents/document
 import { LAYERS, tools, toolParameters } from "@/lib/agents/tools";
 import { VERSIONS } from "@/lib/versions";
 import { absoluteUrl, paths } from "@/lib/urls";
-import { card, container, textLink } from "@/components/ui/styles";
+import { card, container, focusRing, textLink } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
 
@@ -53,7 +53,13 @@ export default function AgentsPage() {
           Streamable HTTP at <code className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{absoluteUrl(paths.mcp)}</code>, protocol{" "}
           {VERSIONS.mcpProtocol} and newer revisions. Add it to your client:
         </p>
-        <pre className="mt-4 overflow-x-auto rounded-xl bg-slate-900 p-4 text-sm text-slate-100">
+        {/* Focusable, so keyboard users can scroll the snippet where it is wider than a phone's screen. */}
+        <pre
+          tabIndex={0}
+          role="region"
+          aria-label="MCP client configuration"
+          className={`mt-4 overflow-x-auto rounded-xl bg-slate-900 p-4 text-sm text-slate-100 ${focusRing}`}
+        >
           <code>{JSON.stringify(mcpConfigSnippet(), null, 2)}</code>
         </pre>
       </section>

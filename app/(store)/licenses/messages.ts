@@ -5,6 +5,9 @@
 const NOTICES = {
   released: { tone: "success", text: "Machine released. Its seat is free; activate the app on your new computer." },
   release_not_found: { tone: "error", text: "That machine is not on any of your licenses any more — it may have been released already." },
+  /** Set by the review form (./review-actions.ts). */
+  review_posted: { tone: "success", text: "Thank you: your review is on the product page, marked as a verified purchase." },
+  review_saved: { tone: "success", text: "Your review is updated on the product page." },
 } as const;
 export type NoticeCode = keyof typeof NOTICES;
 export type Notice = (typeof NOTICES)[NoticeCode];

@@ -2,13 +2,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { currentBuyer } from "@/lib/auth/next-session";
 import { buyerLicenses } from "@/lib/buyer/licenses";
+import { downloadsForLicense, productsWithReleases } from "@/lib/marketplace/license-downloads";
 import { queryText } from "@/components/licenses/format";
 import { LicenseCard } from "@/components/licenses/license-card";
 import { Message } from "@/components/licenses/message";
 import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
-import { releaseMachine } from "./actions";
+import { UndoProvider } from "@/components/licenses/confirm-undo";
+import { releaseMachine, releaseMachineNow, restoreMachineNow } from "./actions";
+import { buyerReviewStates } from "@/lib/reviews/buyer";
+import { LicenseReview } from "@/components/licenses/license-review";
+import { saveReview } from "./review-actions";
 import { errorFor, noticeFor, type Notice } from "./messages";
 
 export const dynamic = "force-dynamic";
@@ -63,10 +68,14 @@ function SignedOut({ error }: { error: string | null }) {
 
 async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: Notice | null }) {
   const licenses = await buyerLicenses(email);
+  // Products with releases list the files each license is entitled to; the others keep their single download link.
+  const withReleases = await productsWithReleases(licenses.map((l) => l.product.id));
+  const downloads = await Promise.all(licenses.map((l) => downloadsForLicense({ id: l.id, productId: l.product.id }, withReleases)));
+  const reviews = await buyerReviewStates(email);
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();
   return (
-    <>
+    <UndoProvider>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="min-w-0 text-base text-slate-700">
           Signed in as{" "}
@@ -117,14 +126,24 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
             {licenses.length > 1 ? ", newest first" : ""}
           </p>
           <ul className="mt-3 space-y-6">
-            {licenses.map((license) => (
+            {licenses.map((license, i) => (
               <li key={license.id}>
-                <LicenseCard license={license} releaseAction={releaseMachine} now={now} />
+                <LicenseCard
+                  license={license}
+                  releaseAction={releaseMachine}
+                  releaseNow={releaseMachineNow}
+                  restoreNow={restoreMachineNow}
+                  now={now}
+                  downloads={downloads[i] ?? null}
+                  review={
+                    <LicenseReview state={reviews.get(license.id)} licenseId={license.id} productName={license.product.name} action={saveReview} />
+                  }
+                />
               </li>
             ))}
           </ul>
         </>
       )}
-    </>
+    </UndoProvider>
   );
 }

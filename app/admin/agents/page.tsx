@@ -55,7 +55,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
         {platforms.length === 0 ? (
           <p className="text-sm text-slate-600">No platform yet.</p>
         ) : (
-          <ScrollTable label="Agent platforms" minWidth="min-w-[64rem]">
+          <ScrollTable label="Agent platforms" minWidth="sm:min-w-[64rem]">
             <caption className="sr-only">Agent platforms, newest first, with their keys, webhooks and deliveries</caption>
             <thead>
               <tr>
@@ -79,12 +79,12 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
             <tbody>
               {platforms.map((p) => (
                 <tr key={p.id} className="align-top" data-platform={p.id}>
-                  <td className={td}>
+                  <td data-label="Platform" className={td}>
                     <p className="font-semibold text-slate-900">{p.name}</p>
                     <p className="font-mono text-xs text-slate-600">{p.key_prefix}…</p>
                     <p className="text-xs text-slate-600">since {formatMoment(p.created_at)}</p>
                   </td>
-                  <td className={td}>
+                  <td data-label="Webhook" className={td}>
                     {p.webhook_url ? <p className="max-w-xs font-mono text-xs break-all">{p.webhook_url}</p> : <None label="no webhook" />}
                     {p.revoked_at ? null : (
                       <details className="mt-2">
@@ -112,7 +112,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
                       </details>
                     )}
                   </td>
-                  <td className={`${td} text-xs whitespace-nowrap`}>
+                  <td data-label="Deliveries" className={`${td} text-xs whitespace-nowrap`}>
                     <p>
                       {p.deliveries.sent} sent · {p.deliveries.pending} waiting · {p.deliveries.failed} failed
                     </p>
@@ -120,7 +120,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
                       {p.deliveries.last_sent_at ? `last ${formatMoment(p.deliveries.last_sent_at)}` : "none sent yet"}
                     </p>
                   </td>
-                  <td className={td}>
+                  <td data-label="Status" className={td}>
                     {p.revoked_at ? (
                       <>
                         <Badge tone="red">Revoked</Badge>
@@ -161,7 +161,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
         {deliveries.length === 0 ? (
           <p className="text-sm text-slate-600">No delivery yet.</p>
         ) : (
-          <ScrollTable label="Webhook deliveries" minWidth="min-w-[64rem]">
+          <ScrollTable label="Webhook deliveries" minWidth="sm:min-w-[64rem]">
             <caption className="sr-only">Webhook deliveries, newest first</caption>
             <thead>
               <tr>
@@ -185,7 +185,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
             <tbody>
               {deliveries.map((d) => (
                 <tr key={d.id} className="align-top" data-delivery={d.id}>
-                  <td className={td}>
+                  <td data-label="Event" className={td}>
                     <p className="font-mono text-xs">{d.event_type}</p>
                     {d.order_id ? (
                       <Link href={`/admin/orders/${encodeURIComponent(d.order_id)}`} className={`${textLink} font-mono text-xs`}>
@@ -194,8 +194,10 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
                     ) : null}
                     <p className="text-xs text-slate-600">{formatMoment(d.created_at)}</p>
                   </td>
-                  <td className={td}>{d.platform_name ?? <None label="unknown" />}</td>
-                  <td className={td}>
+                  <td data-label="Platform" className={td}>
+                    {d.platform_name ?? <None label="unknown" />}
+                  </td>
+                  <td data-label="Status" className={td}>
                     <Badge tone={DELIVERY_TONES[d.status] ?? "slate"}>{d.status}</Badge>
                     <p className="mt-1 text-xs text-slate-600">
                       {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
@@ -203,7 +205,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
                       {d.next_attempt_at && d.attempts > 0 ? ` · next ${formatMoment(d.next_attempt_at)}` : ""}
                     </p>
                   </td>
-                  <td className={`${td} max-w-md text-xs`}>
+                  <td data-label="Last answer" className={`${td} max-w-md text-xs`}>
                     {d.last_status !== null ? <p className="font-mono">HTTP {d.last_status}</p> : null}
                     {d.last_error ? <p className="break-words text-red-800">{d.last_error}</p> : d.last_status === null ? <None label="—" /> : null}
                   </td>

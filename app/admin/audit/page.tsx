@@ -37,7 +37,7 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
         {entries.length === 0 ? (
           <p className="text-sm text-slate-600">No operator action yet.</p>
         ) : (
-          <ScrollTable label="Audit entries" minWidth="min-w-[56rem]">
+          <ScrollTable label="Audit entries" minWidth="sm:min-w-[56rem]">
             <caption className="sr-only">Operator actions, newest first</caption>
             <thead>
               <tr>
@@ -61,10 +61,16 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id} className="align-top">
-                  <td className={`${td} whitespace-nowrap`}>{formatMoment(e.created_at)}</td>
-                  <td className={td}>{e.actor_email}</td>
-                  <td className={`${td} font-medium`}>{e.action}</td>
-                  <td className={td}>
+                  <td data-label="When" className={`${td} whitespace-nowrap`}>
+                    {formatMoment(e.created_at)}
+                  </td>
+                  <td data-label="Who" className={td}>
+                    {e.actor_email}
+                  </td>
+                  <td data-label="Action" className={`${td} font-medium`}>
+                    {e.action}
+                  </td>
+                  <td data-label="Target" className={td}>
                     {e.target_type}{" "}
                     {TARGET_LINKS[e.target_type] ? (
                       <Link href={TARGET_LINKS[e.target_type]?.(e.target_id) ?? "#"} className={`${textLink} font-mono text-xs`}>
@@ -74,7 +80,7 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
                       <span className="font-mono text-xs">{e.target_id}</span>
                     )}
                   </td>
-                  <td className={td}>
+                  <td data-label="Details" className={td}>
                     <dl className="space-y-0.5 text-xs">
                       {Object.entries(e.detail).map(([k, v]) => (
                         <div key={k} className="flex gap-1">

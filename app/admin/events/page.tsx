@@ -33,7 +33,7 @@ export default async function AdminEventsPage({ searchParams }: { searchParams: 
         {events.length === 0 ? (
           <p className="text-sm text-slate-600">No events yet.</p>
         ) : (
-          <ScrollTable label="Payment events" minWidth="min-w-[56rem]">
+          <ScrollTable label="Payment events" minWidth="sm:min-w-[56rem]">
             <caption className="sr-only">Payment events, newest first</caption>
             <thead>
               <tr>
@@ -57,12 +57,14 @@ export default async function AdminEventsPage({ searchParams }: { searchParams: 
             <tbody>
               {events.map((e) => (
                 <tr key={e.id}>
-                  <td className={`${td} whitespace-nowrap`}>{formatMoment(e.processed_at)}</td>
-                  <td className={td}>
+                  <td data-label="Received" className={`${td} whitespace-nowrap`}>
+                    {formatMoment(e.processed_at)}
+                  </td>
+                  <td data-label="Type" className={td}>
                     <span className="font-medium">{e.type}</span>
                     <span className="block font-mono text-xs text-slate-600">{e.id}</span>
                   </td>
-                  <td className={td}>
+                  <td data-label="Order" className={td}>
                     {e.order_id ? (
                       <Link href={`/admin/orders/${encodeURIComponent(e.order_id)}`} className={`${textLink} font-mono text-xs`}>
                         {e.order_id}
@@ -71,8 +73,12 @@ export default async function AdminEventsPage({ searchParams }: { searchParams: 
                       <None />
                     )}
                   </td>
-                  <td className={`${td} font-mono text-xs`}>{e.account_id ?? <None />}</td>
-                  <td className={td}>{e.outcome ?? <None />}</td>
+                  <td data-label="Account" className={`${td} font-mono text-xs`}>
+                    {e.account_id ?? <None />}
+                  </td>
+                  <td data-label="Outcome" className={td}>
+                    {e.outcome ?? <None />}
+                  </td>
                 </tr>
               ))}
             </tbody>

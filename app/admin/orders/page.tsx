@@ -44,7 +44,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         {orders.length === 0 ? (
           <p className="text-sm text-slate-600">No order matches.</p>
         ) : (
-          <ScrollTable label="Orders" minWidth="min-w-[64rem]">
+          <ScrollTable label="Orders" minWidth="sm:min-w-[64rem]">
             <caption className="sr-only">Orders, newest first</caption>
             <thead>
               <tr>
@@ -71,23 +71,29 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
             <tbody>
               {orders.map((o) => (
                 <tr key={o.id} className="align-top">
-                  <td className={td}>
+                  <td data-label="Order" className={td}>
                     <Link href={`/admin/orders/${encodeURIComponent(o.id)}`} className={`${textLink} font-mono text-xs`}>
                       {o.id}
                     </Link>
                     <p className="text-xs text-slate-600">{formatMoment(o.created_at)}</p>
                   </td>
-                  <td className={td}>{o.buyer_email}</td>
-                  <td className={td}>
+                  <td data-label="Buyer" className={td}>
+                    {o.buyer_email}
+                  </td>
+                  <td data-label="Product and seller" className={td}>
                     <p>
                       {o.product.name}
                       {o.quantity > 1 ? ` × ${String(o.quantity)}` : ""}
                     </p>
                     <p className="text-xs text-slate-600">{o.seller.name}</p>
                   </td>
-                  <td className={tdNum}>{formatPrice(o.amount_cents + (o.tax_cents ?? 0), o.currency)}</td>
-                  <td className={tdNum}>{o.refunded_cents ? formatPrice(o.refunded_cents, o.currency) : "—"}</td>
-                  <td className={td}>
+                  <td data-label="Paid" className={tdNum}>
+                    {formatPrice(o.amount_cents + (o.tax_cents ?? 0), o.currency)}
+                  </td>
+                  <td data-label="Refunded" className={tdNum}>
+                    {o.refunded_cents ? formatPrice(o.refunded_cents, o.currency) : "—"}
+                  </td>
+                  <td data-label="Status" className={td}>
                     <Badge tone={o.status === "paid" ? "green" : "slate"}>{o.status}</Badge>
                     {o.dispute_status ? (
                       <span className="ml-1">

@@ -6,9 +6,9 @@ import { formatPrice } from "@/lib/pricing";
 import { param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
-import { textLink } from "@/components/ui/styles";
-import { removeProductAction, restoreProductAction } from "../actions";
-import { AdminNotice, FilterSelect, ProductBadge, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+import { buttonSecondary, textLink } from "@/components/ui/styles";
+import { featureProductAction, removeProductAction, restoreProductAction, unfeatureProductAction } from "../actions";
+import { AdminNotice, Badge, FilterSelect, ProductBadge, ReasonForm, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Products");
@@ -34,7 +34,7 @@ export default async function AdminProductsPage({ searchParams }: { searchParams
       <AdminNotice searchParams={query} />
       <PageHeader
         title="Products"
-        description="Removing a listing hides it everywhere with a reason its seller sees; they cannot relist it. Restoring puts it back as it was, as far as the publishing rules allow now."
+        description="Featuring a listed product puts it in the home page's Featured row, newest featured first. Removing a listing hides it everywhere with a reason its seller sees; they cannot relist it. Restoring puts it back as it was, as far as the publishing rules allow now."
       />
       <div className="mt-6">
         <SearchForm label="Search products" q={q} placeholder="Name, words, id, plugin id or seller's e-mail">
@@ -46,7 +46,7 @@ export default async function AdminProductsPage({ searchParams }: { searchParams
         {products.length === 0 ? (
           <p className="text-sm text-slate-600">No product matches.</p>
         ) : (
-          <ScrollTable label="Products" minWidth="min-w-[60rem]">
+          <ScrollTable label="Products" minWidth="sm:min-w-[60rem]">
             <caption className="sr-only">Products of every seller and status, newest first</caption>
             <thead>
               <tr>
@@ -73,7 +73,7 @@ export default async function AdminProductsPage({ searchParams }: { searchParams
             <tbody>
               {products.map((p) => (
                 <tr key={p.id} className="align-top">
-                  <td className={td}>
+                  <td data-label="Product" className={td}>
                     {p.status === "active" ? (
                       <a href={`/products/${encodeURIComponent(p.id)}`} className={textLink}>
                         {p.name}
@@ -83,20 +83,38 @@ export default async function AdminProductsPage({ searchParams }: { searchParams
                     )}
                     <p className="text-xs text-slate-600">{p.plugin_id}</p>
                   </td>
-                  <td className={td}>
+                  <td data-label="Seller" className={td}>
                     <p>{p.seller.name}</p>
                     <p className="text-xs text-slate-600">
                       {p.seller.email}
                       {p.seller.suspended ? " · suspended" : ""}
                     </p>
                   </td>
-                  <td className={td}>
+                  <td data-label="Status" className={td}>
                     <ProductBadge status={p.status} />
+                    {p.featured_at ? (
+                      <span className="ml-1.5">
+                        <Badge tone="green">Featured</Badge>
+                      </span>
+                    ) : null}
                     {p.moderation_reason ? <p className="mt-1 max-w-xs text-xs text-slate-600">{p.moderation_reason}</p> : null}
                   </td>
-                  <td className={tdNum}>{formatPrice(p.price_cents, p.currency)}</td>
-                  <td className={tdNum}>{p.sales_count.toLocaleString("en-US")}</td>
-                  <td className={td}>
+                  <td data-label="Price" className={tdNum}>
+                    {formatPrice(p.price_cents, p.currency)}
+                  </td>
+                  <td data-label="Sales" className={tdNum}>
+                    {p.sales_count.toLocaleString("en-US")}
+                  </td>
+                  <td className={`${td} space-y-2`}>
+                    {p.featured_at || p.status === "active" ? (
+                      <form action={p.featured_at ? unfeatureProductAction : featureProductAction}>
+                        <input type="hidden" name="id" value={p.id} />
+                        <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
+                          {p.featured_at ? "Unfeature" : "Feature"}
+                          <span className="sr-only"> {p.name}</span>
+                        </button>
+                      </form>
+                    ) : null}
                     {p.status === "removed" ? (
                       <ReasonForm
                         action={restoreProductAction}

@@ -44,7 +44,7 @@ export default async function AdminSellersPage({ searchParams }: { searchParams:
         {sellers.length === 0 ? (
           <p className="text-sm text-slate-600">No seller matches.</p>
         ) : (
-          <ScrollTable label="Sellers" minWidth="min-w-[56rem]">
+          <ScrollTable label="Sellers" minWidth="sm:min-w-[56rem]">
             <caption className="sr-only">Sellers, newest first, with their products and standing</caption>
             <thead>
               <tr>
@@ -71,12 +71,14 @@ export default async function AdminSellersPage({ searchParams }: { searchParams:
             <tbody>
               {sellers.map((s) => (
                 <tr key={s.id} className="align-top">
-                  <td className={td}>
+                  <td data-label="Seller" className={td}>
                     <p className="font-semibold text-slate-900">{s.name}</p>
                     <p className="text-xs text-slate-600">{s.email}</p>
                   </td>
-                  <td className={`${td} whitespace-nowrap`}>{formatDay(s.created_at)}</td>
-                  <td className={td}>
+                  <td data-label="Joined" className={`${td} whitespace-nowrap`}>
+                    {formatDay(s.created_at)}
+                  </td>
+                  <td data-label="Products" className={td}>
                     <Link href={`/admin/products?seller=${encodeURIComponent(s.id)}`} className={textLink}>
                       {Object.values(s.products).reduce((a, b) => a + b, 0)} products
                     </Link>
@@ -86,8 +88,10 @@ export default async function AdminSellersPage({ searchParams }: { searchParams:
                         .join(", ") || "none yet"}
                     </p>
                   </td>
-                  <td className={td}>{s.payout_ready ? <Badge tone="green">Ready</Badge> : <None label="not ready" />}</td>
-                  <td className={td}>
+                  <td data-label="Payouts" className={td}>
+                    {s.payout_ready ? <Badge tone="green">Ready</Badge> : <None label="not ready" />}
+                  </td>
+                  <td data-label="Standing" className={td}>
                     {s.suspended_at ? (
                       <>
                         <Badge tone="red">Suspended</Badge>

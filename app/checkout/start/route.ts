@@ -1,4 +1,5 @@
 import { buyErrorCode, type BuyErrorCode } from "@/lib/checkout/buy-errors";
+import { buyRefillCookie } from "@/lib/checkout/buy-refill";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { readForm, seeOther } from "@/lib/checkout/form";
 import { createCheckoutRequestSchema } from "@/lib/checkout/schemas";
@@ -6,12 +7,14 @@ import { AppError } from "@/lib/http/errors";
 import { RULES } from "@/lib/http/rate-limit";
 import { methods, route } from "@/lib/http/route";
 import { productIdSchema } from "@/lib/marketplace/schemas";
+import { paths } from "@/lib/urls";
 
 const FIELD_ERRORS: Record<string, BuyErrorCode> = { buyer_email: "invalid_email", coupon_code: "invalid_coupon", quantity: "invalid_quantity" };
 
 // The product page's Buy form: open a checkout session and send the browser to pay; problems go back to the form
 // as a code (?buy_error=<code>), which the page turns into its own words (lib/checkout/buy-errors.ts), with what the
-// buyer typed (e-mail, coupon, seats) so nothing has to be entered again.
+// buyer typed so nothing has to be entered again: coupon and seats in the URL, the e-mail address in a short-lived
+// cookie for that page only (lib/checkout/buy-refill.ts), never in the URL.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     rateLimit: ({ client }) => [[RULES.checkout, client]],
@@ -22,10 +25,13 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       const back = (code: BuyErrorCode) => {
         const pid = form.product_id;
         const id = pid !== undefined && productIdSchema.safeParse(pid).success ? pid : null;
-        const refill = new URLSearchParams({ buy_error: code, email: form.buyer_email ?? "" });
+        const refill = new URLSearchParams({ buy_error: code });
         if (coupon) refill.set("coupon", coupon);
         if (quantity) refill.set("quantity", quantity);
-        return seeOther(id ? `/products/${id}?${refill.toString()}#buy` : "/");
+        if (!id) return seeOther("/");
+        const response = seeOther(`${paths.product(id)}?${refill.toString()}#buy`);
+        if (form.buyer_email) response.headers.append("Set-Cookie", buyRefillCookie(id, form.buyer_email));
+        return response;
       };
       const parsed = createCheckoutRequestSchema.safeParse({
         product_id: form.product_id,

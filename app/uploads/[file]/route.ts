@@ -1,5 +1,6 @@
+import { Readable } from "node:stream";
 import { z } from "zod";
-import { readUpload } from "@/lib/dashboard/uploads";
+import { openUpload } from "@/lib/dashboard/uploads";
 import { notFound } from "@/lib/http/errors";
 import { methods, route } from "@/lib/http/route";
 
@@ -7,11 +8,17 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
     params: z.object({ file: z.string().max(64) }),
     handler: async ({ params }) => {
-      const upload = await readUpload(params.file);
+      // From the object store (local disk or the shared bucket), whichever instance stored it.
+      const upload = await openUpload(params.file);
       if (!upload) throw notFound("upload");
       // Content-addressed: the name changes with the bytes, so it can be cached for good.
-      return new Response(new Uint8Array(upload.bytes), {
-        headers: { "Content-Type": upload.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
+      return new Response(Readable.toWeb(upload.body) as ReadableStream<Uint8Array>, {
+        headers: {
+          "Content-Type": upload.type,
+          "Content-Length": String(upload.size),
+          "Cache-Control": "public, max-age=31536000, immutable",
+          "X-Content-Type-Options": "nosniff",
+        },
       });
     },
   }),

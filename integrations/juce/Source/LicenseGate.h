@@ -4,6 +4,9 @@
 //     LicenseGate licenseGate { [this] (const licensing::Outcome& o) { setLicensed (o.allowed()); } };
 //     ... in the constructor: licenseGate.start (this);
 //
+// The app version sent when this machine is activated is licensing::defaultAppVersion() (a plugin's version, or the
+// JUCEApplication's); pass another as the second argument, e.g. ProjectInfo::versionString from a Projucer project.
+//
 // Keep the processor running in a safe mode (e.g. bypass or silence) until allowed() is true.
 #pragma once
 
@@ -15,7 +18,8 @@ class LicenseGate
 public:
     using Callback = std::function<void (const licensing::Outcome&)>;
 
-    explicit LicenseGate (Callback onResult) : onResult (std::move (onResult)) {}
+    explicit LicenseGate (Callback onResult, juce::String appVersion = licensing::defaultAppVersion())
+        : onResult (std::move (onResult)), appVersion (std::move (appVersion)) {}
 
     ~LicenseGate() { *alive = false; }
 
@@ -23,7 +27,7 @@ public:
     void start (juce::Component* parentComponent)
     {
         parent = parentComponent;
-        runInBackground ([] { return licensing::checkLicense(); });
+        runInBackground ([version = appVersion] { return licensing::checkLicense (version); });
     }
 
     /** For a "Release this machine" menu item. */
@@ -78,13 +82,14 @@ private:
             prompt.reset();
 
             if (result == 1)
-                runInBackground ([key] { return licensing::activateLicense (key); });
+                runInBackground ([key, version = appVersion] { return licensing::activateLicense (key, version); });
             else if (onResult)
                 onResult (licensing::Outcome { licensing::Status::needsKey, "A license key is required to use this app.", false, 0 });
         }), false);
     }
 
     Callback onResult;
+    juce::String appVersion;
     juce::Component* parent = nullptr;
     std::unique_ptr<juce::AlertWindow> prompt;
     std::shared_ptr<bool> alive = std::make_shared<bool> (true);

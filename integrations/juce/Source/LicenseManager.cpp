@@ -26,6 +26,32 @@ const license_public_key LICENSE_PUBLIC_KEYS[] {
     { "did:web:localhost%3A3000#ed25519-1", "" }, // placeholder: replace "" with the key printed by the command in the setup steps
 };
 constexpr int licenseFileMaxBytes = LICENSE_FILE_MAX_BYTES;
+// What /activate accepts for the machine's name and the app's version, in characters (see cleanText).
+constexpr int machineNameMaxChars = 100;
+constexpr int appVersionMaxChars = 64;
+
+// This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...
+const juce::String platformName
+{
+   #if JUCE_WINDOWS
+    "windows-"
+   #elif JUCE_MAC
+    "macos-"
+   #elif JUCE_LINUX
+    "linux-"
+   #else
+    "other-"
+   #endif
+   #if JUCE_INTEL && JUCE_64BIT
+    "x64"
+   #elif JUCE_ARM && JUCE_64BIT
+    "arm64"
+   #elif JUCE_INTEL
+    "x86"
+   #else
+    "other"
+   #endif
+};
 
 Outcome make (Status status, const juce::String& message)
 {
@@ -260,7 +286,37 @@ Response post (const juce::String& endpoint, const juce::var& body)
     return { Response::Kind::unavailable, {}, "too many requests" };
 }
 
-Response call (const juce::String& endpoint, const juce::String& key, const juce::String& fingerprint)
+/**
+ * At most maxChars characters as the server counts them (UTF-16 units: a character beyond U+FFFF counts two), without
+ * the control characters the server refuses (U+0000-U+001F, U+007F-U+009F).
+ */
+juce::String cleanText (const juce::String& text, int maxChars)
+{
+    juce::String out;
+    int chars = 0;
+
+    for (auto p = text.getCharPointer(); ! p.isEmpty();)
+    {
+        const auto c = p.getAndAdvance();
+
+        if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+            continue;
+
+        const int width = c > 0xffff ? 2 : 1;
+
+        if (chars + width > maxChars)
+            break;
+
+        out += c;
+        chars += width;
+    }
+
+    return out;
+}
+
+/** appVersion is sent (with the other machine details) only to /activate; juce::JSON escapes every value. */
+Response call (const juce::String& endpoint, const juce::String& key, const juce::String& fingerprint,
+               const juce::String& appVersion = {})
 {
     juce::DynamicObject::Ptr body (new juce::DynamicObject());
     body->setProperty ("license_key", key);
@@ -268,6 +324,19 @@ Response call (const juce::String& endpoint, const juce::String& key, const juce
 
     if (endpoint != "/deactivate")
         body->setProperty ("plugin_id", appId);
+
+    if (endpoint == "/activate")
+    {
+        const std::pair<const char*, juce::String> details[] {
+            { "machine_name", cleanText (juce::SystemStats::getComputerName(), machineNameMaxChars) },
+            { "platform", platformName },
+            { "app_version", cleanText (appVersion, appVersionMaxChars) },
+        };
+
+        for (const auto& [name, value] : details)
+            if (value.isNotEmpty())
+                body->setProperty (name, value);
+    }
 
     return post (endpoint, juce::var (body.get()));
 }
@@ -341,13 +410,13 @@ Outcome offline (const juce::String& key, const juce::String& fingerprint, const
     return make (Status::unreachable, "Could not reach the license server (" + reason + "). Connect to the internet to verify your license.");
 }
 
-Outcome checkKey (const juce::String& key, const juce::String& fingerprint, bool newlyEntered)
+Outcome checkKey (const juce::String& key, const juce::String& fingerprint, bool newlyEntered, const juce::String& appVersion)
 {
     bool activated = false;
 
     if (newlyEntered)
     {
-        const auto activation = call ("/activate", key, fingerprint);
+        const auto activation = call ("/activate", key, fingerprint, appVersion);
 
         if (activation.kind == Response::Kind::unavailable)
             return make (Status::unreachable, "Could not reach the license server to activate (" + activation.reason + "). Check your connection and try again.");
@@ -365,7 +434,7 @@ Outcome checkKey (const juce::String& key, const juce::String& fingerprint, bool
         && (codeOf (answer.json) == "NO_MACHINE" || codeOf (answer.json) == "FINGERPRINT_SCOPE_MISMATCH"))
     {
         // The key is fine but this machine is not (or no longer) activated: take a seat, then validate again.
-        const auto activation = call ("/activate", key, fingerprint);
+        const auto activation = call ("/activate", key, fingerprint, appVersion);
 
         if (activation.kind == Response::Kind::ok && ! (bool) activation.json["activated"])
             return refusal (activation.json);
@@ -460,7 +529,19 @@ juce::String verifyLicenseFile (const juce::String& text, const juce::String& fi
     return why;
 }
 
-Outcome checkLicense()
+juce::String defaultAppVersion()
+{
+   #if defined (JucePlugin_VersionString)
+    return JucePlugin_VersionString;
+   #else
+    if (auto* app = juce::JUCEApplicationBase::getInstance())
+        return app->getApplicationVersion();
+
+    return {};
+   #endif
+}
+
+Outcome checkLicense (const juce::String& appVersion)
 {
     const auto fingerprint = machineFingerprint();
 
@@ -474,10 +555,10 @@ Outcome checkLicense()
         return make (Status::needsKey, "A license key is required to use this app.");
 
     state.reset();
-    return checkKey (key, fingerprint, false);
+    return checkKey (key, fingerprint, false, appVersion);
 }
 
-Outcome activateLicense (const juce::String& enteredKey)
+Outcome activateLicense (const juce::String& enteredKey, const juce::String& appVersion)
 {
     const auto key = normaliseKey (enteredKey);
 
@@ -489,7 +570,7 @@ Outcome activateLicense (const juce::String& enteredKey)
     if (fingerprint.isEmpty())
         return make (Status::error, "Could not identify this machine.");
 
-    return checkKey (key, fingerprint, true);
+    return checkKey (key, fingerprint, true, appVersion);
 }
 
 Outcome deactivateThisMachine()

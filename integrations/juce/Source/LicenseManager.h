@@ -32,11 +32,21 @@ struct Outcome
     bool allowed() const noexcept { return status == Status::valid || status == Status::offlineGrace; }
 };
 
-/** Validates the stored key (re-activating this machine when needed); Status::needsKey when there is none. */
-Outcome checkLicense();
+/**
+ * Your app's version as JUCE knows it: a plugin's JucePlugin_VersionString, else the running JUCEApplication's
+ * getApplicationVersion(); empty when neither is there (pass ProjectInfo::versionString yourself then).
+ */
+juce::String defaultAppVersion();
 
-/** Activates a key the user entered on this machine, validates it and stores it. */
-Outcome activateLicense (const juce::String& enteredKey);
+/**
+ * Validates the stored key (re-activating this machine when needed); Status::needsKey when there is none. When a
+ * check activates this machine it sends appVersion (empty: none) with the computer's name and the platform, so the
+ * buyer and you can tell machines apart.
+ */
+Outcome checkLicense (const juce::String& appVersion = defaultAppVersion());
+
+/** Activates a key the user entered on this machine (sending appVersion as above), validates it and stores it. */
+Outcome activateLicense (const juce::String& enteredKey, const juce::String& appVersion = defaultAppVersion());
 
 /** Releases this machine's seat so the key can be used elsewhere, and forgets the key here. */
 Outcome deactivateThisMachine();

@@ -1,7 +1,9 @@
 //! License checks for com.example.app against http://localhost:3000 (ureq 2, sha2, serde_json, ring).
 //!
-//! Call check_license() at every start; when it answers Status::NeedsKey, ask for the key and call
-//! activate_license(key). Run only when outcome.allowed is true. The calls block: run them off the UI thread.
+//! Call check_license(APP_VERSION) at every start; when it answers Status::NeedsKey, ask for the key and call
+//! activate_license(key, APP_VERSION). Run only when outcome.allowed is true. The calls block: run them off the UI
+//! thread. The app version (yours: env!("CARGO_PKG_VERSION"), say) is sent with the host name and platform when this
+//! machine is activated, so the buyer and you can tell machines apart.
 //! Offline, the app runs on this machine's signed license file, verified with LICENSE_PUBLIC_KEYS (Ed25519, ring).
 
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,9 @@ const LICENSE_FILE_FORMAT: &str = "ilm-license-file/1";
 const LICENSE_FILE_MAX_BYTES: usize = 16 * 1024;
 /// How far this machine's clock may be behind the server's when a license file's issued_at is checked.
 const CLOCK_SKEW_SECS: i64 = 300;
+// What /activate accepts for the machine's name and the app's version, in characters (see clean_text).
+const MACHINE_NAME_MAX_CHARS: usize = 100;
+const APP_VERSION_MAX_CHARS: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -435,8 +440,55 @@ fn post(path: &str, body: &Value) -> Result<Value, ApiError> {
     Err(ApiError::Unavailable("too many requests".into()))
 }
 
-fn activate(key: &str, fingerprint: &str) -> Result<Value, ApiError> {
-    post("/activate", &json!({ "license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID }))
+/// text without control characters (the server refuses them), cut to max_chars characters as the server counts them
+/// (UTF-16 units: a character beyond U+FFFF counts two) without cutting one in two.
+fn clean_text(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars().filter(|c| !c.is_control()) {
+        if used + c.len_utf16() > max_chars {
+            break;
+        }
+        used += c.len_utf16();
+        out.push(c);
+    }
+    out
+}
+
+/// This machine's host name (Linux: the kernel's, elsewhere from the `hostname` command; no extra crate needed).
+fn host_name() -> String {
+    let name = if cfg!(target_os = "linux") {
+        fs::read_to_string("/proc/sys/kernel/hostname").map_err(|e| e.to_string())
+    } else {
+        command_output("hostname", &[])
+    };
+    clean_text(name.unwrap_or_default().trim(), MACHINE_NAME_MAX_CHARS)
+}
+
+/// This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...
+fn platform_name() -> String {
+    let arch = match env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    format!("{}-{arch}", env::consts::OS)
+}
+
+fn activate(key: &str, fingerprint: &str, app_version: &str) -> Result<Value, ApiError> {
+    let mut body = json!({ "license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID });
+    // What the buyer and the seller see about this machine; empty values are left out.
+    let details = [
+        ("machine_name", host_name()),
+        ("platform", platform_name()),
+        ("app_version", clean_text(app_version, APP_VERSION_MAX_CHARS)),
+    ];
+    for (name, value) in details {
+        if !value.is_empty() {
+            body[name] = Value::String(value);
+        }
+    }
+    post("/activate", &body)
 }
 
 fn validate(key: &str, fingerprint: &str) -> Result<Value, ApiError> {
@@ -534,11 +586,11 @@ fn offline(stored: &State, key: &str, fingerprint: &str, reason: &str) -> Outcom
     )
 }
 
-fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: bool) -> Outcome {
+fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: bool, app_version: &str) -> Outcome {
     let answer = (|| -> Result<Result<Value, Outcome>, ApiError> {
         let mut activated = false;
         if newly_entered {
-            let activation = activate(key, fingerprint)?;
+            let activation = activate(key, fingerprint, app_version)?;
             if activation["activated"] != Value::Bool(true) {
                 return Ok(Err(refusal(&activation)));
             }
@@ -547,7 +599,7 @@ fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: boo
         let mut answer = validate(key, fingerprint)?;
         if !activated && matches!(code_of(&answer), "NO_MACHINE" | "FINGERPRINT_SCOPE_MISMATCH") {
             // The key is fine but this machine is not (or no longer) activated: take a seat, then validate again.
-            let activation = activate(key, fingerprint)?;
+            let activation = activate(key, fingerprint, app_version)?;
             if activation["activated"] != Value::Bool(true) {
                 return Ok(Err(refusal(&activation)));
             }
@@ -599,8 +651,9 @@ fn check_key(key: &str, fingerprint: &str, mut stored: State, newly_entered: boo
     outcome
 }
 
-/// Validates the stored key (re-activating this machine when needed). Status::NeedsKey when there is none.
-pub fn check_license() -> Outcome {
+/// Validates the stored key (re-activating this machine when needed, sending app_version). Status::NeedsKey when
+/// there is none.
+pub fn check_license(app_version: &str) -> Outcome {
     let fingerprint = match machine_fingerprint() {
         Ok(fingerprint) => fingerprint,
         Err(e) => return Outcome::new(Status::Error, format!("Could not identify this machine: {e}")),
@@ -610,16 +663,16 @@ pub fn check_license() -> Outcome {
         return Outcome::new(Status::NeedsKey, "A license key is required to use this app.");
     }
     let key = stored.license_key.clone();
-    check_key(&key, &fingerprint, stored, false)
+    check_key(&key, &fingerprint, stored, false, app_version)
 }
 
-/// Activates a key the user entered on this machine, validates it and stores it.
-pub fn activate_license(entered_key: &str) -> Outcome {
+/// Activates a key the user entered on this machine (sending app_version), validates it and stores it.
+pub fn activate_license(entered_key: &str, app_version: &str) -> Outcome {
     let Some(key) = normalize_key(entered_key) else {
         return Outcome::new(Status::NeedsKey, "That does not look like a license key: it has the form XXXX-XXXX-XXXX-XXXX.");
     };
     match machine_fingerprint() {
-        Ok(fingerprint) => check_key(&key, &fingerprint, load_state(), true),
+        Ok(fingerprint) => check_key(&key, &fingerprint, load_state(), true, app_version),
         Err(e) => Outcome::new(Status::Error, format!("Could not identify this machine: {e}")),
     }
 }

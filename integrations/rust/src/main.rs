@@ -6,6 +6,9 @@ use std::process::ExitCode;
 
 use license::Status;
 
+/// This build's version (Cargo.toml's), sent when this machine is activated.
+const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("--deactivate") {
         let outcome = license::deactivate_this_machine();
@@ -13,7 +16,7 @@ fn main() -> ExitCode {
         return if outcome.status == Status::NeedsKey { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
 
-    let mut outcome = license::check_license();
+    let mut outcome = license::check_license(APP_VERSION);
     let mut from_env = std::env::var("LICENSE_KEY").ok().filter(|key| !key.is_empty());
     let mut lines = io::stdin().lock().lines();
     for _ in 0..3 {
@@ -31,7 +34,7 @@ fn main() -> ExitCode {
                 }
             }
         };
-        outcome = license::activate_license(&key);
+        outcome = license::activate_license(&key, APP_VERSION);
     }
     println!("{}", outcome.message);
     if !outcome.allowed {

@@ -86,7 +86,8 @@ function rawEd25519Key(value: string): Buffer | null {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, "hex");
   if (/^z[1-9A-HJ-NP-Za-km-z]{40,60}$/.test(value)) {
     const bytes = base58Decode(value.slice(1));
-    return bytes && bytes.length === 34 && bytes[0] === 0xed && bytes[1] === 0x01 ? bytes.subarray(2) : null;
+    if (bytes && bytes.length === 34 && bytes[0] === 0xed && bytes[1] === 0x01) return bytes.subarray(2);
+    // Not a multibase key: a base64url key can look like one (it starts with "z" and avoids 0, O, I, l, - and _).
   }
   if (/^[A-Za-z0-9_-]{43}=?$/.test(value)) {
     const bytes = Buffer.from(value.replace(/=$/, ""), "base64url");

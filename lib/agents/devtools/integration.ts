@@ -59,7 +59,8 @@ function contextOf(input: LicenseIntegrationArgs): { language: IntegrationLangua
  * Markdown for integrating license checks into an app: an intro, setup steps, and complete code that fingerprints
  * the machine, activates on first run, validates at every start, fetches the machine's signed license file and runs
  * offline on it (verified with the embedded Ed25519 key; a 7-day unsigned grace while no key is embedded), and maps
- * every answer to an outcome. Throws on an unknown language or an app_id/server_url/public_keys that is not safe to
+ * every answer to an outcome. The Python and Electron (Node) code also checks for updates (GET /api/updates/{plugin_id})
+ * and downloads one only once its size, SHA-256 and Ed25519 signature verify with the same embedded keys. Throws on an unknown language or an app_id/server_url/public_keys that is not safe to
  * embed.
  */
 export function generateLicenseIntegration(args: LicenseIntegrationArgs): string {

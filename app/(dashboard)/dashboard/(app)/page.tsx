@@ -1,15 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { profileGaps } from "@/lib/dashboard/developer-profile";
 import { listSellerProducts } from "@/lib/dashboard/products";
 import { sellerSales } from "@/lib/dashboard/sales";
 import { getPayoutAccount } from "@/lib/payouts/payout-account";
 import { PRICING, SELLER_SHARE_PERCENT } from "@/lib/pricing";
+import { NextSteps } from "@/components/dashboard/next-steps";
 import { Notice } from "@/components/dashboard/notice";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { RevenueCharts } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
 import { buttonPrimary, buttonSecondary, card, focusRing, textLink } from "@/components/ui/styles";
+import { paths } from "@/lib/urls";
 import { pageSeller } from "../../_lib/seller";
 
 export const dynamic = "force-dynamic";
@@ -24,6 +27,29 @@ export default async function OverviewPage({ searchParams }: Props) {
   const listed = products.filter((p) => p.status === "active").length;
   const licenses = products.reduce((n, p) => n + p._count.licenses, 0);
   const recent = sales.orders.slice(0, 5);
+  // Someone with no product yet has not been here to sell before: a welcome and the way to the first sale.
+  const firstTime = products.length === 0;
+  const steps = [
+    {
+      id: "support",
+      title: "Add your refund policy and support contact",
+      text: "Shown on your product pages; needed before a paid listing.",
+      href: paths.profileSupport,
+      done: profileGaps(developer).length === 0,
+    },
+    ...(payout.connect_with !== null
+      ? [
+          {
+            id: "payouts",
+            title: "Connect your payout account",
+            text: "So the money from your sales reaches you.",
+            href: "/dashboard/payouts",
+            done: payout.ready,
+          },
+        ]
+      : []),
+    { id: "product", title: "Add your first product", text: "Listed at once for people and agents.", href: "/dashboard/products/new", done: false },
+  ];
   const links = [
     { href: "/dashboard/products/new", title: "Add a product", text: "Icon, price, seats, trial — listed at once for people and agents." },
     { href: "/dashboard/licenses", title: "Find a license", text: "Search by key or buyer e-mail, release machines, revoke." },
@@ -39,7 +65,7 @@ export default async function OverviewPage({ searchParams }: Props) {
     <>
       <Notice searchParams={await searchParams} />
       <PageHeader
-        title={`Welcome back, ${developer.name}`}
+        title={firstTime ? `Welcome, ${developer.name}` : `Welcome back, ${developer.name}`}
         description={`You receive ${SELLER_SHARE_PERCENT} % of what each buyer pays (after any coupon, before tax); the platform keeps ${PRICING.transaction_fee_percent} % and pays Stripe's processing fee from it. No monthly fee.`}
         actions={
           <>
@@ -52,6 +78,8 @@ export default async function OverviewPage({ searchParams }: Props) {
           </>
         }
       />
+
+      {firstTime ? <NextSteps steps={steps} /> : null}
 
       {!payout.ready && payout.connect_with !== null ? (
         <div

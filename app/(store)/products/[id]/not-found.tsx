@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
-import { NotFoundPanel } from "@/components/store/not-found-panel";
+import { NotFoundPanel, PRODUCT_NOT_FOUND } from "@/components/store/not-found-panel";
 
-export const metadata: Metadata = { title: "Product not found", robots: { index: false } };
+// Shown on a client-side navigation to a missing product; a first load is answered by app/not-found.tsx, which
+// server.ts has render the same words (lib/http/page-guards.ts).
+export const metadata: Metadata = { title: PRODUCT_NOT_FOUND.title, robots: { index: false } };
 
 export default function ProductNotFound() {
-  return (
-    <NotFoundPanel title="We couldn't find that product">
-      <p>It may have been unlisted by its developer, or the link may be mistyped.</p>
-    </NotFoundPanel>
-  );
+  return <NotFoundPanel copy={PRODUCT_NOT_FOUND} />;
 }

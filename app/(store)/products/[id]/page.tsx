@@ -1,19 +1,32 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { buyErrorMessage } from "@/lib/checkout/buy-errors";
+import { BUY_REFILL_COOKIE, readBuyRefill } from "@/lib/checkout/buy-refill";
 import { AppError } from "@/lib/http/errors";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { getProduct } from "@/lib/marketplace/get-product";
 import { productIdSchema, type ProductDetails } from "@/lib/marketplace/schemas";
 import { checkoutConfigured } from "@/lib/payments/provider";
+import { publishedReleases, releaseView, type ReleaseView } from "@/lib/releases/read";
+import { paths } from "@/lib/urls";
 import { BuyOptions } from "@/components/checkout/buy-options";
 import { browseHref } from "@/components/store/browse-query";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
 import { PlatformBadges } from "@/components/store/platform-badges";
 import { ProductJsonLd } from "@/components/store/product-json-ld";
+import { ProductReviews, reviewsPageOf } from "@/components/store/product-reviews";
+import { RatingStars } from "@/components/store/rating-stars";
+import { DemoLinks } from "@/components/store/demo-links";
+import { ProductTrust, TrustLink } from "@/components/store/product-trust";
+import { ReleaseChangelog } from "@/components/store/release-changelog";
+import { formatLabel, releaseFormats } from "@/components/store/release-labels";
+import { ScreenshotGallery } from "@/components/store/screenshot-gallery";
+import { StickyBuyBar } from "@/components/store/sticky-buy-bar";
 import { Badge } from "@/components/ui/badge";
+import { formatDay } from "@/components/ui/format";
 import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
@@ -21,11 +34,14 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * The Buy form's refusal, sent back by /checkout/start as ?buy_error=<code>&email=…: only known codes show a
- * message (lib/checkout/buy-errors.ts), so a crafted link cannot put words on the page. The e-mail is plain
- * text, length-capped, and only refills the input.
+ * The Buy form's refusal, sent back by /checkout/start as ?buy_error=<code>: only known codes show a message
+ * (lib/checkout/buy-errors.ts), so a crafted link cannot put words on the page. The e-mail address comes from the
+ * short-lived cookie /checkout/start set for this page (never the URL), is plain text, and only refills the input.
  */
-function buyFormState(query: Record<string, string | string[] | undefined>): {
+function buyFormState(
+  query: Record<string, string | string[] | undefined>,
+  refillCookie: string | undefined,
+): {
   error: string | null;
   email: string;
   coupon: string;
@@ -39,9 +55,10 @@ function buyFormState(query: Record<string, string | string[] | undefined>): {
       .trim()
       .slice(0, max);
   const quantity = clean(first(query.quantity), 3);
+  const error = buyErrorMessage(first(query.buy_error));
   return {
-    error: buyErrorMessage(first(query.buy_error)),
-    email: clean(first(query.email), 254),
+    error,
+    email: error ? readBuyRefill(refillCookie) : "",
     coupon: clean(first(query.coupon), 32),
     quantity: /^\d{1,3}$/.test(quantity) ? quantity : "",
   };
@@ -97,6 +114,18 @@ function joinList(items: readonly string[]): string {
   return items.join(", ");
 }
 
+/** What a license's updates cover, in the buyer's words. */
+function updatePolicyText(product: ProductDetails): string {
+  switch (product.update_policy) {
+    case "days":
+      return `Updates released within ${plural(product.update_days ?? 0, "day")} of your purchase.`;
+    case "major":
+      return "Updates within the major version you buy (a new major version needs a new license).";
+    default:
+      return "Every future release.";
+  }
+}
+
 function Spec({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 px-5 py-4 sm:grid-cols-3 sm:gap-4">
@@ -108,7 +137,11 @@ function Spec({ term, children }: { term: string; children: ReactNode }) {
 
 export default async function ProductPage({ params, searchParams }: Props) {
   const product = await loadProduct((await params).id);
-  const buy = buyFormState(await searchParams);
+  const buy = buyFormState(await searchParams, (await cookies()).get(BUY_REFILL_COOKIE)?.value);
+  const releases: ReleaseView[] = (await publishedReleases(product.id)).map((r) => releaseView(r));
+  const latest = product.latest_version;
+  // Formats as badges: those of the release the page calls latest (else the newest one listed).
+  const formats = releaseFormats((releases.find((r) => r.version === latest?.version) ?? releases[0])?.artifacts ?? []);
   // No payment provider (production without Stripe or PAYMENTS=test): say so instead of offering a Buy button.
   const canBuy = checkoutConfigured();
   const dev = product.developer_info;
@@ -120,7 +153,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
       <ProductJsonLd product={product} available={canBuy} />
 
       <div className="border-b border-slate-200 bg-white">
-        <div className={`${container} py-8 sm:py-10`}>
+        <div className={`${container} py-5 sm:py-10`}>
           <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
             <ol className="flex flex-wrap items-center gap-x-2 gap-y-1">
               <li>
@@ -141,34 +174,66 @@ export default async function ProductPage({ params, searchParams }: Props) {
             </ol>
           </nav>
 
-          <div className="mt-6 flex flex-col gap-5 sm:flex-row sm:items-start">
+          {/* On phones the icon sits beside the name and the price takes its own line, so the Buy box comes sooner. */}
+          <div className="mt-4 flex flex-wrap items-start gap-4 sm:mt-6 sm:flex-nowrap sm:gap-5">
             {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon */}
             <img
               src={product.icon_url}
               alt={`${product.name} icon`}
               width={96}
               height={96}
-              className="size-20 shrink-0 rounded-2xl shadow-sm sm:size-24"
+              className="size-14 shrink-0 rounded-xl shadow-sm sm:size-24 sm:rounded-2xl"
             />
             <div className="min-w-0 flex-1">
-              <h1 className="text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">{product.name}</h1>
-              <p className="mt-2 max-w-3xl text-lg text-pretty text-slate-600">{product.tagline}</p>
+              <h1 className="text-2xl font-semibold tracking-tight text-balance break-words text-slate-900 sm:text-4xl">{product.name}</h1>
+              {latest ? (
+                <p id="latest-version" className="mt-1.5 text-sm text-slate-600">
+                  Version <span className="font-semibold text-slate-900">{latest.version}</span>
+                  <span aria-hidden="true" className="mx-1.5 text-slate-400">
+                    ·
+                  </span>
+                  released <time dateTime={latest.published_at}>{formatDay(latest.published_at)}</time>
+                  <span aria-hidden="true" className="mx-1.5 text-slate-400">
+                    ·
+                  </span>
+                  <a href="#changelog" className={textLink}>
+                    What&apos;s new
+                  </a>
+                </p>
+              ) : null}
+              <p className="mt-2 max-w-3xl text-base text-pretty text-slate-600 sm:text-lg">{product.tagline}</p>
+              {product.rating.count > 0 ? (
+                <p className="mt-2">
+                  <a href="#reviews" className={`inline-flex rounded-sm hover:underline ${focusRing}`}>
+                    <RatingStars average={product.rating.average} count={product.rating.count} />
+                  </a>
+                </p>
+              ) : null}
               <p className="mt-3 text-sm text-slate-700">
                 by <span className="font-semibold text-slate-900">{product.developer}</span>
                 <span aria-hidden="true" className="mx-2 text-slate-400">
                   ·
                 </span>
-                <Link href={browseHref({ developer: product.developer_id })} className={textLink}>
+                <Link href={paths.developer(product.developer_id)} className={textLink}>
                   More from {product.developer}
                 </Link>
               </p>
               <div className="mt-4 flex flex-wrap items-center gap-1.5">
                 <PlatformBadges platforms={product.platforms} />
+                {formats.length > 0 ? (
+                  <ul aria-label="Plugin formats" className="flex flex-wrap gap-1.5">
+                    {formats.map((f) => (
+                      <li key={f}>
+                        <Badge tone="accent">{formatLabel(f)}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 {trial ? <Badge tone="success">Free trial · {product.pricing.trial_days} days</Badge> : null}
               </div>
             </div>
-            <div className="flex items-center gap-3 sm:flex-col sm:items-end">
-              <p className="text-3xl font-semibold text-slate-900">
+            <div className="flex w-full flex-wrap items-center gap-3 sm:w-auto sm:flex-col sm:items-end">
+              <p className="text-2xl font-semibold text-slate-900 sm:text-3xl">
                 <span className="sr-only">Price: </span>
                 {product.price_display}
               </p>
@@ -182,99 +247,10 @@ export default async function ProductPage({ params, searchParams }: Props) {
         </div>
       </div>
 
-      <div className={`${container} grid gap-10 py-10 lg:grid-cols-[minmax(0,1fr)_22rem]`}>
-        <div className="min-w-0 space-y-12">
-          <section aria-labelledby="about-heading">
-            <h2 id="about-heading" className="text-xl font-semibold text-slate-900">
-              About {product.name}
-            </h2>
-            <div className="mt-4 max-w-3xl space-y-4 text-base leading-7 text-slate-700">
-              {paragraphs(product.description).map((p, i) => (
-                <p key={i}>{p}</p>
-              ))}
-            </div>
-          </section>
-
-          {product.images.length > 0 ? (
-            <section aria-labelledby="screens-heading">
-              <h2 id="screens-heading" className="text-xl font-semibold text-slate-900">
-                Screenshots
-              </h2>
-              <ul className={`mt-4 grid gap-4 ${product.images.length > 1 ? "xl:grid-cols-2" : ""}`}>
-                {product.images.map((src, i) => (
-                  <li key={src}>
-                    <a href={src} className={`block overflow-hidden rounded-xl border border-slate-200 bg-slate-900 shadow-sm ${focusRing}`}>
-                      {/* eslint-disable-next-line @next/next/no-img-element -- static SVG screenshot */}
-                      <img
-                        src={src}
-                        alt={`${product.name} screenshot ${i + 1} of ${product.images.length}`}
-                        width={1280}
-                        height={800}
-                        loading="lazy"
-                        decoding="async"
-                        className="h-auto w-full"
-                      />
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
-
-          <section aria-labelledby="specs-heading">
-            <h2 id="specs-heading" className="text-xl font-semibold text-slate-900">
-              Specifications
-            </h2>
-            <dl className={`${card} mt-4 divide-y divide-slate-200`}>
-              <Spec term="Platforms">{joinList(product.platforms.map(platformLabel)) || "—"}</Spec>
-              {product.compatibility.length > 0 ? <Spec term="Compatibility">{joinList(product.compatibility)}</Spec> : null}
-              {product.inputs.length > 0 ? <Spec term="Inputs">{joinList(product.inputs)}</Spec> : null}
-              {product.outputs.length > 0 ? <Spec term="Outputs">{joinList(product.outputs)}</Spec> : null}
-              <Spec term="License">
-                <span className="font-medium">{seats}</span>
-                <span className="mt-1 block text-slate-600">{product.pricing.license}</span>
-              </Spec>
-              <Spec term="Free trial">{trial ? `Yes — ${plural(product.pricing.trial_days, "day")}` : "No trial"}</Spec>
-              {product.min_version ? <Spec term="Minimum host version">{product.min_version}</Spec> : null}
-              <Spec term="Category">
-                <Link href={browseHref({ category: product.category })} className={textLink}>
-                  {CATEGORY_LABELS[product.category]}
-                </Link>
-              </Spec>
-              <Spec term="Plugin ID">
-                <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] break-all text-slate-800">{product.plugin_id}</code>
-              </Spec>
-              <Spec term="Download">
-                <a href={product.download_url} className={textLink}>
-                  Download {product.name}
-                </a>
-                {trial ? <span className="text-slate-600"> — try it free for {plural(product.pricing.trial_days, "day")}</span> : null}
-              </Spec>
-            </dl>
-          </section>
-
-          <section aria-labelledby="developer-heading">
-            <h2 id="developer-heading" className="text-xl font-semibold text-slate-900">
-              About the developer
-            </h2>
-            <div className={`${card} mt-4 p-5`}>
-              <h3 className="text-base font-semibold text-slate-900">{dev.name}</h3>
-              {dev.bio ? <p className="mt-2 text-sm leading-6 text-slate-700">{dev.bio}</p> : null}
-              <div className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-                <Link href={browseHref({ developer: dev.id })} className={textLink}>
-                  More from {dev.name} ({plural(dev.product_count, "product")})
-                </Link>
-                {dev.website ? (
-                  <a href={dev.website} rel="noopener noreferrer nofollow" className={textLink}>
-                    Website<span className="sr-only"> of {dev.name}</span>
-                  </a>
-                ) : null}
-              </div>
-            </div>
-          </section>
-        </div>
-
-        <aside aria-label="Purchase" className="lg:sticky lg:top-6 lg:self-start">
+      {/* The Buy box comes first (right after the title on phones, for the eye and for screen readers alike) and
+          stands beside the description from lg up. */}
+      <div className={`${container} grid gap-10 py-6 sm:py-10 lg:grid-cols-[minmax(0,1fr)_22rem]`}>
+        <aside aria-label="Purchase" className="lg:sticky lg:top-6 lg:col-start-2 lg:row-start-1 lg:self-start">
           <section id="buy" aria-labelledby="buy-heading" className={`${card} scroll-mt-6 p-6`}>
             <h2 id="buy-heading" className="text-lg font-semibold text-slate-900">
               Buy {product.name}
@@ -345,10 +321,125 @@ export default async function ProductPage({ params, searchParams }: Props) {
             <ul className="mt-5 space-y-1.5 border-t border-slate-200 pt-4 text-xs text-slate-600">
               <li>Sold by {product.developer}</li>
               <li>Runs on {joinList(product.platforms.map(platformLabel))}</li>
+              <li>
+                <TrustLink />
+              </li>
             </ul>
           </section>
         </aside>
+        <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
+          <section aria-labelledby="about-heading">
+            <h2 id="about-heading" className="text-xl font-semibold text-slate-900">
+              About {product.name}
+            </h2>
+            <div className="mt-4 max-w-3xl space-y-4 text-base leading-7 text-slate-700">
+              {paragraphs(product.description).map((p, i) => (
+                <p key={i}>{p}</p>
+              ))}
+            </div>
+          </section>
+
+          {product.images.length > 0 ? (
+            <section aria-labelledby="screens-heading">
+              <h2 id="screens-heading" className="text-xl font-semibold text-slate-900">
+                Screenshots
+              </h2>
+              <ScreenshotGallery
+                productName={product.name}
+                images={product.images.map((src, i) => ({ src, alt: `${product.name} screenshot ${i + 1} of ${product.images.length}` }))}
+              />
+            </section>
+          ) : null}
+
+          {product.demo_links.length > 0 ? (
+            <section aria-labelledby="demos-heading">
+              <h2 id="demos-heading" className="text-xl font-semibold text-slate-900">
+                Demos
+              </h2>
+              <DemoLinks links={product.demo_links} />
+            </section>
+          ) : null}
+
+          {releases.length > 0 ? (
+            <section id="changelog" aria-labelledby="changelog-heading" className="scroll-mt-6">
+              <h2 id="changelog-heading" className="text-xl font-semibold text-slate-900">
+                Changelog
+              </h2>
+              <p className="mt-1 text-sm text-slate-600">Every published version with its files. License holders download them from My licenses.</p>
+              <ReleaseChangelog releases={releases} latestVersion={latest?.version ?? null} />
+            </section>
+          ) : null}
+
+          <section aria-labelledby="specs-heading">
+            <h2 id="specs-heading" className="text-xl font-semibold text-slate-900">
+              Specifications
+            </h2>
+            <dl className={`${card} mt-4 divide-y divide-slate-200`}>
+              <Spec term="Platforms">{joinList(product.platforms.map(platformLabel)) || "—"}</Spec>
+              {product.compatibility.length > 0 ? <Spec term="Compatibility">{joinList(product.compatibility)}</Spec> : null}
+              {product.inputs.length > 0 ? <Spec term="Inputs">{joinList(product.inputs)}</Spec> : null}
+              {product.outputs.length > 0 ? <Spec term="Outputs">{joinList(product.outputs)}</Spec> : null}
+              <Spec term="License">
+                <span className="font-medium">{seats}</span>
+                <span className="mt-1 block text-slate-600">{product.pricing.license}</span>
+              </Spec>
+              <Spec term="Free trial">{trial ? `Yes — ${plural(product.pricing.trial_days, "day")}` : "No trial"}</Spec>
+              {product.min_version ? <Spec term="Minimum host version">{product.min_version}</Spec> : null}
+              {product.system_requirements ? (
+                <Spec term="System requirements">
+                  <span className="whitespace-pre-line">{product.system_requirements}</span>
+                </Spec>
+              ) : null}
+              {formats.length > 0 ? <Spec term="Plugin formats">{joinList(formats.map(formatLabel))}</Spec> : null}
+              {latest ? (
+                <Spec term="Latest version">
+                  {latest.version} · {formatDay(latest.published_at)}
+                </Spec>
+              ) : null}
+              <Spec term="Updates">{updatePolicyText(product)}</Spec>
+              <Spec term="Category">
+                <Link href={browseHref({ category: product.category })} className={textLink}>
+                  {CATEGORY_LABELS[product.category]}
+                </Link>
+              </Spec>
+              <Spec term="Plugin ID">
+                <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] break-all text-slate-800">{product.plugin_id}</code>
+              </Spec>
+              <Spec term="Download">
+                <a href={product.download_url} className={textLink}>
+                  Download {product.name}
+                </a>
+                {trial ? <span className="text-slate-600"> — try it free for {plural(product.pricing.trial_days, "day")}</span> : null}
+              </Spec>
+            </dl>
+          </section>
+
+          <ProductTrust product={product} />
+
+          <section aria-labelledby="developer-heading">
+            <h2 id="developer-heading" className="text-xl font-semibold text-slate-900">
+              About the developer
+            </h2>
+            <div className={`${card} mt-4 p-5`}>
+              <h3 className="text-base font-semibold text-slate-900">{dev.name}</h3>
+              {dev.bio ? <p className="mt-2 text-sm leading-6 text-slate-700">{dev.bio}</p> : null}
+              <div className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+                <Link href={paths.developer(dev.id)} className={textLink}>
+                  More from {dev.name} ({plural(dev.product_count, "product")})
+                </Link>
+                {dev.website ? (
+                  <a href={dev.website} rel="noopener noreferrer nofollow" className={textLink}>
+                    Website<span className="sr-only"> of {dev.name}</span>
+                  </a>
+                ) : null}
+              </div>
+            </div>
+          </section>
+
+          <ProductReviews productId={product.id} productName={product.name} developer={product.developer} page={reviewsPageOf(await searchParams)} />
+        </div>
       </div>
+      {canBuy ? <StickyBuyBar price={product.price_display} trialHref={trial ? product.download_url : null} /> : null}
     </>
   );
 }

@@ -90,14 +90,22 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
                 <tbody>
                   {o.refunds.map((r) => (
                     <tr key={r.id}>
-                      <td className={`${td} whitespace-nowrap`}>{formatMoment(r.created_at)}</td>
-                      <td className={tdNum}>{formatPrice(r.amount_cents, r.currency)}</td>
-                      <td className={td}>
+                      <td data-label="When" className={`${td} whitespace-nowrap`}>
+                        {formatMoment(r.created_at)}
+                      </td>
+                      <td data-label="Amount" className={tdNum}>
+                        {formatPrice(r.amount_cents, r.currency)}
+                      </td>
+                      <td data-label="By" className={td}>
                         {r.initiated_by}
                         {r.actor_email ? <span className="block text-xs text-slate-600">{r.actor_email}</span> : null}
                       </td>
-                      <td className={td}>{r.reason}</td>
-                      <td className={td}>{r.status}</td>
+                      <td data-label="Reason" className={td}>
+                        {r.reason}
+                      </td>
+                      <td data-label="Status" className={td}>
+                        {r.status}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -122,9 +130,15 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
               <tbody>
                 {o.ledger.map((e) => (
                   <tr key={e.key}>
-                    <td className={`${td} whitespace-nowrap`}>{formatMoment(e.created_at)}</td>
-                    <td className={td}>{e.kind.replace(/_/g, " ")}</td>
-                    <td className={tdNum}>{formatPrice(e.amount_minor, e.currency)}</td>
+                    <td data-label="When" className={`${td} whitespace-nowrap`}>
+                      {formatMoment(e.created_at)}
+                    </td>
+                    <td data-label="Kind" className={td}>
+                      {e.kind.replace(/_/g, " ")}
+                    </td>
+                    <td data-label="Amount (seller's side)" className={tdNum}>
+                      {formatPrice(e.amount_minor, e.currency)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -39,7 +39,7 @@ export default async function CheckoutCancelledPage({ params }: Props) {
                 Resume payment
               </a>
             ) : null}
-            <Link href={checkoutPaths.buyAgain(view.product.id, view.buyerEmail)} className={resumeUrl ? buttonSecondary : buttonPrimary}>
+            <Link href={checkoutPaths.buyAgain(view.product.id)} className={resumeUrl ? buttonSecondary : buttonPrimary}>
               <span aria-hidden="true">←</span> Back to {view.product.name}
             </Link>
           </>

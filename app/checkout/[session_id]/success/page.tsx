@@ -13,7 +13,10 @@ import { StatusPanel } from "@/components/checkout/status-panel";
 import { plural } from "@/components/store/labels";
 import { OrderChargesList } from "@/components/store/order-charges";
 import { buttonPrimary, buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { downloadsForLicenseKey, type LicenseDownloads as LicenseDownloadsData } from "@/lib/marketplace/license-downloads";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
+import { paths } from "@/lib/urls";
+import { LicenseDownloads } from "@/components/licenses/license-downloads";
 
 export const dynamic = "force-dynamic";
 
@@ -40,7 +43,12 @@ export default async function CheckoutSuccessPage({ params }: Props) {
     );
   }
 
-  if (view.status === "paid" && view.license) return <Paid view={view} license={view.license} />;
+  if (view.status === "paid" && view.license) {
+    // Products with releases list the files this license is entitled to; the others keep the single download link.
+    const downloads = await downloadsForLicenseKey(view.license.key);
+    // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
+    return <Paid view={view} license={view.license} downloads={downloads} now={Date.now()} />;
+  }
 
   // Open, or paid a moment ago and still being fulfilled: reload every 3 s, without JavaScript (React hoists the tag).
   const testOpen = view.status === "open" && view.provider === "test";
@@ -69,7 +77,17 @@ export default async function CheckoutSuccessPage({ params }: Props) {
   );
 }
 
-function Paid({ view, license }: { view: CheckoutView; license: NonNullable<CheckoutView["license"]> }) {
+function Paid({
+  view,
+  license,
+  downloads,
+  now,
+}: {
+  view: CheckoutView;
+  license: NonNullable<CheckoutView["license"]>;
+  downloads: LicenseDownloadsData | null;
+  now: number;
+}) {
   const computers = plural(license.maxMachines, "computer");
   return (
     <CheckoutFrame>
@@ -107,7 +125,7 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
             </h2>
             <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
               <ProductSummary product={view.product} linkName showTagline={false} />
-              {view.product.downloadUrl ? (
+              {view.product.downloadUrl && !downloads ? (
                 <a href={view.product.downloadUrl} className={`${buttonPrimary} shrink-0`}>
                   <DownloadIcon />
                   Download {view.product.name}
@@ -115,6 +133,18 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
               ) : null}
             </div>
           </section>
+
+          {downloads ? (
+            <div className="mt-6">
+              <LicenseDownloads
+                downloads={downloads}
+                productName={view.product.name}
+                productPage={checkoutPaths.product(view.product.id)}
+                idPrefix="order"
+                now={now}
+              />
+            </div>
+          ) : null}
 
           <section aria-labelledby="activate-heading" className="mt-8 border-t border-slate-200 pt-6">
             <h2 id="activate-heading" className="text-base font-semibold text-slate-900">
@@ -135,7 +165,7 @@ function Paid({ view, license }: { view: CheckoutView; license: NonNullable<Chec
         </div>
 
         <div className="flex flex-col gap-2 border-t border-slate-200 bg-slate-50 px-6 py-4 text-sm sm:flex-row sm:flex-wrap sm:items-center sm:justify-between sm:px-8">
-          <a href={checkoutPaths.receipt(license.key)} className={`${textLink} self-start sm:self-auto`}>
+          <a href={paths.receiptPage(license.key)} className={`${textLink} self-start sm:self-auto`}>
             View your signed receipt
           </a>
           <span className="text-slate-600">

@@ -2,7 +2,7 @@
 mod license;
 
 use std::sync::Mutex;
-use tauri::State;
+use tauri::{AppHandle, State};
 
 /// The latest outcome, so your other commands can refuse to work without a license.
 #[derive(Default)]
@@ -37,14 +37,21 @@ where
     outcome
 }
 
-#[tauri::command]
-async fn license_status(gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
-    Ok(blocking(&gate, license::check_license).await)
+/// The app's version (tauri.conf.json's, else Cargo.toml's), sent when this machine is activated.
+fn app_version(app: &AppHandle) -> String {
+    app.package_info().version.to_string()
 }
 
 #[tauri::command]
-async fn activate_license(key: String, gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
-    Ok(blocking(&gate, move || license::activate_license(&key)).await)
+async fn license_status(app: AppHandle, gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    let version = app_version(&app);
+    Ok(blocking(&gate, move || license::check_license(&version)).await)
+}
+
+#[tauri::command]
+async fn activate_license(key: String, app: AppHandle, gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    let version = app_version(&app);
+    Ok(blocking(&gate, move || license::activate_license(&key, &version)).await)
 }
 
 #[tauri::command]

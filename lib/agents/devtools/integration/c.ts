@@ -11,7 +11,7 @@ export function cIntegration(ctx: IntegrationContext): IntegrationDoc {
       "Install the libraries (OpenSSL 1.1.1 or newer, for Ed25519): Debian/Ubuntu `sudo apt install libcurl4-openssl-dev libssl-dev`, Fedora `sudo dnf install libcurl-devel openssl-devel`, macOS `brew install curl openssl@3`, Windows `vcpkg install curl openssl`.",
       publicKeySetupStep(ctx, "near the top of `license.c`"),
       "Add `license.h`, `license.c`, `license_file.h` and `license_file.c` (the signed license file check) to your project and link with `-lcurl -lcrypto` (Windows: also `advapi32`). For example: `cc -std=c99 -Wall -O2 main.c license.c license_file.c -lcurl -lcrypto -o app`.",
-      "Call `license_global_init()` once, then `license_check(NULL)` at every start; when it answers `LICENSE_NEEDS_KEY`, ask for the key and call `license_check(key)`. Run the app only when `outcome.allowed` is non-zero.",
+      "Call `license_global_init(APP_VERSION)` once with your app's version (`main.c` defines `APP_VERSION`; build with `-DAPP_VERSION='\"1.4.2\"'` to set it), then `license_check(NULL)` at every start; when it answers `LICENSE_NEEDS_KEY`, ask for the key and call `license_check(key)`. Run the app only when `outcome.allowed` is non-zero.",
     ],
     files: [
       sourceFile("license.h", "c", "c/license.h", ctx),

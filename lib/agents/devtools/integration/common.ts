@@ -5,6 +5,7 @@ import {
   LICENSE_FILE_FORMAT,
   OFFLINE_GRACE_DAYS,
 } from "../options.ts";
+import { PLATFORMS } from "../../../releases/platforms.ts";
 
 /** One embedded Ed25519 public key: the verification method id from the DID document and the raw key. */
 interface EmbeddedPublicKey {
@@ -110,9 +111,18 @@ export function commonNotes(ctx: IntegrationContext): string[] {
     FINGERPRINT_NOTE,
     `Outcomes: \`VALID\` runs (trials show the days left); \`NO_MACHINE\`/\`FINGERPRINT_SCOPE_MISMATCH\` re-activate automatically; \`NOT_FOUND\`/\`PRODUCT_MISMATCH\` ask for the key again; \`EXPIRED\`/\`TRIAL_EXPIRED\` offer renewal or purchase; \`REVOKED\` stops; \`TOO_MANY_MACHINES\` tells the user to release a machine. Network errors, HTTP 5xx and 429 (after honouring a short \`Retry-After\`) fall back to the stored signed license file (or, while \`LICENSE_PUBLIC_KEYS\` holds no key, to the last good validation for up to ${OFFLINE_GRACE_DAYS} days); other HTTP 4xx answers are RFC 9457 problem documents whose \`detail\` is shown.`,
     licenseFileNote(ctx),
+    `Activation (\`POST ${ctx.serverUrl}/activate\`) also tells the service which machine it is, for the buyer's and your machine lists: \`machine_name\` (this computer's host name), \`platform\` (the OS and CPU it runs on, named as releases name platforms: \`${PLATFORMS.filter((p) => p !== "macos-universal").join("`, `")}\`) and \`app_version\` (the version your app passes in). The code leaves out control characters (the service refuses them) and cuts the name and the version to the lengths the service accepts, never inside a character.`,
     `Releasing this machine (\`POST ${ctx.serverUrl}/deactivate\`) frees its seat at once and deletes the license file; offer it in your settings or uninstaller. Rate limits: \`/validate\` 600/min and \`/activate\` + \`/deactivate\` 60/min per client address, \`${LICENSE_FILE_ENDPOINT}\` 120/min per address, 120/min per key, so validate once per launch, not in a loop.`,
     "To test the error path, generate a test key (`generate_test_license_key`): it has the right format but always answers `NOT_FOUND`.",
   ];
   if (!ctx.appIdGiven) notes.unshift("Replace `com.example.app` with your product's `plugin_id` from the catalog (`GET /api/catalog`).");
   return notes;
+}
+
+/**
+ * What the update check in the generated Python and Node code does (those two languages have one): the request,
+ * the checks a download passes before it is written, and the refusals it reports by their problem code.
+ */
+export function updateCheckNote(ctx: IntegrationContext): string {
+  return `Updates: the check is \`GET ${ctx.serverUrl}/api/updates/${ctx.appId}?version=<running version>&platform=<windows-x64|macos-universal|macos-arm64|linux-x64|…>&channel=stable\` (add \`format=vst3|au|aax|clap\` for an audio plugin) with the headers \`X-License-Key\` and \`X-Machine-Fingerprint\` (the activated machine's). It answers \`{status: "update_available" | "up_to_date", latest: {version, notes, published_at, artifact: {filename, size, sha256, signature, signature_key_id, url, url_expires_at}}, …}\` with the newest release the license is entitled to (the product's update policy decides). The download follows the short-lived \`url\` without the license headers, into a temporary file next to the destination that is renamed into place only when its size, hex SHA-256 and the base64 Ed25519 \`signature\` over the file's bytes (by the \`LICENSE_PUBLIC_KEYS\` entry named \`signature_key_id\`, the same key that signs license files) all match. Refusals are RFC 9457 problem documents whose \`code\` the error carries: \`license_revoked\`, \`license_refunded\`, \`license_suspended\`, \`license_expired\`, \`trial_expired\`, \`machine_not_activated\`, \`release_not_entitled\`, \`license_not_found\`; a failed verification is \`size_mismatch\`, \`sha256_mismatch\`, \`signature_invalid\` or \`unknown_signing_key\`, and leaves nothing at the destination.`;
 }

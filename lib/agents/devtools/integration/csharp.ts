@@ -10,7 +10,7 @@ export function csharpIntegration(ctx: IntegrationContext): IntegrationDoc {
     setup: [
       "Target `net8.0` (or `net8.0-windows` for WPF/WinForms) with `<Nullable>enable</Nullable>` and `<ImplicitUsings>enable</ImplicitUsings>`. .NET 8 has no Ed25519, so add the managed (no native library) BouncyCastle package: `dotnet add package BouncyCastle.Cryptography --version 2.*` (it verifies with `Ed25519Signer` and `Ed25519PublicKeyParameters`). `Microsoft.Win32.Registry` is part of .NET 8 and only called on Windows.",
       publicKeySetupStep(ctx, "in `LicenseClient.cs`"),
-      "Add `LicenseClient.cs` to the project. Create one `LicenseClient`, `await CheckAsync()` at every start and `ActivateAsync(key)` when it answers `NeedsKey`; run only when `outcome.Allowed`. In WPF/WinForms show the messages in your own dialog instead of the console.",
+      "Add `LicenseClient.cs` to the project. Create one `LicenseClient` (its `appVersion` defaults to the entry assembly's version, the project's `<Version>`), `await CheckAsync()` at every start and `ActivateAsync(key)` when it answers `NeedsKey`; run only when `outcome.Allowed`. In WPF/WinForms show the messages in your own dialog instead of the console.",
       "`dotnet run` runs the example `Program.cs`; `dotnet run -- --deactivate` releases this machine.",
     ],
     files: [

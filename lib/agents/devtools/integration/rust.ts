@@ -15,7 +15,7 @@ export function rustIntegration(ctx: IntegrationContext): IntegrationDoc {
     setup: [
       "Rust 1.73 or newer. Add the dependencies: `cargo add ureq@2 sha2@0.10 serde_json ring && cargo add serde --features derive`, or paste the `[dependencies]` below into `Cargo.toml`. The code is written for ureq 2.x (ureq 3 changed the request API) and uses only `ring::signature::UnparsedPublicKey` with `ED25519`, the same in ring 0.16 and 0.17.",
       publicKeySetupStep(ctx, "near the top of `src/license.rs`"),
-      "Save `src/license.rs`, add `mod license;` to `main.rs`, and call `license::check_license()` at every start and `license::activate_license(&key)` when it answers `Status::NeedsKey`. The calls block (up to 10 s per request): in a GUI app run them on a worker thread.",
+      'Save `src/license.rs`, add `mod license;` to `main.rs`, and call `license::check_license(APP_VERSION)` at every start and `license::activate_license(&key, APP_VERSION)` when it answers `Status::NeedsKey` (`main.rs` takes `APP_VERSION` from `Cargo.toml`: `env!("CARGO_PKG_VERSION")`). The calls block (up to 10 s per request): in a GUI app run them on a worker thread.',
       "`cargo run` runs the example below; `cargo run -- --deactivate` releases this machine.",
     ],
     files: [

@@ -10,7 +10,7 @@ export function tauriIntegration(ctx: IntegrationContext): IntegrationDoc {
     setup: [
       "In `src-tauri`: `cargo add ureq@2 sha2@0.10 serde_json ring && cargo add serde --features derive` (Tauri 2 is already there). In the front end: `npm install @tauri-apps/api@2`.",
       publicKeySetupStep(ctx, "near the top of `src-tauri/src/license.rs`"),
-      "Save `src-tauri/src/license.rs`, and merge the commands and `.manage(LicenseGate::default())` into your `src-tauri/src/lib.rs`. The state file lives in the OS configuration directory under the app id.",
+      "Save `src-tauri/src/license.rs`, and merge the commands and `.manage(LicenseGate::default())` into your `src-tauri/src/lib.rs` (they send the app's version from `tauri.conf.json` when activating). The state file lives in the OS configuration directory under the app id.",
       "Save `src/license.js` and call `gateApp(root, startApp)` from your front end's entry point. Guard licensed features in Rust with `gate.ensure_allowed()?`: code in the web view is easy to change, the Rust binary less so.",
     ],
     files: [

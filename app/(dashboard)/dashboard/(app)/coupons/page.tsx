@@ -70,7 +70,7 @@ export default async function CouponsPage({ searchParams }: Props) {
             <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">Create one below, then share its code with your buyers.</p>
           </div>
         ) : (
-          <ScrollTable label="Coupons" minWidth="min-w-[56rem]">
+          <ScrollTable label="Coupons" minWidth="sm:min-w-[56rem]">
             <caption className="sr-only">Coupons with their discount, products, expiry, redemptions and status</caption>
             <thead>
               <tr>
@@ -102,17 +102,23 @@ export default async function CouponsPage({ searchParams }: Props) {
                 const s = state(c);
                 return (
                   <tr key={c.id}>
-                    <td className={td}>
+                    <td data-label="Code" className={td}>
                       <code className="font-mono text-sm font-semibold text-slate-900">{c.code}</code>
                     </td>
-                    <td className={td}>{discount(c)}</td>
-                    <td className={td}>{c.product_ids.length === 0 ? "All products" : c.product_ids.map((id) => names.get(id) ?? id).join(", ")}</td>
-                    <td className={td}>{c.expires_at ? <time dateTime={c.expires_at}>{formatDay(new Date(c.expires_at))}</time> : "Never"}</td>
-                    <td className={tdNum}>
+                    <td data-label="Discount" className={td}>
+                      {discount(c)}
+                    </td>
+                    <td data-label="Products" className={td}>
+                      {c.product_ids.length === 0 ? "All products" : c.product_ids.map((id) => names.get(id) ?? id).join(", ")}
+                    </td>
+                    <td data-label="Expires" className={td}>
+                      {c.expires_at ? <time dateTime={c.expires_at}>{formatDay(new Date(c.expires_at))}</time> : "Never"}
+                    </td>
+                    <td data-label="Redemptions" className={tdNum}>
                       {c.redemptions}
                       {c.max_redemptions !== null ? ` of ${c.max_redemptions}` : ""}
                     </td>
-                    <td className={td}>
+                    <td data-label="Status" className={td}>
                       <Badge tone={s.tone}>{s.label}</Badge>
                     </td>
                     <td className={td}>

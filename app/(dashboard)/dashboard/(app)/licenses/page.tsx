@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { searchSellerLicenses } from "@/lib/dashboard/licenses";
+import { AppError } from "@/lib/http/errors";
+import { searchLicenses } from "@/lib/seller-api/licenses";
 import { listSellerProducts } from "@/lib/dashboard/products";
 import { ComplimentaryForm } from "@/components/dashboard/complimentary-form";
-import { formatDay, licenseStatus, param } from "@/components/dashboard/format";
+import { formatDay, param } from "@/components/dashboard/format";
+import { MachineList } from "@/components/dashboard/license-machine-list";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { LicenseStatusBadge } from "@/components/dashboard/status-badge";
@@ -28,12 +30,25 @@ export default async function LicensesPage({ searchParams }: Props) {
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .trim()
     .slice(0, 254);
-  const [licenses, products] = await Promise.all([searchSellerLicenses(developer.id, q, LIMIT), listSellerProducts(developer.id)]);
+  const cursor = param(query.cursor).slice(0, 200);
+  const [found, products] = await Promise.all([
+    searchLicenses(developer.id, { q, limit: LIMIT, cursor: cursor || undefined }).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === "invalid_cursor") return null;
+      throw e;
+    }),
+    listSellerProducts(developer.id),
+  ]);
+  // A cursor that is not ours (edited by hand): the first page instead of an error page.
+  const page = found ?? (await searchLicenses(developer.id, { q, limit: LIMIT }));
+  const licenses = page.licenses;
+  const nextHref = page.next_cursor
+    ? `/dashboard/licenses?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.next_cursor }).toString()}`
+    : null;
   const summary = q
-    ? `${licenses.length === LIMIT ? `The first ${LIMIT}` : licenses.length} ${licenses.length === 1 ? "license matches" : "licenses match"} “${q}”.`
-    : licenses.length === LIMIT
-      ? `The latest ${LIMIT} licenses. Search to find older ones.`
-      : `${licenses.length} ${licenses.length === 1 ? "license" : "licenses"}, newest first.`;
+    ? `${nextHref ? `${LIMIT}` : licenses.length} ${licenses.length === 1 ? "license matches" : "licenses match"} “${q}”${nextHref ? " on this page" : ""}.`
+    : nextHref
+      ? `${LIMIT} licenses on this page, newest first.`
+      : `${licenses.length} ${licenses.length === 1 ? "license" : "licenses"}${cursor ? " more" : ""}, newest first.`;
 
   return (
     <>
@@ -51,7 +66,7 @@ export default async function LicensesPage({ searchParams }: Props) {
       <form method="get" action="/dashboard/licenses" role="search" className="mt-8 flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
           <label htmlFor="license-search" className="block text-sm font-medium text-slate-900">
-            Search by license key or buyer e-mail
+            Search by part of a key, buyer e-mail or product name
           </label>
           <input
             id="license-search"
@@ -61,7 +76,7 @@ export default async function LicensesPage({ searchParams }: Props) {
             maxLength={254}
             autoComplete="off"
             spellCheck={false}
-            placeholder="Key or e-mail address"
+            placeholder="ABCD1234, ana@, product name"
             className={`${inputBase} mt-1.5`}
           />
         </div>
@@ -83,7 +98,7 @@ export default async function LicensesPage({ searchParams }: Props) {
             <p className="text-base font-medium text-slate-900">{q ? "No license matches." : "No licenses yet."}</p>
             <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
               {q
-                ? "Search with the whole key (XXXX-XXXX-XXXX-XXXX) or part of the buyer's e-mail address."
+                ? "Search with four or more characters of the key (dashes optional), part of the buyer's e-mail address, or part of a product name."
                 : "Keys appear here as soon as an order is paid, a trial starts or you issue one."}
             </p>
           </div>
@@ -96,13 +111,14 @@ export default async function LicensesPage({ searchParams }: Props) {
                     <code id={`key-m-${l.id}`} className="font-mono text-sm font-semibold break-all text-slate-900">
                       {l.key}
                     </code>
-                    <LicenseStatusBadge status={licenseStatus(l)} />
+                    <LicenseStatusBadge status={l.status} />
                   </div>
                   <p className="mt-2 text-sm font-medium text-slate-900">{l.product.name}</p>
-                  <p className="text-sm break-all text-slate-600">{l.buyerEmail}</p>
+                  <p className="text-sm break-all text-slate-600">{l.buyer_email}</p>
                   <p className="mt-1 text-sm text-slate-600">
-                    {l.activeMachines} of {l.maxMachines} machines · issued <time dateTime={l.issuedAt.toISOString()}>{formatDay(l.issuedAt)}</time>
+                    {l.active_machines} of {l.max_machines} machines · issued <time dateTime={l.issued_at}>{formatDay(l.issued_at)}</time>
                   </p>
+                  <MachineList machines={l.machines} className="mt-2" />
                   <div className="mt-3 flex flex-wrap gap-2">
                     <Link href={`/dashboard/licenses/${encodeURIComponent(l.id)}`} className={`${buttonSecondary} px-3 py-1.5`}>
                       Manage<span className="sr-only"> license {l.key}</span>
@@ -113,8 +129,8 @@ export default async function LicensesPage({ searchParams }: Props) {
               ))}
             </ul>
             <div className="hidden sm:block">
-              <ScrollTable label="Licenses" minWidth="min-w-[60rem]">
-                <caption className="sr-only">Licenses with key, product, buyer, status and seats used</caption>
+              <ScrollTable label="Licenses" minWidth="sm:min-w-[72rem]">
+                <caption className="sr-only">Licenses with key, product, buyer, status, seats used and machines</caption>
                 <thead>
                   <tr>
                     <th scope="col" className={th}>
@@ -133,6 +149,9 @@ export default async function LicensesPage({ searchParams }: Props) {
                       Seats
                     </th>
                     <th scope="col" className={th}>
+                      Machines
+                    </th>
+                    <th scope="col" className={th}>
                       Issued
                     </th>
                     <th scope="col" className={th}>
@@ -145,7 +164,7 @@ export default async function LicensesPage({ searchParams }: Props) {
                     const href = `/dashboard/licenses/${encodeURIComponent(l.id)}`;
                     return (
                       <tr key={l.id} className="hover:bg-slate-50">
-                        <td className={`${td} whitespace-nowrap`}>
+                        <td data-label="Key" className={`${td} whitespace-nowrap`}>
                           <div className="flex items-center gap-2">
                             <code id={`key-${l.id}`} className="font-mono text-[0.8125rem] font-semibold text-slate-900">
                               {l.key}
@@ -158,18 +177,25 @@ export default async function LicensesPage({ searchParams }: Props) {
                             />
                           </div>
                         </td>
-                        <td className={td}>{l.product.name}</td>
-                        <td className={`${td} break-all`}>{l.buyerEmail}</td>
-                        <td className={td}>
-                          <LicenseStatusBadge status={licenseStatus(l)} />
+                        <td data-label="Product" className={td}>
+                          {l.product.name}
                         </td>
-                        <td className={tdNum}>
-                          {l.activeMachines}
-                          <span className="text-slate-500"> / {l.maxMachines}</span>
+                        <td data-label="Buyer" className={`${td} break-all`}>
+                          {l.buyer_email}
+                        </td>
+                        <td data-label="Status" className={td}>
+                          <LicenseStatusBadge status={l.status} />
+                        </td>
+                        <td data-label="Seats" className={tdNum}>
+                          {l.active_machines}
+                          <span className="text-slate-500"> / {l.max_machines}</span>
                           <span className="sr-only"> machines in use</span>
                         </td>
-                        <td className={`${td} whitespace-nowrap text-slate-700`}>
-                          <time dateTime={l.issuedAt.toISOString()}>{formatDay(l.issuedAt)}</time>
+                        <td data-label="Machines" className={td}>
+                          <MachineList machines={l.machines} />
+                        </td>
+                        <td data-label="Issued" className={`${td} whitespace-nowrap text-slate-700`}>
+                          <time dateTime={l.issued_at}>{formatDay(l.issued_at)}</time>
                         </td>
                         <td className={`${td} text-right`}>
                           <Link
@@ -187,6 +213,20 @@ export default async function LicensesPage({ searchParams }: Props) {
             </div>
           </>
         )}
+        {nextHref || cursor ? (
+          <nav aria-label="Pages of licenses" className="mt-4 flex gap-2">
+            {cursor ? (
+              <Link href={q ? `/dashboard/licenses?q=${encodeURIComponent(q)}` : "/dashboard/licenses"} className={buttonSecondary}>
+                First page
+              </Link>
+            ) : null}
+            {nextHref ? (
+              <Link href={nextHref} className={buttonSecondary}>
+                Older licenses
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
       </Section>
 
       <Section

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { formatDay, param } from "@/components/dashboard/format";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
-import { buttonPrimary, buttonSecondary, card, focusRing, inputBase } from "@/components/ui/styles";
+import { buttonPrimary, buttonSecondary, focusRing, inputBase } from "@/components/ui/styles";
 import { formatPrice } from "@/lib/pricing";
 import { listOrders } from "@/lib/refunds/orders";
 import { ORDER_STATUSES, ordersQuerySchema } from "@/lib/refunds/schemas";
@@ -102,89 +102,70 @@ export default async function OrdersPage({ searchParams }: Props) {
           </div>
         ) : (
           <>
-            <ul aria-label="Orders" className="space-y-3 sm:hidden">
-              {orders.map((o) => (
-                <li key={o.id} className={`${card} p-4`}>
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <span className="text-sm font-medium text-slate-900">{o.product.name}</span>
-                    <span className="flex gap-1.5">
-                      <OrderStatusBadge status={o.status} refunded={o.refunded_cents} total={o.total_cents} />
-                      <DisputeBadge status={o.dispute_status} />
-                    </span>
-                  </div>
-                  <p className="mt-1 text-sm break-all text-slate-600">{o.buyer_email}</p>
-                  <p className="mt-1 text-sm text-slate-700 tabular-nums">
-                    {formatPrice(o.total_cents, o.currency)}
-                    {o.refunded_cents > 0 ? ` · ${formatPrice(o.refunded_cents, o.currency)} refunded` : ""}
-                  </p>
-                  <Link href={orderHref(o.id)} className={`${buttonSecondary} mt-3 px-3 py-1.5`}>
-                    Open<span className="sr-only"> order {o.id}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-            <div className="hidden sm:block">
-              <ScrollTable label="Orders" minWidth="min-w-[62rem]">
-                <caption className="sr-only">Orders with date, product, buyer, status, amount and refunds</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={th}>
-                      Date
-                    </th>
-                    <th scope="col" className={th}>
-                      Product
-                    </th>
-                    <th scope="col" className={th}>
-                      Buyer
-                    </th>
-                    <th scope="col" className={th}>
-                      Status
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Amount
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Refunded
-                    </th>
-                    <th scope="col" className={th}>
-                      <span className="sr-only">Details</span>
-                    </th>
+            <ScrollTable label="Orders" minWidth="sm:min-w-[62rem]">
+              <caption className="sr-only">Orders with date, product, buyer, status, amount and refunds</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    Date
+                  </th>
+                  <th scope="col" className={th}>
+                    Product
+                  </th>
+                  <th scope="col" className={th}>
+                    Buyer
+                  </th>
+                  <th scope="col" className={th}>
+                    Status
+                  </th>
+                  <th scope="col" className={thNum}>
+                    Amount
+                  </th>
+                  <th scope="col" className={thNum}>
+                    Refunded
+                  </th>
+                  <th scope="col" className={th}>
+                    <span className="sr-only">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {orders.map((o) => (
+                  <tr key={o.id} className="hover:bg-slate-50">
+                    <td data-label="Date" className={`${td} whitespace-nowrap text-slate-700`}>
+                      <time dateTime={o.created_at}>{formatDay(o.created_at)}</time>
+                    </td>
+                    <td data-label="Product" className={td}>
+                      {o.product.name}
+                      {o.quantity > 1 ? <span className="text-slate-500"> × {o.quantity}</span> : null}
+                    </td>
+                    <td data-label="Buyer" className={`${td} break-all`}>
+                      {o.buyer_email}
+                    </td>
+                    <td data-label="Status" className={td}>
+                      <span className="flex flex-wrap gap-1.5">
+                        <OrderStatusBadge status={o.status} refunded={o.refunded_cents} total={o.total_cents} />
+                        <DisputeBadge status={o.dispute_status} />
+                      </span>
+                    </td>
+                    <td data-label="Amount" className={tdNum}>
+                      {formatPrice(o.total_cents, o.currency)}
+                    </td>
+                    <td data-label="Refunded" className={tdNum}>
+                      {o.refunded_cents > 0 ? formatPrice(o.refunded_cents, o.currency) : <span className="text-slate-500">—</span>}
+                    </td>
+                    <td className={`${td} text-right`}>
+                      <Link
+                        href={orderHref(o.id)}
+                        className={`inline-flex rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
+                      >
+                        Open<span className="sr-only"> order {o.id}</span>
+                      </Link>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {orders.map((o) => (
-                    <tr key={o.id} className="hover:bg-slate-50">
-                      <td className={`${td} whitespace-nowrap text-slate-700`}>
-                        <time dateTime={o.created_at}>{formatDay(o.created_at)}</time>
-                      </td>
-                      <td className={td}>
-                        {o.product.name}
-                        {o.quantity > 1 ? <span className="text-slate-500"> × {o.quantity}</span> : null}
-                      </td>
-                      <td className={`${td} break-all`}>{o.buyer_email}</td>
-                      <td className={td}>
-                        <span className="flex flex-wrap gap-1.5">
-                          <OrderStatusBadge status={o.status} refunded={o.refunded_cents} total={o.total_cents} />
-                          <DisputeBadge status={o.dispute_status} />
-                        </span>
-                      </td>
-                      <td className={tdNum}>{formatPrice(o.total_cents, o.currency)}</td>
-                      <td className={tdNum}>
-                        {o.refunded_cents > 0 ? formatPrice(o.refunded_cents, o.currency) : <span className="text-slate-500">—</span>}
-                      </td>
-                      <td className={`${td} text-right`}>
-                        <Link
-                          href={orderHref(o.id)}
-                          className={`inline-flex rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
-                        >
-                          Open<span className="sr-only"> order {o.id}</span>
-                        </Link>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </ScrollTable>
-            </div>
+                ))}
+              </tbody>
+            </ScrollTable>
             {pages > 1 ? (
               <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
                 {page > 1 ? (

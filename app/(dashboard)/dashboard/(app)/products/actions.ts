@@ -7,6 +7,7 @@ import { createProduct, getSellerProduct, setProductStatus, updateProduct } from
 import { AppError } from "@/lib/http/errors";
 import { PRODUCT_STATUSES, type ProductStatus } from "@/lib/marketplace/constants";
 import { appErrorMessage, isNotFound, refused, type FormState } from "@/components/dashboard/form-state";
+import { paths } from "@/lib/urls";
 import { readProductForm } from "../../../_lib/product-form-data";
 
 /** A refusal from lib/ shown on the form: a taken plugin id belongs to its field, anything else to the whole form. */
@@ -16,6 +17,17 @@ function refusedBy(error: unknown, values: FormState["values"]): FormState {
   // The publish gate: the whole reason on top, and the price marked (what a payout account is needed for).
   if (error.code === "payout_account_required") {
     return refused(values, { price: ["A paid listing needs a ready payout account: connect one under Payouts first."] }, appErrorMessage(error));
+  }
+  // The profile lacks what a paid listing shows: the reason on top with the way to the profile, the price marked.
+  if (error.code === "seller_profile_incomplete") {
+    return {
+      ...refused(
+        values,
+        { price: ["A paid listing needs your refund policy and support contact: add them to your profile first."] },
+        appErrorMessage(error),
+      ),
+      link: { href: paths.profileSupport, label: "Add them to your profile" },
+    };
   }
   const field = error.extra.errors?.[0];
   if (field?.name === "download_url")
@@ -77,7 +89,7 @@ export async function setProductStatusAction(rawProductId: unknown, status: Prod
   } catch (error) {
     if (isNotFound(error)) notFound();
     // The publish gate refused a relist: say why on the page instead of the error screen.
-    if (error instanceof AppError && (error.code === "payout_account_required" || error.code === "seller_suspended")) {
+    if (error instanceof AppError && ["payout_account_required", "seller_suspended", "seller_profile_incomplete"].includes(error.code)) {
       redirect(`${page}?error=${error.code.replace(/_/g, "-")}`);
     }
     throw error;

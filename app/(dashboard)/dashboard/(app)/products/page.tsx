@@ -86,6 +86,9 @@ export default async function ProductsPage({ searchParams }: Props) {
                       <Link href={edit} className={`${buttonSecondary} px-3 py-1.5`}>
                         Edit<span className="sr-only"> {p.name}</span>
                       </Link>
+                      <Link href={`${edit}/releases`} className={`${buttonSecondary} px-3 py-1.5`}>
+                        Releases<span className="sr-only"> of {p.name}</span>
+                      </Link>
                       {listed ? (
                         <a href={`/products/${encodeURIComponent(p.id)}`} className={`${buttonSecondary} px-3 py-1.5`}>
                           View<span className="sr-only"> {p.name} in the store</span>
@@ -106,7 +109,7 @@ export default async function ProductsPage({ searchParams }: Props) {
               })}
             </ul>
             <div className="hidden sm:block">
-              <ScrollTable label="Your products" minWidth="min-w-[48rem]">
+              <ScrollTable label="Your products" minWidth="sm:min-w-[48rem]">
                 <caption className="sr-only">Your products with status, price, sales and licenses</caption>
                 <thead>
                   <tr>
@@ -136,7 +139,7 @@ export default async function ProductsPage({ searchParams }: Props) {
                     const edit = `/dashboard/products/${encodeURIComponent(p.id)}`;
                     return (
                       <tr key={p.id} className="hover:bg-slate-50">
-                        <td className={td}>
+                        <td data-label="Product" className={td}>
                           <div className="flex items-center gap-3">
                             {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static icon */}
                             <img src={p.iconUrl} alt="" width={40} height={40} className="size-10 shrink-0 rounded-lg bg-slate-100" />
@@ -153,16 +156,25 @@ export default async function ProductsPage({ searchParams }: Props) {
                             </div>
                           </div>
                         </td>
-                        <td className={td}>
+                        <td data-label="Status" className={td}>
                           <ProductStatusBadge status={p.status} />
                         </td>
-                        <td className={tdNum}>{formatPrice(p.priceCents, p.currency)}</td>
-                        <td className={tdNum}>{p.salesCount.toLocaleString("en-US")}</td>
-                        <td className={tdNum}>{p._count.licenses.toLocaleString("en-US")}</td>
+                        <td data-label="Price" className={tdNum}>
+                          {formatPrice(p.priceCents, p.currency)}
+                        </td>
+                        <td data-label="Sales" className={tdNum}>
+                          {p.salesCount.toLocaleString("en-US")}
+                        </td>
+                        <td data-label="Licenses" className={tdNum}>
+                          {p._count.licenses.toLocaleString("en-US")}
+                        </td>
                         <td className={`${td} whitespace-nowrap`}>
                           <div className="flex items-center justify-end gap-1">
                             <Link href={edit} className={`${smallButton} text-indigo-700 hover:bg-indigo-50 ${focusRing}`}>
                               Edit<span className="sr-only"> {p.name}</span>
+                            </Link>
+                            <Link href={`${edit}/releases`} className={`${smallButton} text-indigo-700 hover:bg-indigo-50 ${focusRing}`}>
+                              Releases<span className="sr-only"> of {p.name}</span>
                             </Link>
                             {listed ? (
                               <a

@@ -7,6 +7,7 @@ import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { RevenueCharts } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
 import { buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { paths } from "@/lib/urls";
 import { pageSeller } from "../../../_lib/seller";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ export default async function SalesPage() {
             Every paid order in its own currency: gross, coupon discount, the {PRICING.transaction_fee_percent} % platform fee (on what the buyer
             paid, after discounts and before tax), refunds and your net. Tax collected on top is listed apart: it is not part of your earnings. Orders
             placed by AI agents name the agent.{" "}
-            <Link href="/api/terms" prefetch={false} className={textLink}>
+            <Link href={`${paths.termsPage}#fees`} className={textLink}>
               Fees and terms
             </Link>
           </>

@@ -5,8 +5,8 @@ import { redirect } from "next/navigation";
 import { currentSeller } from "@/lib/auth/next-session";
 import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
 import { AppError } from "@/lib/http/errors";
-import { appErrorMessage, formText, refused, type FormState } from "@/components/dashboard/form-state";
-import { readProfileForm } from "../../../_lib/profile-form-data";
+import { appErrorMessage, refused, type FormState } from "@/components/dashboard/form-state";
+import { profileFormValues, readProfileForm } from "../../../_lib/profile-form-data";
 
 export async function createProfileAction(_prev: FormState, fd: FormData): Promise<FormState> {
   const seller = await currentSeller();
@@ -19,11 +19,7 @@ export async function createProfileAction(_prev: FormState, fd: FormData): Promi
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     if (error.code === "profile_exists") redirect("/dashboard");
-    return refused(
-      { name: formText(fd, "name"), website: formText(fd, "website"), bio: formText(fd, "bio") },
-      error.code === "profile_id_taken" ? { name: [error.detail] } : {},
-      appErrorMessage(error),
-    );
+    return refused(profileFormValues(fd), error.code === "profile_id_taken" ? { name: [error.detail] } : {}, appErrorMessage(error));
   }
   revalidatePath("/dashboard", "layout");
   redirect("/dashboard?notice=welcome");

@@ -16,11 +16,11 @@ export default async function WelcomePage() {
   return (
     <div className={`${container} py-10 sm:py-16`}>
       <div className="mx-auto max-w-xl">
-        <p className="text-sm font-semibold text-indigo-700">Step 1 of 2 · Your profile</p>
-        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900">Welcome! Who is selling?</h1>
+        <p className="text-sm font-semibold text-indigo-700">Your developer profile</p>
+        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900">Welcome. Who is selling?</h1>
         <p className="mt-3 text-base text-slate-600">
-          You are signed in as <span className="font-medium wrap-anywhere text-slate-900">{seller.email}</span>. Tell buyers who makes the software;
-          next, you add your first product.
+          You are signed in as <span className="font-medium wrap-anywhere text-slate-900">{seller.email}</span>. Tell buyers who makes the software.
+          Before you list a product, buyers also need your refund policy and a way to reach you: add them now or later.
         </p>
         <div className={`${card} mt-8 p-6 sm:p-8`}>
           <h2 className="sr-only">Developer profile</h2>

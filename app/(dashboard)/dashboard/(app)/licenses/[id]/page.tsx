@@ -3,26 +3,36 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { currentSeller } from "@/lib/auth/next-session";
-import { getSellerLicense } from "@/lib/dashboard/licenses";
+import { licenseDetail, licenseEvents } from "@/lib/seller-api/licenses";
 import { buttonDanger, buttonSmall } from "@/components/dashboard/buttons";
-import { formatMoment, licenseStatus, shortFingerprint, SOURCE_LABELS } from "@/components/dashboard/format";
+import { formatMoment, SOURCE_LABELS } from "@/components/dashboard/format";
 import { isNotFound } from "@/components/dashboard/form-state";
+import { LicenseEventLog } from "@/components/dashboard/license-events";
+import { LicenseMachinesTable, machineSummary } from "@/components/dashboard/license-machines";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { LicenseStatusBadge } from "@/components/dashboard/status-badge";
-import { None, ScrollTable, td, th } from "@/components/dashboard/table";
+import { ConfirmAction, UndoProvider } from "@/components/licenses/confirm-undo";
 import { CopyButton } from "@/components/ui/copy-button";
 import { buttonPrimary, card, focusRing, inputBase, textLink } from "@/components/ui/styles";
 import { pageSeller } from "../../../../_lib/seller";
-import { releaseMachineAction, setLicenseStatusAction } from "../actions";
+import {
+  releaseMachineAction,
+  releaseMachineNowAction,
+  restoreMachineNowAction,
+  setLicenseStatusAction,
+  setLicenseStatusNowAction,
+} from "../actions";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+const EVENTS_SHOWN = 100;
+
 const findLicense = cache(async (developerId: string, id: string) => {
   try {
-    return await getSellerLicense(developerId, id.slice(0, 64));
+    return (await licenseDetail(developerId, id.slice(0, 64))).license;
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;
@@ -48,11 +58,12 @@ export default async function LicensePage({ params, searchParams }: Props) {
   const { developer } = await pageSeller();
   const license = await findLicense(developer.id, (await params).id);
   if (!license) notFound();
-  const status = licenseStatus(license);
-  const seatsFree = Math.max(0, license.maxMachines - license.activeMachines);
+  const { events, next_cursor } = await licenseEvents(developer.id, license.id, { limit: EVENTS_SHOWN });
+  const seatsFree = Math.max(0, license.max_machines - license.active_machines);
+  const revokedByPayment = license.revocation === "refunded" || license.revocation === "disputed" || license.revocation === "dispute_lost";
 
   return (
-    <>
+    <UndoProvider>
       <Notice searchParams={await searchParams} />
       <PageHeader
         eyebrow={
@@ -63,9 +74,9 @@ export default async function LicensePage({ params, searchParams }: Props) {
         title={`${license.product.name} license`}
         description={
           <span className="flex flex-wrap items-center gap-2 text-sm">
-            <LicenseStatusBadge status={status} />
+            <LicenseStatusBadge status={license.status} />
             <span>
-              {license.activeMachines} of {license.maxMachines} {license.maxMachines === 1 ? "machine" : "machines"} in use ·{" "}
+              {license.active_machines} of {license.max_machines} {license.max_machines === 1 ? "machine" : "machines"} in use ·{" "}
               {SOURCE_LABELS[license.source] ?? license.source}
             </span>
           </span>
@@ -90,32 +101,32 @@ export default async function LicensePage({ params, searchParams }: Props) {
                 <Link href={`/dashboard/products/${encodeURIComponent(license.product.id)}`} className={textLink}>
                   {license.product.name}
                 </Link>{" "}
-                <code className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">{license.product.pluginId}</code>
+                <code className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">{license.product.plugin_id}</code>
               </Detail>
               <Detail term="Buyer">
-                <a href={`mailto:${license.buyerEmail}`} className={textLink}>
-                  {license.buyerEmail}
+                <a href={`mailto:${license.buyer_email}`} className={textLink}>
+                  {license.buyer_email}
                 </a>
               </Detail>
               <Detail term="Source">{SOURCE_LABELS[license.source] ?? license.source}</Detail>
               <Detail term="Issued">
-                <time dateTime={license.issuedAt.toISOString()}>{formatMoment(license.issuedAt)}</time>
+                <time dateTime={license.issued_at}>{formatMoment(license.issued_at)}</time>
               </Detail>
               <Detail term="Expires">
-                {license.expiresAt ? <time dateTime={license.expiresAt.toISOString()}>{formatMoment(license.expiresAt)}</time> : "Never (perpetual)"}
+                {license.expires_at ? <time dateTime={license.expires_at}>{formatMoment(license.expires_at)}</time> : "Never (perpetual)"}
               </Detail>
               <Detail term="Seats">
-                {license.activeMachines} used, {seatsFree} free, {license.maxMachines} in all
+                {license.active_machines} used, {seatsFree} free, {license.max_machines} in all
               </Detail>
-              {license.orderId ? (
+              {license.order_id ? (
                 <Detail term="Order">
-                  <code className="font-mono text-xs">{license.orderId}</code>
+                  <code className="font-mono text-xs">{license.order_id}</code>
                 </Detail>
               ) : null}
-              {license.revokedAt ? (
+              {license.revoked_at ? (
                 <Detail term="Revoked">
-                  <time dateTime={license.revokedAt.toISOString()}>{formatMoment(license.revokedAt)}</time>
-                  {license.revokedReason ? <span className="block text-slate-700">Reason: {license.revokedReason}</span> : null}
+                  <time dateTime={license.revoked_at}>{formatMoment(license.revoked_at)}</time>
+                  {license.revoked_reason ? <span className="block text-slate-700">Reason: {license.revoked_reason}</span> : null}
                 </Detail>
               ) : null}
               <Detail term="Receipt">
@@ -129,96 +140,80 @@ export default async function LicensePage({ params, searchParams }: Props) {
           <Section
             id="machines-heading"
             title="Machines"
-            description="Releasing a machine frees its seat at once; the app on it asks for the key again at its next check."
+            description="Releasing a machine frees its seat at once; the app on it asks for the key again at its next check. You can undo a release for a minute."
           >
-            {license.activations.length === 0 ? (
+            {license.machines.length === 0 ? (
               <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-600">
                 No machine has activated this key yet.
               </div>
             ) : (
-              <ScrollTable label="Machines" minWidth="min-w-[36rem]">
-                <caption className="sr-only">Machines using this license</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={th}>
-                      Fingerprint
-                    </th>
-                    <th scope="col" className={th}>
-                      Activated
-                    </th>
-                    <th scope="col" className={th}>
-                      Last validated
-                    </th>
-                    <th scope="col" className={th}>
-                      <span className="sr-only">Release</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {license.activations.map((a) => (
-                    <tr key={a.id}>
-                      <td className={td}>
-                        <code title={a.fingerprint} className="font-mono text-[0.8125rem] text-slate-900">
-                          {shortFingerprint(a.fingerprint)}
-                        </code>
-                        <span className="sr-only"> (full fingerprint {a.fingerprint})</span>
-                      </td>
-                      <td className={`${td} whitespace-nowrap`}>
-                        <time dateTime={a.activatedAt.toISOString()}>{formatMoment(a.activatedAt)}</time>
-                      </td>
-                      <td className={`${td} whitespace-nowrap`}>
-                        {a.lastValidatedAt ? (
-                          <time dateTime={a.lastValidatedAt.toISOString()}>{formatMoment(a.lastValidatedAt)}</time>
-                        ) : (
-                          <None label="never" />
-                        )}
-                      </td>
-                      <td className={`${td} text-right`}>
-                        <form action={releaseMachineAction.bind(null, license.id, a.id)}>
-                          <button type="submit" className={buttonSmall}>
-                            Release<span className="sr-only"> machine {shortFingerprint(a.fingerprint)}</span>
-                          </button>
-                        </form>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </ScrollTable>
+              <LicenseMachinesTable
+                machines={license.machines}
+                action={(m) => {
+                  const name = machineSummary(m) || m.short_fingerprint;
+                  return (
+                    <ConfirmAction
+                      fallback={releaseMachineAction.bind(null, license.id, m.id)}
+                      run={releaseMachineNowAction.bind(null, license.id, m.id)}
+                      undo={restoreMachineNowAction.bind(null, license.id, m.id)}
+                      label="Release"
+                      srLabel={`machine ${m.name ?? m.short_fingerprint}`}
+                      question={`Release ${name} (${m.short_fingerprint})? Its seat is freed at once.`}
+                      confirmLabel="Release machine"
+                      danger
+                      triggerClassName={buttonSmall}
+                    />
+                  );
+                }}
+              />
             )}
+          </Section>
+
+          <Section id="events-heading" title="Event log" description="Everything that happened to this license, newest first, with who did it.">
+            <LicenseEventLog events={events} more={next_cursor !== null} />
           </Section>
         </div>
 
         <aside aria-labelledby="status-heading" className="lg:sticky lg:top-6 lg:self-start">
           <div className={`${card} p-5`}>
             <h2 id="status-heading" className="text-base font-semibold text-slate-900">
-              {license.isActive ? "Revoke this license" : "Reinstate this license"}
+              {license.status !== "revoked" ? "Revoke this license" : "Reinstate this license"}
             </h2>
-            {license.isActive ? (
-              <form action={setLicenseStatusAction.bind(null, license.id, false)} className="mt-3 space-y-4">
-                <p className="text-sm text-slate-600">
-                  Refunds, chargebacks, leaked keys: a revoked key fails every validation and activation. You can reinstate it later.
-                </p>
-                <div>
-                  <label htmlFor="revoke-reason" className="block text-sm font-medium text-slate-900">
-                    Reason <span className="font-normal text-slate-600">(optional)</span>
-                  </label>
-                  <input
-                    id="revoke-reason"
-                    name="reason"
-                    type="text"
-                    maxLength={200}
-                    aria-describedby="revoke-reason-hint"
-                    className={`${inputBase} mt-1.5`}
-                  />
-                  <p id="revoke-reason-hint" className="mt-1.5 text-sm text-slate-600">
-                    Kept with the license for your records.
+            {license.status !== "revoked" ? (
+              <ConfirmAction
+                fallback={setLicenseStatusAction.bind(null, license.id, false)}
+                run={setLicenseStatusNowAction.bind(null, license.id, false)}
+                undo={setLicenseStatusNowAction.bind(null, license.id, true, undefined)}
+                label="Revoke license"
+                question={`Revoke ${license.key}? It fails every validation and activation until you reinstate it.`}
+                confirmLabel="Revoke"
+                danger
+                triggerClassName={buttonDanger}
+                className="mt-3"
+              >
+                <div className="space-y-4 pb-4">
+                  <p className="text-sm text-slate-600">
+                    Refunds, chargebacks, leaked keys: a revoked key fails every validation and activation. You can reinstate it later.
                   </p>
+                  <div>
+                    <label htmlFor="revoke-reason" className="block text-sm font-medium text-slate-900">
+                      Reason <span className="font-normal text-slate-600">(optional)</span>
+                    </label>
+                    <input
+                      id="revoke-reason"
+                      name="reason"
+                      type="text"
+                      maxLength={200}
+                      aria-describedby="revoke-reason-hint"
+                      className={`${inputBase} mt-1.5`}
+                    />
+                    <p id="revoke-reason-hint" className="mt-1.5 text-sm text-slate-600">
+                      Kept with the license and in its event log.
+                    </p>
+                  </div>
                 </div>
-                <button type="submit" className={buttonDanger}>
-                  Revoke license
-                </button>
-              </form>
-            ) : license.revocation === "refunded" || license.revocation === "disputed" || license.revocation === "dispute_lost" ? (
+              </ConfirmAction>
+            ) : revokedByPayment ? (
               // Ended by the payment side (lib/licensing/set-license-status.ts refuses to reinstate these).
               <p className="mt-3 text-sm text-slate-600">
                 {license.revocation === "disputed"
@@ -236,6 +231,6 @@ export default async function LicensePage({ params, searchParams }: Props) {
           </div>
         </aside>
       </div>
-    </>
+    </UndoProvider>
   );
 }

@@ -169,13 +169,19 @@ export default async function OrderPage({ params, searchParams }: Props) {
             <tbody>
               {order.refunds.map((r) => (
                 <tr key={r.id}>
-                  <td className={`${td} whitespace-nowrap`}>{formatMoment(r.created_at)}</td>
-                  <td className={tdNum}>{money(r.amount_cents)}</td>
-                  <td className={`${td} wrap-anywhere`}>{r.reason}</td>
-                  <td className={td}>
+                  <td data-label="When" className={`${td} whitespace-nowrap`}>
+                    {formatMoment(r.created_at)}
+                  </td>
+                  <td data-label="Amount" className={tdNum}>
+                    {money(r.amount_cents)}
+                  </td>
+                  <td data-label="Reason" className={`${td} wrap-anywhere`}>
+                    {r.reason}
+                  </td>
+                  <td data-label="By" className={td}>
                     {r.initiated_by === "seller" ? "You" : r.initiated_by === "operator" ? "The marketplace" : "Stripe dashboard"}
                   </td>
-                  <td className={td}>
+                  <td data-label="Status" className={td}>
                     <RefundStatusBadge status={r.status} />
                   </td>
                 </tr>

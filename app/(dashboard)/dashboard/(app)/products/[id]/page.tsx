@@ -1,15 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { currentSeller } from "@/lib/auth/next-session";
 import { operatorHolds } from "@/lib/admin/seller-holds";
-import { getSellerProduct, productToInput } from "@/lib/dashboard/products";
+import { productToInput } from "@/lib/dashboard/products";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { toListingProduct } from "@/lib/marketplace/serialize";
 import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";
 import { formatDay } from "@/components/dashboard/format";
-import { isNotFound } from "@/components/dashboard/form-state";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { ProductForm } from "@/components/dashboard/product-form";
@@ -18,22 +16,13 @@ import { platformLabel, plural, seatModelLabel } from "@/components/store/labels
 import { ProductCard } from "@/components/store/product-card";
 import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
 import { pageSeller } from "../../../../_lib/seller";
+import { findProduct } from "../../../../_lib/find-product";
 import { OperatorHoldsNotice } from "../_operator-holds";
 import { setProductStatusAction, updateProductAction } from "../actions";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-/** The seller's product, or null for an unknown id or another seller's product. */
-const findProduct = cache(async (developerId: string, id: string) => {
-  try {
-    return await getSellerProduct(developerId, id.slice(0, 64));
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
-});
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const seller = await currentSeller();
@@ -94,6 +83,9 @@ export default async function EditProductPage({ params, searchParams }: Props) {
         }
         actions={
           <>
+            <Link href={`/dashboard/products/${encodeURIComponent(product.id)}/releases`} className={buttonSecondary}>
+              Releases
+            </Link>
             {listed ? (
               <a href={storeHref} className={buttonSecondary}>
                 View in store
@@ -134,6 +126,13 @@ export default async function EditProductPage({ params, searchParams }: Props) {
               </Row>
               <Row term="Free trial">{product.trialAvailable ? plural(product.trialDays, "day") : "No"}</Row>
               <Row term="Platforms">{input.platforms.map(platformLabel).join(", ") || "—"}</Row>
+              <Row term="Updates">
+                {input.update_policy === "days"
+                  ? `${plural(input.update_days ?? 0, "day")} after purchase`
+                  : input.update_policy === "major"
+                    ? "Same major version"
+                    : "Every release"}
+              </Row>
               <Row term="Category">{(CATEGORY_LABELS as Partial<Record<string, string>>)[input.category] ?? input.category}</Row>
               <Row term="Plugin ID">
                 <code className="font-mono text-[0.8125rem]">{product.pluginId}</code>

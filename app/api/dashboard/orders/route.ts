@@ -1,3 +1,0 @@
-import { restRoutes } from "@/lib/operations/http";
-
-export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/dashboard/orders");

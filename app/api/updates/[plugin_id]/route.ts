@@ -1,0 +1,3 @@
+import { restRoutes } from "@/lib/operations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/updates/{plugin_id}");

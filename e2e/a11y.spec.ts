@@ -1,0 +1,293 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { developers, products } from "../prisma/seed/catalogue";
+import { expect, test } from "./fixtures";
+
+// Every page type passes axe (all WCAG 2.0 and 2.1 A and AA rules, none disabled) in the light and the dark colour
+// scheme, at a phone's width (390 px) and a laptop's (1280 px). Pages that need a signed-in buyer, seller or operator
+// are reached the way people reach them: the e-mailed link from the development mailbox, then its confirm button.
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const SCHEMES = ["light", "dark"] as const;
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+] as const;
+
+// A seeded seller whose products no other spec buys or changes (tape-warmth's developer is everyone's).
+const SELLER_ID = "brightmoor-instruments";
+const SELLER = developers.find((d) => d.id === SELLER_ID)?.email ?? "";
+const SELLER_PRODUCT = "sample-shelf"; // Brightmoor's: a trial, a screenshot, and a release this spec publishes
+const OTHER_PRODUCT = "chord-atlas"; // Brightmoor's too: no trial
+const OPERATOR = "operator@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
+
+interface Scan {
+  /** What the page is, for the failure message. */
+  name: string;
+  /** The path to open; the page the browser is on when omitted. */
+  path?: string;
+  /** The status the page answers with (404 pages are pages too). */
+  status?: number;
+}
+
+/**
+ * Opens the page once per colour scheme (a scheme switch on an open page would let colour transitions run while axe
+ * measures contrast) and runs axe at both widths. Violations are soft failures, so one run lists every page's.
+ */
+async function expectAccessible(page: Page, { name, path, status = 200 }: Scan): Promise<void> {
+  const url = path ?? new URL(page.url()).pathname + new URL(page.url()).search;
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize(VIEWPORTS[0]);
+    const response = await page.goto(url);
+    expect(response?.status(), `${name} (${url})`).toBe(status);
+    await page.waitForLoadState("networkidle");
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+      const report = violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help}\n` +
+          v.nodes
+            .slice(0, 5)
+            .map((n) => `    ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n/g, "\n      ")}`)
+            .join("\n"),
+      );
+      expect.soft(report, `${name} (${url}), ${colorScheme}, ${viewport.width} px:\n${report.join("\n")}`).toEqual([]);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
+async function signInLink(page: Page, email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+          messages: Array<{ kind: string; text: string }>;
+        };
+        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
+        return link;
+      },
+      { timeout: 15_000 },
+    )
+    .not.toBe("");
+  return link;
+}
+
+/** Asks for a sign-in link on the page the browser is on, checks the pages on the way, and signs in. */
+async function signInChecking(page: Page, email: string, form: { button: RegExp; purpose: string }): Promise<void> {
+  await page.getByLabel(/e-?mail address/i).fill(email);
+  await page.getByRole("button", { name: form.button }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email/);
+  await expectAccessible(page, { name: `check your e-mail (${form.purpose})` });
+  const link = await signInLink(page, email);
+  // Opening the link only asks (a mail scanner's GET spends nothing), so the confirm page can be checked like any page.
+  await expectAccessible(page, { name: `sign-in confirm (${form.purpose})`, path: link });
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).not.toHaveURL(/\/auth\//);
+}
+
+/** Signs an existing seller or the operator in without checking the pages on the way (other tests check them). */
+async function signInAs(page: Page, email: string, landing: "/dashboard" | "/admin"): Promise<void> {
+  await page.goto(`/dashboard/sign-in?next=${landing}`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: /e-mail me a sign-in link/i }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email/);
+  await page.goto(await signInLink(page, email));
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(new RegExp(`${landing}$`));
+}
+
+/** Pays a test-mode checkout for a product through its Buy form; leaves the browser on the success page. */
+async function buy(page: Page, productId: string, email: string): Promise<string> {
+  await page.goto(`/products/${productId}`);
+  await page
+    .locator("#buy")
+    .getByLabel(/e-?mail/i)
+    .fill(email);
+  await page.locator("#buy").getByRole("button", { name: /^buy$/i }).click();
+  await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
+  await page.getByRole("button", { name: /^pay/i }).click();
+  await expect(page.getByTestId("license-key")).toHaveText(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+  return (await page.getByTestId("license-key").textContent())!.trim();
+}
+
+/** The first link on the current page whose path matches, as a path. */
+async function firstLink(page: Page, pattern: RegExp): Promise<string> {
+  const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
+  const found = hrefs.find((h) => pattern.test(h));
+  expect(found, `a link matching ${pattern} on ${page.url()}`).toBeTruthy();
+  return found!;
+}
+
+// Four axe runs per page; on a busy two-core machine a page takes up to a minute.
+test.describe.configure({ timeout: 900_000 });
+
+test("storefront pages, signed out", async ({ page }) => {
+  for (const scan of [
+    { name: "home", path: "/" },
+    { name: "search results", path: "/?q=tape" },
+    { name: "search without results", path: "/?q=nothing-here-at-all" },
+    { name: "category", path: "/?category=audio-plugins" },
+    { name: "developer page", path: `/developers/${SELLER_ID}` },
+    { name: "product with a trial and screenshots", path: `/products/${SELLER_PRODUCT}` },
+    { name: "product without a trial", path: `/products/${OTHER_PRODUCT}` },
+    { name: "for AI agents", path: "/agents" },
+    { name: "terms", path: "/terms" },
+    { name: "refunds", path: "/refunds" },
+    { name: "privacy", path: "/privacy" },
+    { name: "contact", path: "/contact" },
+    { name: "My licenses, signed out", path: "/licenses" },
+    { name: "seller sign-in", path: "/dashboard/sign-in" },
+    { name: "unknown product", path: "/products/no-such-product", status: 404 },
+    { name: "unknown page", path: "/no-such-page", status: 404 },
+  ]) {
+    await expectAccessible(page, scan);
+  }
+});
+
+test("a buyer's pages: checkout, success, cancelled checkout, signing in, My licenses", async ({ page }) => {
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const email = `e2e-a11y-buyer-${run}@example.com`;
+
+  // The checkout page before paying, then the success page.
+  await page.goto(`/products/${SELLER_PRODUCT}`);
+  await page
+    .locator("#buy")
+    .getByLabel(/e-?mail/i)
+    .fill(email);
+  await page.locator("#buy").getByRole("button", { name: /^buy$/i }).click();
+  await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
+  await expectAccessible(page, { name: "checkout (test mode)" });
+  await page.getByRole("button", { name: /^pay/i }).click();
+  await expect(page.getByTestId("license-key")).toBeVisible();
+  const key = (await page.getByTestId("license-key").textContent())!.trim();
+  await expectAccessible(page, { name: "checkout success" });
+  await expectAccessible(page, { name: "signed receipt", path: `/receipt?key=${key}` });
+
+  // A checkout the buyer walks away from.
+  const created = await page.request.post("/api/checkout/create", { data: { product_id: OTHER_PRODUCT, buyer_email: email } });
+  expect(created.status()).toBe(200);
+  const { session_id } = (await created.json()) as { session_id: string };
+  await expectAccessible(page, { name: "checkout cancelled", path: `/checkout/${session_id}/cancelled` });
+
+  // My licenses, signed in.
+  await page.goto("/licenses");
+  await signInChecking(page, email, { button: /^send sign-in link$/i, purpose: "buyer" });
+  await expect(page).toHaveURL(/\/licenses$/);
+  await expectAccessible(page, { name: "My licenses, signed in" });
+});
+
+test("a new seller's welcome step", async ({ page }) => {
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  await page.goto("/dashboard/sign-in");
+  await signInChecking(page, `e2e-a11y-seller-${run}@example.com`, { button: /e-mail me a sign-in link/i, purpose: "new seller" });
+  await expect(page).toHaveURL(/\/dashboard\/welcome/);
+  await expectAccessible(page, { name: "welcome" });
+});
+
+test("the seller's dashboard lists", async ({ page }) => {
+  await signInAs(page, SELLER, "/dashboard");
+  for (const scan of [
+    { name: "dashboard overview", path: "/dashboard" },
+    { name: "products", path: "/dashboard/products" },
+    { name: "new product", path: "/dashboard/products/new" },
+    { name: "orders", path: "/dashboard/orders" },
+    { name: "licenses", path: "/dashboard/licenses" },
+    { name: "coupons", path: "/dashboard/coupons" },
+    { name: "payouts", path: "/dashboard/payouts" },
+    { name: "sales", path: "/dashboard/sales" },
+    { name: "API tokens", path: "/dashboard/api-tokens" },
+    { name: "webhooks", path: "/dashboard/webhooks" },
+    { name: "profile", path: "/dashboard/profile" },
+  ]) {
+    await expectAccessible(page, scan);
+  }
+});
+
+test("the seller's detail pages and reviews, and a product with a release and a review", async ({ page }) => {
+  // A sale of the seller's first, so the order and license lists have rows to open.
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const key = await buy(page, SELLER_PRODUCT, `e2e-a11y-customer-${run}@example.com`);
+  // Their review, so the product page shows the review block and the seller has one to answer.
+  const review = await page.request.post(`/api/marketplace/product/${SELLER_PRODUCT}/reviews`, {
+    data: { license_key: key, rating: 4, title: "Finds samples fast", body: "Tagging a library of 40,000 one-shots took an afternoon." },
+  });
+  expect(review.ok(), await review.text()).toBe(true);
+  await signInAs(page, SELLER, "/dashboard");
+
+  // A published release, so the product page shows a version and a changelog and the releases page lists one.
+  const version = `1.${Date.now() % 100000}.0`;
+  const releases = `/api/v1/products/${SELLER_PRODUCT}/releases`;
+  const release = await page.request.post(releases, { data: { version, notes: "Faster library scans.\n\n- Fixes a crash on empty folders." } });
+  expect(release.status(), await release.text()).toBe(201);
+  const zip = Buffer.alloc(2_000, 0x41);
+  zip.set([0x50, 0x4b, 0x03, 0x04], 0);
+  const artifact = await page.request.put(
+    `${releases}/${version}/artifacts?${new URLSearchParams({ platform: "macos-universal", filename: `SampleShelf-${version}.zip` })}`,
+    { data: zip, headers: { "content-type": "application/octet-stream" } },
+  );
+  expect(artifact.status(), await artifact.text()).toBe(201);
+  const published = await page.request.post(`${releases}/${version}/publish`);
+  expect(published.status(), await published.text()).toBe(200);
+
+  await page.goto("/dashboard/orders");
+  const order = await firstLink(page, /^\/dashboard\/orders\/[^/]+$/);
+  await page.goto("/dashboard/licenses");
+  const license = await firstLink(page, /^\/dashboard\/licenses\/[^/]+$/);
+  for (const scan of [
+    { name: "edit product", path: `/dashboard/products/${SELLER_PRODUCT}` },
+    { name: "releases", path: `/dashboard/products/${SELLER_PRODUCT}/releases` },
+    { name: "order", path: order },
+    { name: "license", path: license },
+    { name: "reviews", path: "/dashboard/reviews" },
+    { name: "product with a release and a review", path: `/products/${SELLER_PRODUCT}` },
+  ]) {
+    await expectAccessible(page, scan);
+  }
+});
+
+// A message's own page shows the e-mail in a sandboxed frame; e-mails are not pages of the site, so only the list is here.
+test("the operator's console and the development mailbox", async ({ page }) => {
+  await signInAs(page, OPERATOR, "/admin");
+
+  // Someone bought something, so the order and license lists have rows to open.
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  await buy(page, OTHER_PRODUCT, `e2e-a11y-operator-view-${run}@example.com`);
+  await page.goto("/admin/orders");
+  const order = await firstLink(page, /^\/admin\/orders\/[^/]+$/);
+  await page.goto("/admin/licenses");
+  const license = await firstLink(page, /^\/admin\/licenses\/[^/]+$/);
+  for (const scan of [
+    { name: "console overview", path: "/admin" },
+    { name: "sellers", path: "/admin/sellers" },
+    { name: "products", path: "/admin/products" },
+    { name: "orders", path: "/admin/orders" },
+    { name: "order", path: order },
+    { name: "licenses", path: "/admin/licenses" },
+    { name: "license", path: license },
+    { name: "reviews", path: "/admin/reviews" },
+    { name: "agents", path: "/admin/agents" },
+    { name: "events", path: "/admin/events" },
+    { name: "audit log", path: "/admin/audit" },
+    { name: "development mailbox", path: "/dev/mailbox" },
+  ]) {
+    await expectAccessible(page, scan);
+  }
+
+  // The home page with its Featured row too: the operator features a product, then takes it back (other specs expect
+  // the row as they leave it). Top rated has the review the seller test wrote when it ran first.
+  const featured = products.find((p) => p.id === OTHER_PRODUCT)?.name ?? "";
+  await page.goto(`/admin/products?q=${OTHER_PRODUCT}`);
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: `Feature ${featured}`, exact: true }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Listing featured", { timeout: 15_000 });
+  await expectAccessible(page, { name: "home with a Featured row", path: "/" });
+  await page.goto(`/admin/products?q=${OTHER_PRODUCT}`);
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: `Unfeature ${featured}`, exact: true }).click();
+  await expect(page.locator("#admin-notice")).toContainText("Listing no longer featured", { timeout: 15_000 });
+});
