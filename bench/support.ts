@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -86,33 +86,40 @@ export async function seedLicenses(databaseUrl: string, count: number, seats = 1
   return bodies;
 }
 
-/** The floor: node:http, JSON in and out, one prepared better-sqlite3 statement on the same file and index. */
-export function startSqliteFloor(dbPath: string, port: number): Promise<() => void> {
-  const db = new Database(dbPath, { readonly: true });
-  const lookup = db.prepare(
-    `SELECT l."isActive", l."expiresAt", l.trial, p."pluginId", a.id AS activation FROM "License" l JOIN "Product" p ON p.id = l."productId"
-     LEFT JOIN "Activation" a ON a."licenseId" = l.id AND a.fingerprint = ? WHERE l.key = ?`,
-  );
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const b = JSON.parse(Buffer.concat(chunks).toString()) as Body;
-      const row = lookup.get(b.machine_fingerprint, b.license_key) as { isActive: number; pluginId: string; activation: string | null } | undefined;
-      const valid = !!row && row.isActive === 1 && row.pluginId === b.plugin_id && row.activation !== null;
-      const body = JSON.stringify({ valid, expires_at: null, machine_bound: !!row?.activation, trial: false, trial_days_remaining: 0 });
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
-      res.end(body);
-    });
+/**
+ * The validate floor (bench/floor.ts) in its own process, like the app: on a SQLite file or a PostgreSQL URL.
+ * Resolves once it listens; stop it with stopProcess.
+ */
+export function startFloor(engine: "sqlite" | "postgresql", target: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/floor.ts", engine, target, String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
   });
-  return new Promise((resolve) =>
-    server.listen(port, "127.0.0.1", () =>
-      resolve(() => {
-        server.close();
-        db.close();
-      }),
-    ),
-  );
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve(child));
+    child.on("exit", (code) => reject(new Error(`floor exited with ${code}`)));
+  });
+}
+
+/** Stops a child process and waits for it to exit. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** A process's resident memory in MB (Linux: /proc/<pid>/status VmRSS). */
+export function residentMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** The median of some numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export interface LoadResult {
