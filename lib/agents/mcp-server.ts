@@ -80,6 +80,30 @@ function publishedOutputSchema(output: z.ZodType) {
 }
 
 /**
+ * What registerTool takes for a tool, built once per process: the JSON Schemas (zod's conversion is the costly part,
+ * several milliseconds for the whole registry) and the annotations do not change while the process runs, and the
+ * stateless handler registers every tool again on each request's server.
+ */
+function buildToolConfig(t: Tool) {
+  return {
+    title: t.title,
+    description: t.description,
+    inputSchema: publishedSchema(t),
+    ...(t.output ? { outputSchema: publishedOutputSchema(t.output) } : {}),
+    annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: false },
+  };
+}
+const published = new WeakMap<Tool, ReturnType<typeof buildToolConfig>>();
+function toolConfig(t: Tool): ReturnType<typeof buildToolConfig> {
+  let config = published.get(t);
+  if (!config) {
+    config = buildToolConfig(t);
+    published.set(t, config);
+  }
+  return config;
+}
+
+/**
  * Registers the registry's tools on an MCP server (one per HTTP request: the handler is stateless), and the seller's
  * tools too when the transport verified the request's seller API token; each call runs through its operation's
  * limits, auth and handler, so a seller tool authenticates the token and checks its scope again on every call.
@@ -87,45 +111,35 @@ function publishedOutputSchema(output: z.ZodType) {
 export function registerTools(server: McpServer): void {
   const list = mcpRequest.getStore()?.sellerTools ? [...tools(), ...sellerTools()] : tools();
   for (const t of list) {
-    server.registerTool(
-      t.name,
-      {
-        title: t.title,
-        description: t.description,
-        inputSchema: publishedSchema(t),
-        ...(t.output ? { outputSchema: publishedOutputSchema(t.output) } : {}),
-        annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: false },
-      },
-      async (args: unknown) => {
-        try {
-          const store = mcpRequest.getStore();
-          // Outside the HTTP transport (an in-process caller) there is no client to count against: refuse rather than skip limits.
-          if (!store) throw new Error("MCP tool called outside an HTTP request");
-          const { sellerTools: _seller, ...request } = store;
-          const result = await callTool(t, args, { ...request, transport: "mcp" });
-          return {
-            content: [{ type: "text" as const, text: result.text }],
-            ...(result.data ? { structuredContent: result.data } : {}),
-          };
-        } catch (error) {
-          // A problem the caller can act on becomes a tool error the model can read, with the same facts as data
-          // (the REST problem's code, detail and field errors; for the ACP tools also ACP's Error object, which the
-          // ACP MCP binding carries as the error's data). Anything else is hidden.
-          const known = error instanceof AppError;
-          if (!known) console.error(`tool ${t.name} failed:`, error);
-          const problem = known ? error : new AppError("internal_error", 500, "The tool failed on our side; please retry later.");
-          return {
-            isError: true,
-            content: [{ type: "text" as const, text: `${problem.code}: ${problem.detail}` }],
-            structuredContent: {
-              code: problem.code,
-              detail: problem.detail,
-              errors: problem.extra.errors ?? [],
-              ...(t.operation.http?.errorFormat === "acp" ? { acp_error: acpError(problem) } : {}),
-            },
-          };
-        }
-      },
-    );
+    server.registerTool(t.name, toolConfig(t), async (args: unknown) => {
+      try {
+        const store = mcpRequest.getStore();
+        // Outside the HTTP transport (an in-process caller) there is no client to count against: refuse rather than skip limits.
+        if (!store) throw new Error("MCP tool called outside an HTTP request");
+        const { sellerTools: _seller, ...request } = store;
+        const result = await callTool(t, args, { ...request, transport: "mcp" });
+        return {
+          content: [{ type: "text" as const, text: result.text }],
+          ...(result.data ? { structuredContent: result.data } : {}),
+        };
+      } catch (error) {
+        // A problem the caller can act on becomes a tool error the model can read, with the same facts as data
+        // (the REST problem's code, detail and field errors; for the ACP tools also ACP's Error object, which the
+        // ACP MCP binding carries as the error's data). Anything else is hidden.
+        const known = error instanceof AppError;
+        if (!known) console.error(`tool ${t.name} failed:`, error);
+        const problem = known ? error : new AppError("internal_error", 500, "The tool failed on our side; please retry later.");
+        return {
+          isError: true,
+          content: [{ type: "text" as const, text: `${problem.code}: ${problem.detail}` }],
+          structuredContent: {
+            code: problem.code,
+            detail: problem.detail,
+            errors: problem.extra.errors ?? [],
+            ...(t.operation.http?.errorFormat === "acp" ? { acp_error: acpError(problem) } : {}),
+          },
+        };
+      }
+    });
   }
 }

@@ -1,8 +1,4 @@
-import { createMcpHandler } from "mcp-handler";
-import { registerTools, MCP_CAPABILITIES, MCP_SERVER_INFO } from "@/lib/agents/mcp-server";
-import { withApiHeaders } from "@/lib/http/mcp-transport";
+import { mcpEndpoint } from "@/lib/agents/mcp-endpoint";
 
-const handler = createMcpHandler(registerTools, { serverInfo: MCP_SERVER_INFO, capabilities: MCP_CAPABILITIES });
-const mcp = withApiHeaders(handler);
-
-export { mcp as GET, mcp as POST, mcp as DELETE };
+// server.ts answers /api/mcp before Next (lib/http/front.ts); this route serves the same endpoint to in-process callers.
+export { mcpEndpoint as GET, mcpEndpoint as POST, mcpEndpoint as DELETE };
