@@ -4,6 +4,8 @@ import { applyCors } from "./cors.ts";
 import { CACHE } from "./headers.ts";
 import { admitHost } from "./host.ts";
 import { hasControlCharacter } from "./input.ts";
+import { mcpEndpoint } from "../agents/mcp-endpoint.ts";
+import { serveFetch } from "./fetch-bridge.ts";
 import { handleLean } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
@@ -15,7 +17,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 /**
  * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers CORS preflights and sets
  * the CORS headers on public paths (lib/http/cors.ts), answers the lean paths itself
- * (lib/http/lean.ts), and hands everything else to `toNext` with the client address stamped on it.
+ * (lib/http/lean.ts) and MCP (lib/agents/mcp-endpoint.ts, through lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the client address stamped on it.
  */
 /**
  * A URL whose path or query decodes to a control character is refused before any page or handler sees it: such
@@ -55,6 +57,8 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
       .then((handled) => {
         if (handled) return undefined;
         stampClient(req);
+        // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
+        if (pathOf(req.url) === MCP_PATH) return serveFetch(mcpEndpoint, req, res);
         return toNext(req, res);
       })
       .catch((error: unknown) => {
@@ -66,6 +70,12 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
       });
   };
 }
+
+const MCP_PATH = "/api/mcp";
+const pathOf = (url = "/") => {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /** Route handlers see the client only through these headers; a client's own copies are overwritten or removed. */
 function stampClient(req: IncomingMessage): void {
