@@ -16,8 +16,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
 /**
  * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers CORS preflights and sets
- * the CORS headers on public paths (lib/http/cors.ts), answers the lean paths itself
- * (lib/http/lean.ts) and MCP (lib/agents/mcp-endpoint.ts, through lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the client address stamped on it.
+ * the CORS headers on public paths (lib/http/cors.ts), answers the lean paths itself (lib/http/lean.ts) and MCP
+ * (lib/agents/mcp-endpoint.ts, through lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the
+ * client address stamped on it.
  */
 /**
  * A URL whose path or query decodes to a control character is refused before any page or handler sees it: such

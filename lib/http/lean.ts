@@ -75,6 +75,9 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(head ? undefined : body);
 }
 
+/** Strict UTF-8 (a malformed body is refused, not repaired); one decoder serves every request (no streaming state). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Reads a request body up to `max` bytes; past that it answers 413 without reading the rest. */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? NaN);
@@ -94,7 +97,7 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
     });
     req.on("end", () => {
       try {
-        resolve(new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
+        resolve(UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
       } catch {
         reject(new AppError("invalid_encoding", 400, "The request body is not valid UTF-8."));
       }
@@ -136,7 +139,9 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
         return (headers ??= toHeaders(req));
       },
       // Our own origin as this request addressed it (the Host was checked by the front door), for same-origin checks.
-      origin: req.headers.host ? `${new URL(env().BASE_URL).protocol}//${req.headers.host}` : "",
+      get origin() {
+        return req.headers.host ? `${new URL(env().BASE_URL).protocol}//${req.headers.host}` : "";
+      },
     };
     let extra: Parameters<typeof execute>[3] = {};
     if (op.http.bodyStream) {

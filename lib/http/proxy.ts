@@ -10,9 +10,8 @@ import { liveSetting } from "../env.ts";
 /** The header server.ts stamps when the client address was read from X-Forwarded-For through trusted proxies. */
 export const CLIENT_VIA_PROXY_HEADER = "x-ilm-client-via-proxy";
 
-/** An address without IPv6 brackets, port or zone, with IPv4-mapped IPv6 written as IPv4; null when not an IP. */
-export function normalizeAddress(raw: string | undefined | null): string | null {
-  let a = (raw ?? "").trim();
+function normalizeUncached(raw: string): string | null {
+  let a = raw.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(a)?.[1];
   if (bracketed !== undefined) a = bracketed;
   else if (/^[\d.]+:\d+$/.test(a)) a = a.slice(0, a.lastIndexOf(":")); // 192.0.2.1:4711
@@ -36,11 +35,42 @@ const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
 loopback.addAddress("::1", "ipv6");
 
-/** 127.0.0.0/8 and ::1, in any spelling (IPv4-mapped included); a zone id ("fe80::1%eth0") is never loopback. */
-export function isLoopbackAddress(raw: string | null | undefined): boolean {
-  if ((raw ?? "").includes("%")) return false;
+/**
+ * Answers of a pure function of an address string, remembered: every request asks about its peer's address (the host
+ * check, the client address), the same few addresses come back on every keep-alive request, and a BlockList check
+ * builds a SocketAddress each time. Bounded: only strings as long as an address can be (X-Forwarded-For entries are
+ * anyone's to write), and past 10,000 of them the memory starts over.
+ */
+function memo<T>(compute: (raw: string) => T): (raw: string) => T {
+  const seen = new Map<string, T>();
+  return (raw) => {
+    if (raw.length > 64) return compute(raw);
+    let value = seen.get(raw);
+    if (value === undefined && !seen.has(raw)) {
+      value = compute(raw);
+      if (seen.size >= 10_000) seen.clear();
+      seen.set(raw, value);
+    }
+    return value as T;
+  };
+}
+
+const normalizeMemo = memo(normalizeUncached);
+
+/** An address without IPv6 brackets, port or zone, with IPv4-mapped IPv6 written as IPv4; null when not an IP. */
+export function normalizeAddress(raw: string | undefined | null): string | null {
+  return normalizeMemo(raw ?? "");
+}
+
+const loopbackMemo = memo((raw) => {
+  if (raw.includes("%")) return false;
   const a = normalizeAddress(raw);
   return a !== null && loopback.check(a, isIP(a) === 4 ? "ipv4" : "ipv6");
+});
+
+/** 127.0.0.0/8 and ::1, in any spelling (IPv4-mapped included); a zone id ("fe80::1%eth0") is never loopback. */
+export function isLoopbackAddress(raw: string | null | undefined): boolean {
+  return loopbackMemo(raw ?? "");
 }
 
 /** Parses TRUST_PROXY_FROM ("127.0.0.1,::1,10.0.0.0/8,fd00::/8"); an entry that is not an address or range throws. */
@@ -74,8 +104,15 @@ export function trustedProxies(): BlockList {
   return cached.list;
 }
 
+const trustedMemo = new WeakMap<BlockList, (address: string) => boolean>();
 function isTrusted(list: BlockList, address: string | null): boolean {
-  return address !== null && list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
+  if (address === null) return false;
+  let check = trustedMemo.get(list);
+  if (!check) {
+    check = memo((a) => list.check(a, isIP(a) === 4 ? "ipv4" : "ipv6"));
+    trustedMemo.set(list, check);
+  }
+  return check(address);
 }
 
 export interface ResolvedClient {

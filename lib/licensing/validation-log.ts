@@ -1,4 +1,5 @@
-import { getDb } from "../db.ts";
+import { Prisma } from "../generated/sqlite/client.ts";
+import { dbEngine, getDb } from "../db.ts";
 import { env } from "../env.ts";
 
 /**
@@ -24,6 +25,8 @@ interface Log {
 const HOUR_MS = 3_600_000;
 /** A flood of failures across many licenses is written at once rather than held in memory. */
 const MAX_PENDING_FAILURES = 10_000;
+/** Machines per UPDATE statement when flushing (two bound values each). */
+const FLUSH_CHUNK = 500;
 
 const KEY = Symbol.for("indie-license-market.validation-log");
 const g = globalThis as unknown as Record<symbol, Log | undefined>;
@@ -111,8 +114,20 @@ export async function flushValidations(): Promise<number> {
   l.pending.clear();
   if (batch.length > 0) {
     const db = getDb();
-    // updateMany: an activation released in the meantime is simply not there any more.
-    await db.$transaction(batch.map(([id, at]) => db.activation.updateMany({ where: { id }, data: { lastValidatedAt: new Date(at) } })));
+    // One UPDATE … FROM (VALUES …) per chunk, in one transaction: a flush after a busy interval carries thousands of
+    // machines, and one statement costs what one row did through the client. An activation released in the meantime
+    // is simply not there any more (the join finds nothing to update).
+    const postgres = dbEngine() === "postgresql";
+    const statements = [];
+    for (let i = 0; i < batch.length; i += FLUSH_CHUNK) {
+      const rows = batch.slice(i, i + FLUSH_CHUNK).map(([id, at]) => Prisma.sql`(${id}, ${new Date(at)})`);
+      statements.push(
+        postgres
+          ? db.$executeRaw`UPDATE "Activation" AS a SET "lastValidatedAt" = v.at::timestamp(3) FROM (VALUES ${Prisma.join(rows)}) AS v(id, at) WHERE a."id" = v.id`
+          : db.$executeRaw`UPDATE "Activation" SET "lastValidatedAt" = v.column2 FROM (VALUES ${Prisma.join(rows)}) AS v WHERE "Activation"."id" = v.column1`,
+      );
+    }
+    await db.$transaction(statements);
   }
   for (const f of failures) await flushFailure(f);
   return batch.length + failures.length;

@@ -79,12 +79,17 @@ export async function execute(
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));
   const run = async () =>
-    await op.handler(input, {
-      ...ctx,
-      ...caller,
-      ...(extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {}),
-      ...(extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {}),
-    });
+    await op.handler(
+      input,
+      // The context's properties are copied with their descriptors, not spread: a transport may give a lazy getter
+      // (the lean path builds `headers` only when read), and spreading would call it on every request.
+      Object.assign(
+        Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)),
+        caller,
+        extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {},
+        extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {},
+      ) as HandlerContext,
+    );
   if (!op.idempotency) return run();
   const key = ctx.idempotencyKey;
   if (key === undefined) {
