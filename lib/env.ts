@@ -20,6 +20,11 @@ const fields = z.object({
   DATABASE_URL: z.string().min(1).default("file:./data/marketplace.db"),
   /** Connections per instance in the PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
+  /**
+   * The database client emits an event per SQL statement, which lib/db.ts's captureQueries() collects (the query-plan
+   * test). Off: no query events, so production pays nothing for them.
+   */
+  DATABASE_QUERY_EVENTS: z.enum(["on", "off"]).default("off"),
   /** Skip seeding the demo catalogue into an empty database. */
   SEED_DEMO: z.enum(["on", "off"]).default("on"),
   /**
@@ -79,6 +84,11 @@ const fields = z.object({
   LICENSE_CACHE_SIZE: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** How long marketplace reads (listings, catalog pages) are cached per instance (0: no cache). */
   LISTING_CACHE_TTL_MS: millis(5_000, 0),
+  /**
+   * Memory for storefront pages and the catalog served from cache in front of Next (lib/http/page-cache.ts), in
+   * megabytes (0: no page cache). Entries are valid while the content version is unchanged, checked per request.
+   */
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4_096).default(32),
   /** How often "last validated" times are written to the database. */
   VALIDATION_FLUSH_MS: millis(5_000, 10),
   /** Where uploaded files (product images, release artifacts) are stored with the local storage driver. */

@@ -16,7 +16,8 @@ import { droppedUploads, releaseUploads } from "./uploads.ts";
  */
 
 export async function listSellerProducts(developerId: string) {
-  return getDb().product.findMany({
+  const db = getDb();
+  const products = await db.product.findMany({
     where: { developerId },
     orderBy: { createdAt: "desc" },
     select: {
@@ -32,9 +33,16 @@ export async function listSellerProducts(developerId: string) {
       maxMachines: true,
       trialAvailable: true,
       createdAt: true,
-      _count: { select: { licenses: true } },
     },
   });
+  // Counted per product through the (productId, issuedAt) index: Prisma's `_count` of a relation counts every
+  // seller's licenses first (tests/integration/query-plans.test.ts).
+  const counts =
+    products.length === 0
+      ? []
+      : await db.license.groupBy({ by: ["productId"], where: { productId: { in: products.map((p) => p.id) } }, _count: { _all: true } });
+  const licenses = new Map(counts.map((c) => [c.productId, c._count._all]));
+  return products.map((p) => ({ ...p, _count: { licenses: licenses.get(p.id) ?? 0 } }));
 }
 
 export async function getSellerProduct(developerId: string, productId: string) {

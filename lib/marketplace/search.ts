@@ -45,7 +45,18 @@ async function alternatives(engine: Engine, word: string): Promise<string[]> {
 }
 
 async function anyListedMatch(engine: Engine, spellings: string[]): Promise<boolean> {
-  const search = engine === "postgresql" ? postgresSearch([spellings]) : sqliteSearch([spellings]);
+  if (engine === "postgresql") {
+    // The matches come from the search index first (OFFSET 0 keeps the planner from merging the subquery): joined
+    // directly under LIMIT 1, PostgreSQL bets on an early match and walks both primary keys, every row for a word
+    // nothing has (tests/integration/query-plans.test.ts).
+    const rows = await getDb().$queryRaw<unknown[]>`
+      SELECT 1 FROM (
+        SELECT s."productId" FROM "ProductSearch" s CROSS JOIN (SELECT ${postgresQuery([spellings])} AS q) sq
+        WHERE s."document" @@ sq.q OFFSET 0
+      ) m JOIN "Product" p ON p."id" = m."productId" WHERE p."status" = 'active' LIMIT 1`;
+    return rows.length > 0;
+  }
+  const search = sqliteSearch([spellings]);
   const rows = await getDb().$queryRaw<unknown[]>`
     SELECT 1 FROM "Product" p ${search.from} WHERE p."status" = 'active' AND ${search.where} LIMIT 1`;
   return rows.length > 0;
@@ -97,12 +108,17 @@ function sqliteSearch(groups: string[][]): CompiledSearch {
  * PostgreSQL: each spelling is stemmed by plainto_tsquery (which reads no syntax) or taken as a prefix; the spellings
  * of a word are ORed (||), the words ANDed (&&). The query is computed once per statement in a lateral subquery.
  */
-function postgresSearch(groups: string[][]): CompiledSearch {
+/** The tsquery of some words, each given as its spellings (any of which matches). */
+function postgresQuery(groups: string[][]) {
   const spelling = (w: string) =>
     // A word is letters and digits only (searchTerms), so quoting it makes a valid prefix lexeme.
     Prisma.sql`(plainto_tsquery('english'::regconfig, ${w}) || to_tsquery('simple'::regconfig, ${`'${w.replaceAll("'", "''")}':*`}))`;
   const word = (spellings: string[]) => Prisma.sql`(${Prisma.join(spellings.map(spelling), " || ")})`;
-  const query = Prisma.join(groups.map(word), " && ");
+  return Prisma.join(groups.map(word), " && ");
+}
+
+function postgresSearch(groups: string[][]): CompiledSearch {
+  const query = postgresQuery(groups);
   return {
     from: Prisma.sql`JOIN "ProductSearch" s ON s."productId" = p."id" CROSS JOIN (SELECT ${query} AS q) sq`,
     where: Prisma.sql`s."document" @@ sq.q`,
