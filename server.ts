@@ -5,6 +5,7 @@ import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
 import { frontDoor } from "./lib/http/front.ts";
 import { hostPolicy } from "./lib/http/host.ts";
+import { servePageFromCache } from "./lib/http/page-cache.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
@@ -43,7 +44,9 @@ async function main(): Promise<void> {
 
   // The client address is stamped on the request by frontDoor (lib/http/front.ts) before it gets here.
   const toNext = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "GET" || req.method === "HEAD") {
+    if ((req.method === "GET" || req.method === "HEAD") && !req.url?.startsWith("/_next/")) {
+      // Storefront pages and the catalog from cache while the content version is unchanged (lib/http/page-cache.ts).
+      if (await servePageFromCache(req, res)) return undefined;
       const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
       if (rewrite) req.url = rewrite;
     }

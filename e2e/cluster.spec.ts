@@ -94,6 +94,75 @@ test.describe("two instances, one PostgreSQL", () => {
     for (const s of [a, b]) expect((await json(await fetch(`${s.url}/health`))).body.status).toBe("ok");
   });
 
+  test("pages come from each instance's cache, and the next request after an edit on either instance shows it on both", async () => {
+    // The catalog's first product, so the catalog's first page shows it too.
+    const first = (await json(await fetch(`${a.url}/api/catalog`))).body.products[0].id as string;
+    const { rows } = await sql.query(`SELECT id, name, "developerId" FROM "Product" WHERE id = $1`, [first]);
+    const product = rows[0] as { id: string; name: string; developerId: string };
+    const page = async (s: AppProcess, path: string) => {
+      const r = await fetch(s.url + path);
+      return { status: r.status, cache: r.headers.get("x-page-cache"), csp: r.headers.get("content-security-policy") ?? "", html: await r.text() };
+    };
+    // Rendered once per instance, then served from its cache: the same page, each time with its own nonce.
+    for (const s of [a, b]) {
+      for (const path of [`/products/${product.id}`, "/", "/api/catalog"]) {
+        await page(s, path);
+        const hit = await page(s, path);
+        expect(hit.status, path).toBe(200);
+        expect(hit.cache, path).toBe("hit");
+      }
+      const [one, two] = [await page(s, `/products/${product.id}`), await page(s, `/products/${product.id}`)];
+      const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonceOf(one.csp)).toBeTruthy();
+      expect(nonceOf(one.csp)).not.toBe(nonceOf(two.csp));
+      expect(one.html).toContain(`nonce="${nonceOf(one.csp)}"`);
+      expect(two.html).toContain(`nonce="${nonceOf(two.csp)}"`);
+      expect(two.html).not.toContain(`nonce="${nonceOf(one.csp)}"`);
+      // A visitor with a cookie (signed in, a refilled form) is never served a shared copy.
+      const withCookie = await fetch(`${s.url}/products/${product.id}`, { headers: { cookie: "x=1" } });
+      expect(withCookie.headers.get("x-page-cache")).toBeNull();
+    }
+
+    // The seller edits the product through the API on instance A.
+    const token = `ilmsk_${Buffer.from(`cluster-page-cache-${Date.now()}`).toString("base64url").padEnd(43, "A").slice(0, 43)}`;
+    await sql.query(
+      `INSERT INTO "SellerToken" (id, "developerId", name, "tokenHash", prefix, scopes, "createdBy", "createdAt") VALUES ($1, $2, 'cluster', $3, $4, '["products"]', 'tests', now())`,
+      [`tok_${Date.now()}`, product.developerId, createHash("sha256").update(token).digest("hex"), token.slice(0, 12)],
+    );
+    const auth = { authorization: `Bearer ${token}` };
+    const current = (await json(await fetch(`${a.url}/api/v1/products/${product.id}`, { headers: auth }))).body.product;
+    const {
+      id: _id,
+      status: _status,
+      sales_count: _sales,
+      license_file_ttl_days: _ttl,
+      created_at: _created,
+      updated_at: _updated,
+      ...input
+    } = current;
+    const renamed = `${product.name} Renamed ${Date.now().toString(36)}`;
+    const put = await fetch(`${a.url}/api/v1/products/${product.id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ ...input, name: renamed }),
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    // The very next request on each instance renders anew and shows it: the product page, the home page, the catalog.
+    for (const s of [b, a]) {
+      const fresh = await page(s, `/products/${product.id}`);
+      expect(fresh.cache).toBe("miss");
+      expect(fresh.html).toContain(renamed);
+      expect((await page(s, "/")).html).toContain(renamed);
+      expect((await page(s, "/api/catalog")).html).toContain(renamed);
+    }
+
+    // A write from anywhere else (here straight to the database) is seen as well: the version is the database's.
+    const again = `${product.name} Again ${Date.now().toString(36)}`;
+    await sql.query(`UPDATE "Product" SET name = $1 WHERE id = $2`, [again, product.id]);
+    for (const s of [a, b]) expect((await page(s, `/products/${product.id}`)).html).toContain(again);
+    await sql.query(`UPDATE "Product" SET name = $1 WHERE id = $2`, [product.name, product.id]);
+  });
+
   test("a webhook event delivered to both instances at once fulfils once, and its e-mail is sent once", async () => {
     const email = `cluster-${Date.now()}@example.com`;
     const { order, replies } = await paidLicense(email);

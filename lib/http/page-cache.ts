@@ -1,0 +1,225 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import { contentVersion } from "../cache/content-version.ts";
+import { env } from "../env.ts";
+import { clearReadCache } from "../marketplace/read-cache.ts";
+import { requestIdFrom } from "./respond.ts";
+import { newNonce } from "./security-headers.ts";
+
+/**
+ * Storefront pages and the catalog served from memory in front of Next (server.ts), rendered once per content
+ * version. The home page (plain, or with only a category, sort or page), product pages, developer pages and
+ * `/api/catalog` are cached for anonymous requests: no cookie (a signed-in header, a refilled Buy form), no
+ * Authorization, no Next router request (RSC payloads vary by header). Only a complete 200 without Set-Cookie is
+ * kept.
+ *
+ * Freshness: an entry carries the content version (lib/cache/content-version.ts) read when its request began, and is
+ * served only while the database still holds that version, read again for every request. Triggers raise the version
+ * on every write to what these pages show, on any instance, so the next request after a change renders anew
+ * everywhere. The same check clears this instance's marketplace read cache (lib/marketplace/read-cache.ts), so a
+ * re-render never reads another instance's stale listing.
+ *
+ * Security: a page's Content-Security-Policy carries a per-response nonce. The cached HTML is kept split at its nonce,
+ * and each hit gets a fresh nonce in the markup and the header, as a render would. Pages are rendered without
+ * compression (the request's Accept-Encoding is withheld from Next) so the markup can be rewritten; a hit is
+ * gzipped for clients that accept it.
+ */
+
+interface Entry {
+  version: number;
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** The body split at the render's nonce (one part when it has none), and the CSP split the same way. */
+  parts: string[];
+  csp: string[] | null;
+  /** Whether the render carried an X-Request-Id (API answers do), which each hit then gets afresh. */
+  requestId: boolean;
+  bytes: number;
+}
+
+const gzipAsync = promisify(gzip);
+interface State {
+  entries: Map<string, Entry>;
+  bytes: number;
+  /** The content version the entries belong to (null: not read yet, or unreadable). */
+  seen: number | null;
+}
+const KEY = Symbol.for("indie-license-market.page-cache");
+const g = globalThis as unknown as Record<symbol, State | undefined>;
+const state = (): State => (g[KEY] ??= { entries: new Map<string, Entry>(), bytes: 0, seen: null });
+const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+const MAX_ENTRIES = 2_000;
+
+/** Response headers that belong to one exchange, not to the page. */
+const PER_EXCHANGE = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "x-page-cache",
+  "x-request-id",
+]);
+/** Set on every answer by the front door before the page is served (lib/http/cors.ts), not kept with the page. */
+const isCors = (name: string) => name.startsWith("access-control-");
+const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "authorization"];
+const HOME_PARAMS = new Set(["category", "sort", "page"]);
+
+/** The cache key of a request that may be served from cache, or null. */
+export function pageCacheKey(req: IncomingMessage): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  if (req.headers.cookie !== undefined) return null;
+  for (const h of ROUTER_HEADERS) if (req.headers[h] !== undefined) return null;
+  const url = req.url ?? "/";
+  if (url.length > 300) return null;
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? "" : url.slice(q + 1);
+  if (path === "/api/catalog") return url;
+  if (/^\/(products|developers)\/[A-Za-z0-9._~-]+$/.test(path)) return query === "" ? path : null;
+  if (path !== "/") return null;
+  if (query === "") return "/";
+  const params = new URLSearchParams(query);
+  const names = [...params.keys()];
+  if (names.some((n) => !HOME_PARAMS.has(n)) || new Set(names).size !== names.length) return null;
+  params.sort();
+  return `/?${params.toString()}`;
+}
+
+/**
+ * Reads the content version for a request that reaches Next, and forgets this instance's caches when it changed.
+ * Returns the version, or null when it cannot be read (then nothing is served from or stored in the cache).
+ */
+async function currentVersion(): Promise<number | null> {
+  const version = await contentVersion();
+  const s = state();
+  if (version !== s.seen) {
+    clearReadCache();
+    s.entries.clear();
+    s.bytes = 0;
+    s.seen = version;
+  }
+  return version;
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  const accept = req.headers["accept-encoding"];
+  return typeof accept === "string" && /\bgzip\b(?!;q=0(\.0+)?\b)/i.test(accept);
+}
+
+async function serveHit(req: IncomingMessage, res: ServerResponse, entry: Entry): Promise<void> {
+  const headers: Record<string, string | string[]> = { ...entry.headers, "x-page-cache": "hit" };
+  // Every answer has its own request id, as a render would (the client's own, when it sent a well-formed one).
+  if (entry.requestId) headers["x-request-id"] = requestIdFrom(req.headers["x-request-id"] as string | undefined);
+  let body: Buffer;
+  if (entry.parts.length > 1 || entry.csp) {
+    const nonce = newNonce();
+    body = Buffer.from(entry.parts.join(nonce));
+    if (entry.csp) headers["content-security-policy"] = entry.csp.join(nonce);
+  } else {
+    body = Buffer.from(entry.parts[0] ?? "");
+  }
+  if (body.length > 1024 && acceptsGzip(req)) {
+    body = await gzipAsync(body);
+    headers["content-encoding"] = "gzip";
+  }
+  headers["content-length"] = String(body.length);
+  res.writeHead(entry.status, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Keeps a copy of what Next writes, and stores it once the response has finished complete. */
+function capture(req: IncomingMessage, res: ServerResponse, key: string, version: number): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let headArg: Record<string, string | string[]> = {};
+  const toBuffer = (chunk: unknown, encoding?: unknown): Buffer | null =>
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk)
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : null;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    const b = toBuffer(chunk, encoding);
+    if (!b || size > MAX_ENTRY_BYTES) return;
+    size += b.length;
+    chunks.push(b);
+  };
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = (...args: unknown[]) => {
+    const headers: unknown = args.find((a, i) => i > 0 && a && typeof a === "object" && !Array.isArray(a));
+    if (headers) headArg = headers as Record<string, string | string[]>;
+    return writeHead(...args);
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  res.write = ((...args: unknown[]) => {
+    keep(args[0], args[1]);
+    return write(...args);
+  }) as ServerResponse["write"];
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    keep(args[0], args[1]);
+    return end(...args);
+  }) as ServerResponse["end"];
+  res.once("finish", () => {
+    if (req.method !== "GET" || res.statusCode !== 200 || size > MAX_ENTRY_BYTES) return;
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries({ ...res.getHeaders(), ...headArg })) {
+      const lower = name.toLowerCase();
+      if (value === undefined || PER_EXCHANGE.has(lower) || isCors(lower)) continue;
+      headers[lower] = Array.isArray(value) ? value.map(String) : String(value);
+    }
+    if (headers["set-cookie"] !== undefined || headers["content-encoding"] !== undefined) return;
+    const body = Buffer.concat(chunks).toString("utf8");
+    const csp = typeof headers["content-security-policy"] === "string" ? headers["content-security-policy"] : undefined;
+    const nonce = csp ? /'nonce-([A-Za-z0-9+/=_-]{16,})'/.exec(csp)?.[1] : undefined;
+    const entry: Entry = {
+      version,
+      status: 200,
+      headers,
+      parts: nonce ? body.split(nonce) : [body],
+      csp: nonce && csp ? csp.split(nonce) : null,
+      requestId: res.hasHeader("x-request-id") || Object.keys(headArg).some((h) => h.toLowerCase() === "x-request-id"),
+      bytes: Buffer.byteLength(body),
+    };
+    const s = state();
+    // Rendered under a version that is no longer current: it would never be served.
+    if (s.seen !== version) return;
+    const old = s.entries.get(key);
+    if (old) s.bytes -= old.bytes;
+    s.entries.delete(key);
+    s.entries.set(key, entry);
+    s.bytes += entry.bytes;
+    const budget = env().PAGE_CACHE_MB * 1024 * 1024;
+    for (const [k, e] of s.entries) {
+      if (s.bytes <= budget && s.entries.size <= MAX_ENTRIES) break;
+      s.entries.delete(k);
+      s.bytes -= e.bytes;
+    }
+  });
+}
+
+/**
+ * Called by server.ts for every GET or HEAD that goes to Next: serves a cached page when it is current (and returns
+ * true), or arranges for the rendered page to be kept (and returns false: the caller hands the request to Next).
+ */
+export async function servePageFromCache(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (env().PAGE_CACHE_MB <= 0) return false;
+  const key = pageCacheKey(req);
+  const version = await currentVersion();
+  if (key === null || version === null) return false;
+  const entry: Entry | undefined = state().entries.get(key);
+  if (entry && entry.version === version) {
+    await serveHit(req, res, entry);
+    return true;
+  }
+  // Rendered without compression, so the copy can be rewritten per hit; this response goes out uncompressed.
+  delete req.headers["accept-encoding"];
+  res.setHeader("x-page-cache", "miss");
+  capture(req, res, key, version);
+  return false;
+}
