@@ -37,11 +37,13 @@ export async function listSellerProducts(developerId: string) {
   });
   // Counted per product through the (productId, issuedAt) index: Prisma's `_count` of a relation counts every
   // seller's licenses first (tests/integration/query-plans.test.ts).
-  const counts =
-    products.length === 0
-      ? []
-      : await db.license.groupBy({ by: ["productId"], where: { productId: { in: products.map((p) => p.id) } }, _count: { _all: true } });
-  const licenses = new Map(counts.map((c) => [c.productId, c._count._all]));
+  // 500 ids per query: databases cap the parameters of one statement.
+  const licenses = new Map<string, number>();
+  for (let i = 0; i < products.length; i += 500) {
+    const ids = products.slice(i, i + 500).map((p) => p.id);
+    for (const c of await db.license.groupBy({ by: ["productId"], where: { productId: { in: ids } }, _count: { _all: true } }))
+      licenses.set(c.productId, c._count._all);
+  }
   return products.map((p) => ({ ...p, _count: { licenses: licenses.get(p.id) ?? 0 } }));
 }
 

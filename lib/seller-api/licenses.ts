@@ -208,6 +208,9 @@ function afterCursor(c: Cursor | null, field: "issuedAt" | "createdAt") {
   return { OR: [{ [field]: { lt: t } }, { [field]: t, id: { lt: c.id } }] };
 }
 
+/** Product ids bound one by one into a license query; more are named by a subquery. */
+const MAX_LISTED_IDS = 500;
+
 /**
  * A seller's licenses matching the search, newest first, a page at a time (`next_cursor` null on the last page).
  * With `developerId` null, the operator's search across sellers: by key or e-mail only.
@@ -223,11 +226,14 @@ export async function searchLicenses(developerId: string | null, input: z.output
     const products = await db.product.findMany({ where: { developerId }, select: { id: true, name: true } });
     const ids = input.product_id ? products.filter((p) => p.id === input.product_id).map((p) => p.id) : products.map((p) => p.id);
     if (ids.length === 0) return { licenses: [] as LicenseView[], next_cursor: null };
-    scope.push({ productId: { in: ids } });
+    // A list of ids is bound as one parameter each: past a few hundred products (databases cap parameters per query)
+    // the seller's products are named by a subquery instead.
+    scope.push(ids.length <= MAX_LISTED_IDS ? { productId: { in: ids } } : { product: { developerId } });
     if (q) {
       const needle = q.toLocaleLowerCase("en");
       const named = products.filter((p) => ids.includes(p.id) && p.name.toLocaleLowerCase("en").includes(needle)).map((p) => p.id);
-      if (named.length) match.push({ productId: { in: named } });
+      if (named.length > MAX_LISTED_IDS) match.push({ product: { developerId, name: { contains: q } } });
+      else if (named.length) match.push({ productId: { in: named } });
     }
   } else if (input.product_id) {
     scope.push({ productId: input.product_id });

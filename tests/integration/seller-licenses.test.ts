@@ -6,6 +6,7 @@ import { POST as revokeRoute } from "@/app/api/v1/licenses/[id]/revoke/route";
 import { POST as reinstateRoute } from "@/app/api/v1/licenses/[id]/reinstate/route";
 import { POST as releaseRoute } from "@/app/api/v1/licenses/[id]/machines/[machine_id]/release/route";
 import { POST as restoreRoute } from "@/app/api/v1/licenses/[id]/machines/[machine_id]/restore/route";
+import { listSellerProducts } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { issueLicense } from "@/lib/licensing/issue-license";
@@ -140,6 +141,42 @@ describe("searching licenses", () => {
     );
     const still = await getDb().license.findUniqueOrThrow({ where: { id: l.id } });
     expect(still.isActive).toBe(true);
+  });
+});
+
+describe("a seller with more products than one SQLite query can bind (999)", () => {
+  it("lists and searches their licenses, and the products page counts them", async () => {
+    const c = await newSeller("many");
+    const extra = Array.from({ length: 1200 }, (_, i) => ({
+      id: `many-${run}-${String(i)}`,
+      pluginId: `com.many.${run}.p${String(i)}`,
+      developerId: c.id,
+      name: `Quasar many ${String(i)}`,
+      description: "One of many.",
+      priceCents: 500,
+      category: "dev-tools",
+      maxMachines: 1,
+      platforms: ["linux"],
+      compatibility: [],
+      inputs: [],
+      outputs: [],
+      images: [],
+      downloadUrl: "https://example.com/download",
+      iconUrl: "/icons/tape-warmth.svg",
+    }));
+    await getDb().product.createMany({ data: extra });
+    const own = await license(c, `sl-many-${run}@example.com`, new Date());
+    const listed = await search(c, {});
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.licenses.map((x: { id: string }) => x.id)).toEqual([own.id]);
+    // Every product's name matches "quasar many": named by a subquery, not 600 bound ids.
+    const byName = await search(c, { q: "Quasar many" });
+    expect(byName.status, JSON.stringify(byName.body)).toBe(200);
+    expect(await search(c, { q: own.key.slice(5, 9) })).toMatchObject({ status: 200 });
+    const counted = await listSellerProducts(c.id);
+    expect(counted).toHaveLength(1201);
+    expect(counted.find((p) => p.id === c.product.id)?._count.licenses).toBe(1);
+    expect(counted.filter((p) => p._count.licenses === 0)).toHaveLength(1200);
   });
 });
 
