@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { env } from "../env.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./input.ts";
 import { securityHeaders } from "./security-headers.ts";
 
 /**
@@ -22,12 +23,20 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
   const method = head ? "GET" : (req.method ?? "GET");
   const aborted = new AbortController();
   res.once("close", () => aborted.abort());
+  let body: RequestInit["body"] | undefined;
+  if (method !== "GET" && method !== "DELETE") {
+    // A declared length within the cap is read whole (a JSON-RPC message is small, and a Web stream over the node
+    // stream costs more than the call); anything else is streamed, and the handler enforces its own cap.
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    body =
+      Number.isInteger(declared) && declared <= DEFAULT_MAX_BODY_BYTES ? await readWhole(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  }
   const request = new Request(url, {
     method,
     headers,
     signal: aborted.signal,
-    ...(method === "GET" || method === "DELETE" ? {} : { body: Readable.toWeb(req), duplex: "half" }),
-  } as RequestInit);
+    ...(body === undefined ? {} : { body, duplex: "half" }),
+  });
   const response = await handler(request);
 
   const out: Record<string, string | string[]> = {};
@@ -52,4 +61,14 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
     if (res.destroyed) await reader.cancel().catch(() => undefined);
     res.end();
   }
+}
+
+/** The whole body of a request whose declared length is small (the parser stops at the declared length). */
+function readWhole(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    req.on("error", reject);
+  });
 }

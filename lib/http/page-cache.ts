@@ -31,7 +31,7 @@ interface Entry {
   status: number;
   headers: Record<string, string | string[]>;
   /** The body split at the render's nonce (one part when it has none), and the CSP split the same way. */
-  parts: string[];
+  parts: Buffer[];
   csp: string[] | null;
   /** Whether the render carried an X-Request-Id (API answers do), which each hit then gets afresh. */
   requestId: boolean;
@@ -116,10 +116,11 @@ async function serveHit(req: IncomingMessage, res: ServerResponse, entry: Entry)
   let body: Buffer;
   if (entry.parts.length > 1 || entry.csp) {
     const nonce = newNonce();
-    body = Buffer.from(entry.parts.join(nonce));
+    const between = Buffer.from(nonce);
+    body = Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [between, part])));
     if (entry.csp) headers["content-security-policy"] = entry.csp.join(nonce);
   } else {
-    body = Buffer.from(entry.parts[0] ?? "");
+    body = entry.parts[0] ?? Buffer.alloc(0);
   }
   if (body.length > 1024 && acceptsGzip(req)) {
     body = await gzipAsync(body);
@@ -181,7 +182,8 @@ function capture(req: IncomingMessage, res: ServerResponse, key: string, version
       version,
       status: 200,
       headers,
-      parts: nonce ? body.split(nonce) : [body],
+      // Kept as bytes: a hit copies them around the new nonce without encoding the page again.
+      parts: (nonce ? body.split(nonce) : [body]).map((part) => Buffer.from(part)),
       csp: nonce && csp ? csp.split(nonce) : null,
       requestId: res.hasHeader("x-request-id") || Object.keys(headArg).some((h) => h.toLowerCase() === "x-request-id"),
       bytes: Buffer.byteLength(body),
