@@ -7,8 +7,13 @@
  *   node --import tsx bench/floor.ts postgresql <url> <port>  one named (prepared) query on a `pg` pool of 10,
  *                                                             the app's default DATABASE_POOL_SIZE
  *
+ * It answers with the same headers as the app (FLOOR_HEADERS, a JSON object bench/load.ts copies from one of the
+ * app's own answers; a fresh X-Request-Id each time): on a 2-core machine the load generator parses every answer,
+ * and a floor with a shorter answer would be measured against a cheaper client, not a cheaper server.
+ *
  * Prints `ready` once it listens; bench/load.ts starts and stops it.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -40,10 +45,20 @@ if (engine === "sqlite") {
   lookup = async (b) => (await pool.query<Row>({ name: "floor-validate", text: SQL, values: [b.machine_fingerprint, b.license_key] })).rows[0];
 }
 
+const HEADERS = JSON.parse(process.env.FLOOR_HEADERS ?? "{}") as Record<string, string>;
+const VALID = { code: "VALID", detail: "The license is valid for this product and machine." };
+
 function answer(res: ServerResponse, row: Row | undefined, b: Body): void {
   const valid = !!row && (row.isActive === 1 || row.isActive === true) && row.pluginId === b.plugin_id && row.activation !== null;
-  const body = JSON.stringify({ valid, expires_at: null, machine_bound: !!row?.activation, trial: false, trial_days_remaining: 0 });
-  res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  const body = JSON.stringify({
+    valid,
+    expires_at: null,
+    machine_bound: !!row?.activation,
+    trial: false,
+    trial_days_remaining: 0,
+    ...(valid ? VALID : { code: "NOT_VALID", detail: "The license is not valid." }),
+  });
+  res.writeHead(200, { "content-type": "application/json", ...HEADERS, "X-Request-Id": randomUUID(), "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }
 

@@ -90,9 +90,15 @@ export async function seedLicenses(databaseUrl: string, count: number, seats = 1
  * The validate floor (bench/floor.ts) in its own process, like the app: on a SQLite file or a PostgreSQL URL.
  * Resolves once it listens; stop it with stopProcess.
  */
-export function startFloor(engine: "sqlite" | "postgresql", target: string, port: number): Promise<ChildProcess> {
+export function startFloor(
+  engine: "sqlite" | "postgresql",
+  target: string,
+  port: number,
+  headers: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/floor.ts", engine, target, String(port)], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, FLOOR_HEADERS: JSON.stringify(headers) },
   });
   return new Promise((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve(child));
