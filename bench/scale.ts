@@ -142,6 +142,8 @@ for (const engine of ENGINES) {
       products,
     );
     process.env.DATABASE_URL = databaseUrl;
+    const { resetEnv } = await import("../lib/env.ts");
+    resetEnv(); // read DATABASE_URL again: the second engine's run reuses the modules the first one loaded
     const { syncProductSearch } = await import("../lib/marketplace/search-index.ts");
     const { getDb, disconnectDb } = await import("../lib/db.ts");
     for (let i = 0; i < PRODUCTS; i += 500) await syncProductSearch(getDb(), { productIds: products.slice(i, i + 500).map((p) => p[0] as string) });
@@ -229,7 +231,8 @@ for (const engine of ENGINES) {
         const mid = runs.find((r) => r.rps === median(runs.map((x) => x.rps))) ?? runs[1]!;
         results[name] = mid;
         console.log(JSON.stringify({ engine, licenses: scale, scenario: name, rps: runs.map((r) => Math.round(r.rps)), p50: mid.p50, p99: mid.p99 }));
-        if (mid.matched === 0 || mid.non2xx > 0) throw new Error(`${name} at ${scale}: ${mid.non2xx} non-2xx, ${mid.matched} matched`);
+        // Errors stop the run; a query too slow to answer within the run is a finding, recorded as 0 req/s.
+        if (mid.non2xx > 0) throw new Error(`${name} at ${scale}: ${mid.non2xx} non-2xx answers`);
       }
       rows.push({ engine, licenses: scale, results, bytes: await store.size() });
     }
@@ -247,7 +250,7 @@ for (const engine of ENGINES) {
 }
 
 const names = Object.keys(rows[0]?.results ?? {});
-const cell = (r: LoadResult) => `${Math.round(r.rps)} / ${r.p50} / ${r.p99}`;
+const cell = (r: LoadResult) => (r.matched === 0 ? "no answer within the run" : `${Math.round(r.rps)} / ${r.p50} / ${r.p99}`);
 const table =
   `\n### Cost as data grows (\`npm run bench:scale\`), ${new Date().toISOString().slice(0, 16)}Z\n\n` +
   `Production build, ${PRODUCTS.toLocaleString("en-US")} extra products of one seller (who holds nearly every license), license and page caches off so every request reaches the database; ` +
