@@ -78,8 +78,7 @@ for (const engine of ENGINES) {
     });
     const appHeaders: Record<string, string> = {};
     sampleAnswer.headers.forEach((value, name) => {
-      if (!["date", "connection", "keep-alive", "content-length", "x-request-id", "transfer-encoding"].includes(name))
-        appHeaders[name] = value;
+      if (!["date", "connection", "keep-alive", "content-length", "x-request-id", "transfer-encoding"].includes(name)) appHeaders[name] = value;
     });
     floorProcess = await startFloor(engine, engine === "sqlite" ? sqlitePath : databaseUrl, FLOOR_PORT, appHeaders);
     const floorUrl = `http://127.0.0.1:${FLOOR_PORT}`;

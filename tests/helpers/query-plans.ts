@@ -10,7 +10,7 @@ import { engineOf, sqlitePath } from "@/lib/db/engine";
  */
 
 /** The tables that grow with sales and the catalogue: a statement must never read one of them whole. */
-export const LARGE_TABLES = new Set([
+const LARGE_TABLES = new Set([
   "License",
   "Activation",
   "Product",
@@ -24,7 +24,7 @@ export const LARGE_TABLES = new Set([
   "ProductSearchWord",
 ]);
 
-export interface PlanLine {
+interface PlanLine {
   text: string;
   /** The whole of a large table: this line names it. */
   fullScan?: string;
