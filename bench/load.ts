@@ -14,7 +14,7 @@ import type { ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { dropDatabase, freshDatabase } from "../e2e/support/servers.ts";
 import { load, median, residentMb, seedLicenses, startApp, startFloor, stopProcess, type LoadResult } from "./support.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -49,21 +49,10 @@ interface Row {
 const rows: Row[] = [];
 const memory: Array<{ engine: string; mb: number }> = [];
 
-async function pgDatabase(name: string): Promise<string> {
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await c.query(`CREATE DATABASE "${name}"`);
-  await c.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 for (const engine of ENGINES) {
   const sqlitePath = join(tmpdir(), `ilm-load-${Date.now()}.db`);
   const pgName = `ilm_load_${Date.now().toString(36)}`;
-  const databaseUrl = engine === "sqlite" ? `file:${sqlitePath}` : await pgDatabase(pgName);
+  const databaseUrl = engine === "sqlite" ? `file:${sqlitePath}` : await freshDatabase(PG_ADMIN, pgName);
   const app = await startApp(PORT, { DATABASE_URL: databaseUrl });
   let floorProcess: ChildProcess | undefined;
   try {
@@ -155,12 +144,7 @@ for (const engine of ENGINES) {
     if (floorProcess) await stopProcess(floorProcess);
     await stopProcess(app);
     if (engine === "sqlite") for (const s of ["", "-wal", "-shm"]) rmSync(sqlitePath + s, { force: true });
-    else {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await c.end();
-    }
+    else await dropDatabase(PG_ADMIN, pgName);
   }
 }
 

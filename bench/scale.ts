@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { dropDatabase, freshDatabase } from "../e2e/support/servers.ts";
 import { load, median, startApp, stopProcess, type Body, type LoadResult } from "./support.ts";
 
 const SCALES = (process.env.BENCH_SCALES ?? "10000,100000,1000000").split(",").map(Number);
@@ -83,17 +84,6 @@ const keyOf = () =>
     .toUpperCase()
     .replace(/(.{4})(?=.)/g, "$1-");
 
-async function pgDatabase(name: string): Promise<string> {
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await c.query(`CREATE DATABASE "${name}"`);
-  await c.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 interface Row {
   engine: string;
   licenses: number;
@@ -105,7 +95,7 @@ const rows: Row[] = [];
 for (const engine of ENGINES) {
   const sqlitePath = join(tmpdir(), `ilm-scale-${Date.now()}.db`);
   const pgName = `ilm_scale_${Date.now().toString(36)}`;
-  const databaseUrl = engine === "sqlite" ? `file:${sqlitePath}` : await pgDatabase(pgName);
+  const databaseUrl = engine === "sqlite" ? `file:${sqlitePath}` : await freshDatabase(PG_ADMIN, pgName);
   // The license and page caches off: every request is answered from the database.
   const app = await startApp(PORT, { DATABASE_URL: databaseUrl, LICENSE_CACHE_TTL_MS: "0", LISTING_CACHE_TTL_MS: "0", PAGE_CACHE_MB: "0" });
   const store = engine === "sqlite" ? sqliteStore(sqlitePath) : await pgStore(databaseUrl);
@@ -240,12 +230,7 @@ for (const engine of ENGINES) {
     await store.close();
     await stopProcess(app);
     if (engine === "sqlite") for (const s of ["", "-wal", "-shm"]) rmSync(sqlitePath + s, { force: true });
-    else {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await c.end();
-    }
+    else await dropDatabase(PG_ADMIN, pgName);
   }
 }
 
