@@ -8,6 +8,8 @@ import { POST as releaseRoute } from "@/app/api/v1/licenses/[id]/machines/[machi
 import { POST as restoreRoute } from "@/app/api/v1/licenses/[id]/machines/[machine_id]/restore/route";
 import { listSellerProducts } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
+import { syncProductSearch } from "@/lib/marketplace/search-index";
+import { storedSearchText } from "@/lib/marketplace/search-text";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { issueLicense } from "@/lib/licensing/issue-license";
 import { keyFragments } from "@/lib/seller-api/licenses";
@@ -147,24 +149,38 @@ describe("searching licenses", () => {
 describe("a seller with more products than one SQLite query can bind (999)", () => {
   it("lists and searches their licenses, and the products page counts them", async () => {
     const c = await newSeller("many");
-    const extra = Array.from({ length: 1200 }, (_, i) => ({
-      id: `many-${run}-${String(i)}`,
-      pluginId: `com.many.${run}.p${String(i)}`,
-      developerId: c.id,
-      name: `Quasar many ${String(i)}`,
-      description: "One of many.",
-      priceCents: 500,
-      category: "dev-tools",
-      maxMachines: 1,
-      platforms: ["linux"],
-      compatibility: [],
-      inputs: [],
-      outputs: [],
-      images: [],
-      downloadUrl: "https://example.com/download",
-      iconUrl: "/icons/tape-warmth.svg",
-    }));
-    await getDb().product.createMany({ data: extra });
+    // Unlisted (the catalogue other test files page through stays as it is), with their search text and index rows
+    // written in the same transaction, as every product write keeps them.
+    const developer = (await getDb().developer.findUniqueOrThrow({ where: { id: c.id } })).name;
+    const extra = Array.from({ length: 1200 }, (_, i) => {
+      const row = {
+        id: `many-${run}-${String(i)}`,
+        pluginId: `com.many.${run}.p${String(i)}`,
+        name: `Quasar many ${String(i)}`,
+        tagline: "",
+        description: "One of many.",
+        category: "dev-tools",
+        compatibility: [],
+        inputs: [],
+        outputs: [],
+        platforms: ["linux"],
+      };
+      return {
+        ...row,
+        developerId: c.id,
+        status: "unlisted",
+        searchText: storedSearchText(row, developer),
+        priceCents: 500,
+        maxMachines: 1,
+        images: [],
+        downloadUrl: "https://example.com/download",
+        iconUrl: "/icons/tape-warmth.svg",
+      };
+    });
+    await getDb().$transaction(async (tx) => {
+      await tx.product.createMany({ data: extra });
+      for (let i = 0; i < extra.length; i += 500) await syncProductSearch(tx, { productIds: extra.slice(i, i + 500).map((p) => p.id) });
+    });
     const own = await license(c, `sl-many-${run}@example.com`, new Date());
     const listed = await search(c, {});
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
