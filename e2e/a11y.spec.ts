@@ -19,7 +19,7 @@ const SELLER_ID = "brightmoor-instruments";
 const SELLER = developers.find((d) => d.id === SELLER_ID)?.email ?? "";
 const SELLER_PRODUCT = "sample-shelf"; // Brightmoor's: a trial, a screenshot, and a release this spec publishes
 const OTHER_PRODUCT = "chord-atlas"; // Brightmoor's too: no trial
-const OPERATOR = "operator@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
+const OPERATOR = "operator-a11y@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
 
 interface Scan {
   /** What the page is, for the failure message. */

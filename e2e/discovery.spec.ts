@@ -8,7 +8,7 @@ import { signIn } from "./support/sign-in";
 // profile header (the old ?developer= view redirects there), and the product form keeping everything the seller
 // entered (the category and the chosen files included) after a refusal, on the new and the edit page.
 
-const OPERATOR = "operator@e2e.example.com";
+const OPERATOR = "operator-discovery@e2e.example.com";
 
 interface Listed {
   id: string;

@@ -9,7 +9,7 @@ import { signIn } from "./support/sign-in";
 const WIDTHS = [320, 390, 1280] as const;
 const PHONE = { width: 390, height: 844 } as const;
 const SELLER = "hello@tidewater-audio.example";
-const OPERATOR = "operator@e2e.example.com";
+const OPERATOR = "operator-responsive@e2e.example.com";
 /** A seeded product of SELLER's with a free trial, and one without. */
 const TRIAL_PRODUCT = "tape-warmth";
 const NO_TRIAL_PRODUCT = "reef-reverb";

@@ -6,7 +6,7 @@ import { signIn } from "./support/sign-in";
 // page as a verified purchase, the card and the JSON-LD carry the rating; the seller replies from the dashboard; the
 // operator hides it and it is gone from the page and the figures.
 
-const OPERATOR = "operator@e2e.example.com";
+const OPERATOR = "operator-reviews@e2e.example.com";
 // A demo catalogue product and its seller (prisma/seed/catalogue.ts): reviewed by nothing else in the suite.
 const PRODUCT = { id: "tally-desk", name: "Tally Desk", seller: "hi@saltmarsh.example", developer: "Saltmarsh Software" };
 
