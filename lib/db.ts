@@ -2,8 +2,11 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.ts";
+import { startCheckpointer, stopCheckpointers, WRITER_CHECKPOINT_PAGES } from "./db/checkpointer.ts";
 import { engineOf, sqlitePath, type Engine } from "./db/engine.ts";
 import { env } from "./env.ts";
 import { clearReadCache } from "./marketplace/read-cache.ts";
@@ -26,6 +29,10 @@ interface Holder {
   client: Db;
   /** With DATABASE_QUERY_EVENTS=on: the lists of the captureQueries() calls running now. */
   captures?: Set<CapturedQuery[]>;
+  /** SQLite: the client's own connection, once it has connected (directSqlite()). */
+  sqlite?: BetterSqlite3.Database;
+  /** PostgreSQL: the client's own pool (directPg()). */
+  pool?: pg.Pool;
 }
 
 // One client per process, shared through globalThis: server.ts and Next's bundled route handlers load this module
@@ -68,29 +75,53 @@ function listen(client: { $on(event: "query", callback: (e: { query: string; par
   });
 }
 
+type SqliteAdapterFactory = Pick<PrismaBetterSqlite3, "provider" | "adapterName" | "connect" | "connectToShadowDb">;
+
+/**
+ * The SQLite adapter, keeping hold of the connection it opens (it opens one, when the client first connects): the
+ * licensing write path (lib/licensing/direct-activation.ts) runs its statements on that same connection, so there is
+ * still one writer per file.
+ */
+function keepingConnection(factory: PrismaBetterSqlite3, holder: Holder, path: string): SqliteAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const adapter = await factory.connect();
+      holder.sqlite = (adapter as unknown as { client: BetterSqlite3.Database }).client;
+      if (path !== ":memory:") {
+        // The log is checkpointed by a thread of its own, off the event loop (lib/db/checkpointer.ts).
+        holder.sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+        startCheckpointer(path);
+      }
+      return adapter;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  };
+}
+
 function create(url: string): Holder {
   const engine = engineOf(url);
   // Query events cost something on every statement: only when asked for.
   const captures = env().DATABASE_QUERY_EVENTS === "on" ? new Set<CapturedQuery[]>() : undefined;
+  const log = captures ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
   if (engine === "sqlite") {
     const path = sqlitePath(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const adapter = new PrismaBetterSqlite3({ url: path, timeout: 10_000 });
-    if (!captures) return { url, engine, client: withCacheInvalidation(new SqliteClient({ adapter })) };
-    const client = new SqliteClient({ adapter, log: [{ emit: "event", level: "query" }] });
-    listen(client, captures);
-    return { url, engine, captures, client: withCacheInvalidation(client) };
+    const holder = { url, engine, captures } as Holder;
+    const adapter = keepingConnection(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), holder, path);
+    const client = new SqliteClient({ adapter, ...log });
+    if (captures) listen(client, captures);
+    holder.client = withCacheInvalidation(client);
+    return holder;
   }
-  const adapter = new PrismaPg({
-    connectionString: url,
-    max: env().DATABASE_POOL_SIZE,
-    connectionTimeoutMillis: 5_000,
-  });
+  // The pool is ours, so the licensing write path can send its one statement through it; the adapter ends it.
+  const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  const client = new PostgresClient({ adapter, ...log });
+  if (captures) listen(client, captures);
   // Both clients come from one model file; the PostgreSQL one is extended through the SQLite one's (identical) type.
-  if (!captures) return { url, engine, client: withCacheInvalidation(new PostgresClient({ adapter }) as unknown as SqliteClient) };
-  const client = new PostgresClient({ adapter, log: [{ emit: "event", level: "query" }] });
-  listen(client, captures);
-  return { url, engine, captures, client: withCacheInvalidation(client as unknown as SqliteClient) };
+  return { url, engine, captures, pool, client: withCacheInvalidation(client as unknown as SqliteClient) };
 }
 
 /** The process's database client for DATABASE_URL. */
@@ -105,6 +136,33 @@ export function getDb(): Db {
   return holder.client;
 }
 
+function holder(): Holder | undefined {
+  getDb();
+  return g[KEY];
+}
+
+/**
+ * The SQLite connection the client uses, for synchronous statements that must not interleave with anything (they
+ * run between two of the event loop's turns): undefined before the client has connected, on PostgreSQL, and while
+ * one of the client's transactions is open on it (its statements would join that transaction).
+ */
+export function directSqlite(): BetterSqlite3.Database | undefined {
+  const db = holder()?.sqlite;
+  return db && db.open && !db.inTransaction ? db : undefined;
+}
+
+/** The PostgreSQL pool the client uses; undefined on SQLite. */
+export function directPg(): pg.Pool | undefined {
+  return holder()?.pool;
+}
+
+/** A statement sent outside the client (directSqlite, directPg), told to the running captureQueries() calls. */
+export function reportQuery(sql: string, params: unknown[]): void {
+  const captures = g[KEY]?.captures;
+  if (!captures) return;
+  for (const list of captures) list.push({ sql, params });
+}
+
 export function dbEngine(): Engine {
   return engineOf(env().DATABASE_URL);
 }
@@ -113,6 +171,7 @@ export async function disconnectDb(): Promise<void> {
   const holder = g[KEY];
   g[KEY] = undefined;
   await holder?.client.$disconnect();
+  await stopCheckpointers();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import type { LicenseFacts } from "../seller-webhooks/payloads.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
+import { activateDirectly } from "./direct-activation.ts";
 import { detailOf, licenseStanding } from "./evaluate.ts";
 import { licenseChanged, machineDetail } from "./license-change.ts";
 import { APP_ACTOR, type Actor } from "./license-events.ts";
@@ -12,7 +13,7 @@ import type { LicenseCode } from "./codes.ts";
 function result(
   req: ActivateRequest,
   code: LicenseCode,
-  state: LicenseState | null,
+  state: Pick<LicenseState, "maxMachines"> | null,
   activatedAt: number | null,
   active: number | null,
 ): ActivationResult {
@@ -82,6 +83,13 @@ async function refreshMachine(req: ActivateRequest, machine: MachineState, now: 
 export async function activateMachine(req: ActivateRequest, now = Date.now(), actor: Actor = APP_ACTOR): Promise<ActivationResult> {
   const db = getDb();
   const cache = licenseCache();
+  // The common case as the database's own statements (direct-activation.ts); anything else continues here.
+  const direct = await activateDirectly(req, now, actor);
+  if (direct?.kind === "activated") {
+    cache.invalidate(direct.licenseKey);
+    return result(req, "ACTIVATED", direct, direct.activatedAt, direct.active);
+  }
+  if (direct) return result(req, direct.code, direct.state, null, direct.state?.machineCount ?? null);
   const state = await loadLicenseForMachine(req.license_key, req.machine_fingerprint);
   const standing = licenseStanding(state, req.plugin_id, now);
   if (standing !== "VALID" || !state) return result(req, standing, state, null, state?.machineCount ?? null);

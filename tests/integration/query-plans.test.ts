@@ -49,6 +49,8 @@ const TYPO = "reverv";
 let plans: Explainer | undefined;
 let seller: { id: string; productName: string };
 let keys: { validated: string; fresh: string; pluginId: string };
+/** A license of a seller with no webhook endpoint: its activation takes the direct path (direct-activation.ts). */
+let direct: { key: string; pluginId: string };
 let machine: string;
 let endpointId: string;
 
@@ -70,6 +72,15 @@ beforeAll(async () => {
   const first = await activateMachine({ license_key: validated.key, machine_fingerprint: machine, plugin_id: product.pluginId });
   expect(first.activated).toBe(true);
   await flushValidations();
+  const quiet = await sellingDeveloper(`plans-direct-${run}@example.com`, { name: `Plan Direct ${run}`, website: null, bio: "" });
+  const quietProduct = await createTestProduct(quiet.id, `Sampler Plancheck ${run}`, `com.plans.sampler${run}`, { max_machines: 3 });
+  const quietLicense = await issueLicense(getDb(), {
+    productId: quietProduct.id,
+    buyerEmail: `plans-${run}-d@example.com`,
+    maxMachines: 3,
+    source: "complimentary",
+  });
+  direct = { key: quietLicense.key, pluginId: quietProduct.pluginId };
   endpointId = `we_plans_${run}`;
   await getDb().sellerWebhookEndpoint.create({
     data: {
@@ -164,6 +175,21 @@ describe("/activate", () => {
       },
       ["License", "Product", "Activation", "LicenseEvent", "SellerWebhookEndpoint", "WebhookDelivery"],
     );
+  });
+
+  it("activates a new machine of a seller without webhooks: the direct read and write", async () => {
+    const { queries } = await captureQueries(async () => {
+      await expectNoFullScan(
+        "/activate: a new machine, direct",
+        async () => {
+          const answer = await activateMachine({ license_key: direct.key, machine_fingerprint: fingerprint(), plugin_id: direct.pluginId });
+          expect(answer.code).toBe("ACTIVATED");
+        },
+        ["License", "Product", "Activation", "LicenseEvent", "SellerWebhookEndpoint"],
+      );
+    });
+    // The case is about the direct path: two statements on PostgreSQL (the read and the write), four on SQLite.
+    expect(queries.filter(hasPlan)).toHaveLength(dbEngine() === "postgresql" ? 2 : 4);
   });
 });
 
