@@ -3,7 +3,9 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { contentVersion } from "../cache/content-version.ts";
 import { env } from "../env.ts";
+import { CATEGORIES } from "../marketplace/constants.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
+import { ALL_SORTS } from "../marketplace/schemas.ts";
 import { requestIdFrom } from "./respond.ts";
 import { newNonce } from "./security-headers.ts";
 
@@ -65,7 +67,27 @@ const PER_EXCHANGE = new Set([
 /** Set on every answer by the front door before the page is served (lib/http/cors.ts), not kept with the page. */
 const isCors = (name: string) => name.startsWith("access-control-");
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "authorization"];
-const HOME_PARAMS = new Set(["category", "sort", "page"]);
+/**
+ * A listing's query that may be cached, canonical (parameters sorted), or null: only a known category, a known sort
+ * and a page number up to MAX_CACHED_PAGE, each at most once. Anything else (a search, an unknown category, page
+ * 4711, `page=01`) goes to Next uncached, so junk queries cannot fill the cache with one entry per distinct value.
+ */
+const MAX_CACHED_PAGE = 50;
+const LISTING_VALUES: Record<string, (v: string) => boolean> = {
+  category: (v) => (CATEGORIES as readonly string[]).includes(v),
+  sort: (v) => (ALL_SORTS as readonly string[]).includes(v),
+  page: (v) => /^[1-9][0-9]?$/.test(v) && Number(v) <= MAX_CACHED_PAGE,
+};
+
+function listingQuery(query: string): string | null {
+  if (query === "") return "";
+  const params = new URLSearchParams(query);
+  const names = [...params.keys()];
+  if (new Set(names).size !== names.length) return null;
+  for (const [name, value] of params) if (!LISTING_VALUES[name]?.(value)) return null;
+  params.sort();
+  return `?${params.toString()}`;
+}
 
 /** The cache key of a request that may be served from cache, or null. */
 export function pageCacheKey(req: IncomingMessage): string | null {
@@ -77,15 +99,10 @@ export function pageCacheKey(req: IncomingMessage): string | null {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? "" : url.slice(q + 1);
-  if (path === "/api/catalog") return url;
   if (/^\/(products|developers)\/[A-Za-z0-9._~-]+$/.test(path)) return query === "" ? path : null;
-  if (path !== "/") return null;
-  if (query === "") return "/";
-  const params = new URLSearchParams(query);
-  const names = [...params.keys()];
-  if (names.some((n) => !HOME_PARAMS.has(n)) || new Set(names).size !== names.length) return null;
-  params.sort();
-  return `/?${params.toString()}`;
+  if (path !== "/" && path !== "/api/catalog") return null;
+  const listing = listingQuery(query);
+  return listing === null ? null : path + listing;
 }
 
 /**

@@ -84,7 +84,8 @@ describe("which requests may be served from the page cache", () => {
 
   it("the storefront's shared pages and the catalog, for anonymous visitors", () => {
     expect(pageCacheKey(req("/"))).toBe("/");
-    expect(pageCacheKey(req("/?sort=price&category=audio-plugins"))).toBe("/?category=audio-plugins&sort=price");
+    expect(pageCacheKey(req("/?sort=price_asc&category=audio-plugins"))).toBe("/?category=audio-plugins&sort=price_asc");
+    expect(pageCacheKey(req("/?page=50&category=dev-tools"))).toBe("/?category=dev-tools&page=50");
     expect(pageCacheKey(req("/products/tape-warmth"))).toBe("/products/tape-warmth");
     expect(pageCacheKey(req("/developers/dev-1"))).toBe("/developers/dev-1");
     expect(pageCacheKey(req("/api/catalog?page=2"))).toBe("/api/catalog?page=2");
@@ -95,6 +96,14 @@ describe("which requests may be served from the page cache", () => {
     expect(pageCacheKey(req("/?q=reverb"))).toBeNull();
     expect(pageCacheKey(req("/?category=a&category=b"))).toBeNull();
     expect(pageCacheKey(req("/products/tape-warmth?buy_error=x"))).toBeNull();
+    expect(pageCacheKey(req("/api/catalog?search=reverb"))).toBeNull();
+  });
+
+  it("never a listing query outside the known values, so junk queries cannot fill the cache", () => {
+    for (const query of ["category=nope", "sort=price", "page=0", "page=01", "page=51", "page=4711", "page=abc", "utm_source=x", "category="]) {
+      expect(pageCacheKey(req(`/?${query}`)), query).toBeNull();
+      expect(pageCacheKey(req(`/api/catalog?${query}`)), query).toBeNull();
+    }
     expect(pageCacheKey(req("/licenses"))).toBeNull();
     expect(pageCacheKey(req("/dashboard"))).toBeNull();
     expect(pageCacheKey(req("/products/a/b"))).toBeNull();
