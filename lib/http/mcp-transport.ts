@@ -12,14 +12,12 @@ import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "./respo
  */
 export const MCP_MAX_BATCH = 10;
 
-function batchSize(body: string): number {
-  // Only a batch starts with "[": single messages, the common case, are not parsed twice.
-  if (!body.trimStart().startsWith("[")) return 1;
+/** The body parsed, or undefined when it is not JSON (the MCP handler then answers with its own parse error). */
+function parsed(body: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(body);
-    return Array.isArray(parsed) ? parsed.length : 1;
+    return JSON.parse(body) as unknown;
   } catch {
-    return 1; // not JSON: the MCP handler answers with its own parse error
+    return undefined;
   }
 }
 
@@ -45,7 +43,7 @@ async function sellerToolsFor(request: Request, client: string): Promise<boolean
  * goes through its operation's rate limits and auth exactly as the REST route does. The MCP handler answers protocol
  * errors itself as JSON-RPC.
  */
-export function withApiHeaders(handler: (request: Request) => Promise<Response>) {
+export function withApiHeaders(handler: (request: Request, parsedBody?: unknown) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     const url = new URL(request.url);
@@ -53,16 +51,19 @@ export function withApiHeaders(handler: (request: Request) => Promise<Response>)
       const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
       const sellerTools = await sellerToolsFor(request, client);
       let forwarded = request;
+      let message: unknown;
       if (request.method === "POST") {
         const body = await readBodyText(request, DEFAULT_MAX_BODY_BYTES);
-        const size = batchSize(body);
+        message = parsed(body);
+        const size = Array.isArray(message) ? message.length : 1;
         if (size > MCP_MAX_BATCH) {
           throw new AppError("batch_too_large", 400, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH} messages; this one has ${size}.`);
         }
         forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
       const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools };
-      const response = await mcpRequest.run(context, () => handler(forwarded));
+      // The body is parsed once, here, and handed on with the request.
+      const response = await mcpRequest.run(context, () => handler(forwarded, message));
       const headers = new Headers(response.headers);
       for (const [k, v] of Object.entries(baseHeaders(requestId, CACHE.none))) if (!headers.has(k)) headers.set(k, v);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
