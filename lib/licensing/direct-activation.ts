@@ -51,11 +51,6 @@ FROM "License" l JOIN "Product" p ON p."id" = l."productId"
 LEFT JOIN "Activation" a ON a."licenseId" = l."id" AND a."fingerprint" = ?
 WHERE l."key" = ?`;
 
-const POSTGRES_READ = `SELECT ${COLUMNS}, (extract(epoch FROM l."expiresAt") * 1000)::float8 AS "expiresAt", a."id" AS "activationId", ${HOOKS} AS "hooks"
-FROM "License" l JOIN "Product" p ON p."id" = l."productId"
-LEFT JOIN "Activation" a ON a."licenseId" = l."id" AND a."fingerprint" = $1
-WHERE l."key" = $2`;
-
 const SEAT_WHERE = `"isActive" AND "activeMachines" < "maxMachines"
   AND NOT EXISTS (SELECT 1 FROM "SellerWebhookEndpoint" e WHERE e."developerId" = DEV AND e."enabled")`;
 
@@ -66,21 +61,35 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 const SQLITE_EVENT = `INSERT INTO "LicenseEvent" ("id", "licenseId", "type", "actorType", "actor", "detail", "createdAt", "lastAt")
 VALUES (?, ?, 'activated', ?, ?, ?, ?, ?)`;
 
-// One statement: the seat, the machine only when a seat was taken, the event only when the machine was written. A
-// unique violation of the machine fails the whole statement, seat included.
-const POSTGRES_WRITE = `WITH seat AS (
-  UPDATE "License" SET "activeMachines" = "activeMachines" + 1, "updatedAt" = $5::timestamp
-  WHERE "id" = $1 AND ${SEAT_WHERE.replace("DEV", "$2")}
-  RETURNING "activeMachines"
+// PostgreSQL: one statement, one round trip. `lic` reads the license as the decision needs it; the seat is taken only
+// when the license is in good standing for the product at `now`, both as `lic` read it and as the row is when the
+// update gets it (the same rule as licenseStanding() in evaluate.ts,
+// which decides the answer from the returned columns: tests/integration/direct-activation.test.ts checks that the two
+// agree over every combination), the machine is new and the seller has no webhook endpoint, and only while
+// `activeMachines < maxMachines` holds for the row as it is when the update gets it (a concurrent activation's
+// commit is waited for and the condition evaluated again). The machine is written only when a seat was taken, the
+// event only when the machine was; a unique violation of the machine fails the whole statement, seat included.
+const POSTGRES_ACTIVATE = `WITH lic AS (
+  SELECT ${COLUMNS}, (extract(epoch FROM l."expiresAt") * 1000)::float8 AS "expiresAt", a."id" AS "activationId", ${HOOKS} AS "hooks",
+    l."isActive" AND (l."expiresAt" IS NULL OR l."expiresAt" > $4::timestamp) AS "open"
+  FROM "License" l JOIN "Product" p ON p."id" = l."productId"
+  LEFT JOIN "Activation" a ON a."licenseId" = l."id" AND a."fingerprint" = $1
+  WHERE l."key" = $2
+), seat AS (
+  UPDATE "License" u SET "activeMachines" = u."activeMachines" + 1, "updatedAt" = $4::timestamp
+  FROM lic
+  WHERE u."id" = lic."id" AND lic."open" AND lic."pluginId" = $3 AND lic."activationId" IS NULL AND NOT lic."hooks"
+    AND u."isActive" AND (u."expiresAt" IS NULL OR u."expiresAt" > $4::timestamp) AND u."activeMachines" < u."maxMachines"
+  RETURNING u."activeMachines"
 ), machine AS (
   INSERT INTO "Activation" ("id", "licenseId", "fingerprint", "activatedAt", "lastValidatedAt", "machineName", "platform", "appVersion")
-  SELECT $3, $1, $4, $5::timestamp, $5::timestamp, $6, $7, $8 FROM seat
-  RETURNING "id"
+  SELECT $5, lic."id", $1, $4::timestamp, $4::timestamp, $6, $7, $8 FROM seat, lic
+  RETURNING "id", "licenseId"
 ), event AS (
   INSERT INTO "LicenseEvent" ("id", "licenseId", "type", "actorType", "actor", "detail", "createdAt", "lastAt")
-  SELECT $9, $1, 'activated', $10, $11, $12::jsonb, $5::timestamp, $5::timestamp FROM machine
+  SELECT $9, machine."licenseId", 'activated', $10, $11, $12::jsonb, $4::timestamp, $4::timestamp FROM machine
 )
-SELECT "activeMachines" FROM seat`;
+SELECT lic.*, (SELECT "activeMachines" FROM seat) AS "seat" FROM lic`;
 
 let counter = 0;
 // Random bytes are drawn 4 KiB at a time: one call to the system's generator per 512 ids, not one per id.
@@ -211,38 +220,40 @@ function sqliteActivation(db: BetterSqlite3.Database, req: ActivateRequest, now:
 }
 
 async function postgresActivation(pool: pg.Pool, req: ActivateRequest, now: number, actor: Actor): Promise<DirectOutcome | undefined> {
-  const readParams = [req.machine_fingerprint, req.license_key];
-  reportQuery(POSTGRES_READ, readParams);
-  const read = await pool.query<Row>({ name: "direct-activation-read", text: POSTGRES_READ, values: readParams });
-  const decided = decide(read.rows[0], req, now);
-  if (!decided || "kind" in decided) return decided;
   const w = writes(req, now, actor);
   // The columns are timestamps without a zone, in UTC (as the client writes them).
   const at = new Date(now).toISOString().slice(0, -1);
+  const m = w.machine;
   const params = [
-    decided.id,
-    decided.developerId,
-    w.activationId,
-    w.machine.fingerprint,
+    m.fingerprint,
+    req.license_key,
+    req.plugin_id,
     at,
-    w.machine.machineName,
-    w.machine.platform,
-    w.machine.appVersion,
+    w.activationId,
+    m.machineName,
+    m.platform,
+    m.appVersion,
     w.eventId,
     actor.type,
     actor.name,
     w.detail,
   ];
-  reportQuery(POSTGRES_WRITE, params);
+  reportQuery(POSTGRES_ACTIVATE, params);
+  let row: (Row & { seat: number | null }) | undefined;
   try {
-    const written = await pool.query<{ activeMachines: number }>({ name: "direct-activation-write", text: POSTGRES_WRITE, values: params });
-    const seat = written.rows[0];
-    if (!seat) return undefined;
-    return { kind: "activated", activatedAt: now, active: seat.activeMachines, maxMachines: decided.maxMachines, licenseKey: req.license_key };
+    row = (await pool.query<Row & { seat: number | null }>({ name: "direct-activation", text: POSTGRES_ACTIVATE, values: params })).rows[0];
   } catch (error) {
     if (isUnique(error)) return undefined;
     throw error;
   }
+  const decided = decide(row, req, now);
+  if (row?.seat != null) {
+    // The statement's rule and licenseStanding() are one rule written twice; the test of this file holds them together.
+    if (decided === undefined || "kind" in decided) throw new Error("direct activation: a seat was taken for a license not in good standing");
+    return { kind: "activated", activatedAt: now, active: row.seat, maxMachines: row.maxMachines, licenseKey: req.license_key };
+  }
+  if (!decided || "kind" in decided) return decided;
+  return undefined; // in good standing, but no seat: the general path says why (all taken, or a race)
 }
 
 /**

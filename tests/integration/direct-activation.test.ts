@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { newId } from "@/lib/licensing/direct-activation";
+import { licenseStanding } from "@/lib/licensing/evaluate";
 import { fingerprint, newLicense } from "../helpers/licenses";
 
 /**
@@ -89,6 +90,32 @@ describe("direct activation", () => {
     });
     expect(unknown).toMatchObject({ activated: false, code: "NOT_FOUND", max_machines: null });
     expect(await getDb().activation.count({ where: { licenseId: license.id } })).toBe(0);
+  });
+
+  it("takes a seat exactly when licenseStanding() says the license is in good standing, over every combination", async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const cases = [];
+    for (const isActive of [true, false])
+      for (const revocation of isActive ? [null] : ["seller", "refunded", "disputed"])
+        for (const expiresAt of [null, now - DAY, now - 1, now, now + 1, now + DAY])
+          for (const trial of [false, true])
+            for (const sameProduct of [true, false]) cases.push({ isActive, revocation, expiresAt, trial, sameProduct });
+    for (const c of cases) {
+      const { license, product } = await newLicense({ maxMachines: 2, expiresAt: c.expiresAt === null ? null : new Date(c.expiresAt) });
+      await getDb().license.update({ where: { id: license.id }, data: { isActive: c.isActive, revocation: c.revocation, trial: c.trial } });
+      const pluginId = c.sameProduct ? product.pluginId : `${product.pluginId}.other`;
+      const expected = licenseStanding(
+        { pluginId: product.pluginId, isActive: c.isActive, revocation: c.revocation, trial: c.trial, expiresAt: c.expiresAt },
+        pluginId,
+        now,
+      );
+      const answer = await activateMachine({ license_key: license.key, machine_fingerprint: fingerprint(), plugin_id: pluginId }, now);
+      const label = JSON.stringify({ ...c, expiresAt: c.expiresAt === null ? null : c.expiresAt - now });
+      expect(answer.code, label).toBe(expected === "VALID" ? "ACTIVATED" : expected);
+      expect(await getDb().activation.count({ where: { licenseId: license.id } }), label).toBe(expected === "VALID" ? 1 : 0);
+      expect((await getDb().license.findUniqueOrThrow({ where: { id: license.id } })).activeMachines, label).toBe(expected === "VALID" ? 1 : 0);
+    }
   });
 
   it.skipIf(dbEngine() !== "sqlite")("waits its turn while a transaction of the client is open on the connection (SQLite)", async () => {
