@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { param } from "@/components/dashboard/format";
+import { ScrollTable, th, thNum } from "@/components/dashboard/table";
 import { buttonPrimary, buttonSecondary, inputBase } from "@/components/ui/styles";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
@@ -162,6 +163,70 @@ export function ReasonForm({
         </button>
       </form>
     </details>
+  );
+}
+
+/** One step the operator takes (suspend, remove, hide) and the one that undoes it. */
+interface Measure {
+  action: (fd: FormData) => Promise<void>;
+  summary: string;
+  submit: string;
+}
+
+/**
+ * The action cell of a console row: the measure, which needs a reason the seller sees, or, once it is in force, its
+ * undo, with an optional note for the audit log.
+ */
+export function MeasureForms({ id, inForce, take, undo }: { id: string; inForce: boolean; take: Measure; undo: Measure }) {
+  return inForce ? (
+    <ReasonForm action={undo.action} id={id} summary={undo.summary} label="Note for the audit log (optional)" submit={undo.submit} required={false} />
+  ) : (
+    <ReasonForm action={take.action} id={id} summary={take.summary} label="Reason (the seller sees it)" submit={take.submit} danger />
+  );
+}
+
+/** A column of a console table: its name, whether it holds numbers (right-aligned), whether its name is for screen readers only. */
+export type Column = string | { name: string; numeric?: boolean; hidden?: boolean };
+
+/**
+ * A console list: "No … matches." when there are no rows, otherwise the scrolling table (a stack of cards on phones)
+ * with its caption, its column heads and the rows given as children.
+ */
+export function AdminTable({
+  label,
+  caption,
+  columns,
+  minWidth,
+  rows,
+  empty,
+  children,
+}: {
+  label: string;
+  caption: string;
+  columns: Column[];
+  minWidth: string;
+  rows: number;
+  empty: string;
+  children: ReactNode;
+}) {
+  if (rows === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return (
+    <ScrollTable label={label} minWidth={minWidth}>
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => {
+            const col = typeof c === "string" ? { name: c } : c;
+            return (
+              <th key={col.name} scope="col" className={col.numeric ? thNum : th}>
+                {col.hidden ? <span className="sr-only">{col.name}</span> : col.name}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </ScrollTable>
   );
 }
 

@@ -7,9 +7,9 @@ import { formatDay, param } from "@/components/dashboard/format";
 import { MachineList } from "@/components/dashboard/license-machine-list";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { LicenseStatusBadge } from "@/components/dashboard/status-badge";
-import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { td, tdNum } from "@/components/dashboard/table";
 import { buttonSecondary, textLink } from "@/components/ui/styles";
-import { SearchForm, type SearchParams } from "../_ui";
+import { AdminTable, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Licenses");
@@ -39,68 +39,43 @@ export default async function AdminLicensesPage({ searchParams }: { searchParams
         <SearchForm label="Search licenses" q={q} placeholder="Part of a key (ABCD1234) or a buyer e-mail" />
       </div>
       <div className="mt-6">
-        {page.licenses.length === 0 ? (
-          <p className="text-sm text-slate-600">No license matches.</p>
-        ) : (
-          <ScrollTable label="Licenses" minWidth="sm:min-w-[64rem]">
-            <caption className="sr-only">Licenses, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Key
-                </th>
-                <th scope="col" className={th}>
-                  Buyer
-                </th>
-                <th scope="col" className={th}>
-                  Product and seller
-                </th>
-                <th scope="col" className={th}>
-                  Status
-                </th>
-                <th scope="col" className={thNum}>
-                  Seats
-                </th>
-                <th scope="col" className={th}>
-                  Machines
-                </th>
-                <th scope="col" className={th}>
-                  Issued
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.licenses.map((l) => (
-                <tr key={l.id}>
-                  <td data-label="Key" className={`${td} whitespace-nowrap`}>
-                    <Link href={`/admin/licenses/${encodeURIComponent(l.id)}`} className={`${textLink} font-mono text-[0.8125rem]`}>
-                      {l.key}
-                    </Link>
-                  </td>
-                  <td data-label="Buyer" className={`${td} break-all`}>
-                    {l.buyer_email}
-                  </td>
-                  <td data-label="Product and seller" className={td}>
-                    {l.product.name}
-                    <span className="block text-xs text-slate-600">{l.seller?.name ?? "—"}</span>
-                  </td>
-                  <td data-label="Status" className={td}>
-                    <LicenseStatusBadge status={l.status} />
-                  </td>
-                  <td data-label="Seats" className={tdNum}>
-                    {l.active_machines} / {l.max_machines}
-                  </td>
-                  <td data-label="Machines" className={td}>
-                    <MachineList machines={l.machines} />
-                  </td>
-                  <td data-label="Issued" className={`${td} whitespace-nowrap`}>
-                    <time dateTime={l.issued_at}>{formatDay(l.issued_at)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
+        <AdminTable
+          label="Licenses"
+          caption="Licenses, newest first"
+          minWidth="sm:min-w-[64rem]"
+          rows={page.licenses.length}
+          empty="No license matches."
+          columns={["Key", "Buyer", "Product and seller", "Status", { name: "Seats", numeric: true }, "Machines", "Issued"]}
+        >
+          {page.licenses.map((l) => (
+            <tr key={l.id}>
+              <td data-label="Key" className={`${td} whitespace-nowrap`}>
+                <Link href={`/admin/licenses/${encodeURIComponent(l.id)}`} className={`${textLink} font-mono text-[0.8125rem]`}>
+                  {l.key}
+                </Link>
+              </td>
+              <td data-label="Buyer" className={`${td} break-all`}>
+                {l.buyer_email}
+              </td>
+              <td data-label="Product and seller" className={td}>
+                {l.product.name}
+                <span className="block text-xs text-slate-600">{l.seller?.name ?? "—"}</span>
+              </td>
+              <td data-label="Status" className={td}>
+                <LicenseStatusBadge status={l.status} />
+              </td>
+              <td data-label="Seats" className={tdNum}>
+                {l.active_machines} / {l.max_machines}
+              </td>
+              <td data-label="Machines" className={td}>
+                <MachineList machines={l.machines} />
+              </td>
+              <td data-label="Issued" className={`${td} whitespace-nowrap`}>
+                <time dateTime={l.issued_at}>{formatDay(l.issued_at)}</time>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
         {next ? (
           <Link href={next} className={`${buttonSecondary} mt-4`}>
             Older licenses

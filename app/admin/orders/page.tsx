@@ -5,9 +5,9 @@ import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatPrice } from "@/lib/pricing";
 import { formatMoment, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { td, tdNum } from "@/components/dashboard/table";
 import { textLink } from "@/components/ui/styles";
-import { AdminNotice, Badge, FilterSelect, SearchForm, type SearchParams } from "../_ui";
+import { AdminNotice, AdminTable, Badge, FilterSelect, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Orders");
@@ -41,71 +41,49 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         </SearchForm>
       </div>
       <div className="mt-6">
-        {orders.length === 0 ? (
-          <p className="text-sm text-slate-600">No order matches.</p>
-        ) : (
-          <ScrollTable label="Orders" minWidth="sm:min-w-[64rem]">
-            <caption className="sr-only">Orders, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Order
-                </th>
-                <th scope="col" className={th}>
-                  Buyer
-                </th>
-                <th scope="col" className={th}>
-                  Product and seller
-                </th>
-                <th scope="col" className={thNum}>
-                  Paid
-                </th>
-                <th scope="col" className={thNum}>
-                  Refunded
-                </th>
-                <th scope="col" className={th}>
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.id} className="align-top">
-                  <td data-label="Order" className={td}>
-                    <Link href={`/admin/orders/${encodeURIComponent(o.id)}`} className={`${textLink} font-mono text-xs`}>
-                      {o.id}
-                    </Link>
-                    <p className="text-xs text-slate-600">{formatMoment(o.created_at)}</p>
-                  </td>
-                  <td data-label="Buyer" className={td}>
-                    {o.buyer_email}
-                  </td>
-                  <td data-label="Product and seller" className={td}>
-                    <p>
-                      {o.product.name}
-                      {o.quantity > 1 ? ` × ${String(o.quantity)}` : ""}
-                    </p>
-                    <p className="text-xs text-slate-600">{o.seller.name}</p>
-                  </td>
-                  <td data-label="Paid" className={tdNum}>
-                    {formatPrice(o.amount_cents + (o.tax_cents ?? 0), o.currency)}
-                  </td>
-                  <td data-label="Refunded" className={tdNum}>
-                    {o.refunded_cents ? formatPrice(o.refunded_cents, o.currency) : "—"}
-                  </td>
-                  <td data-label="Status" className={td}>
-                    <Badge tone={o.status === "paid" ? "green" : "slate"}>{o.status}</Badge>
-                    {o.dispute_status ? (
-                      <span className="ml-1">
-                        <Badge tone="amber">dispute {o.dispute_status}</Badge>
-                      </span>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
+        <AdminTable
+          label="Orders"
+          caption="Orders, newest first"
+          minWidth="sm:min-w-[64rem]"
+          rows={orders.length}
+          empty="No order matches."
+          columns={["Order", "Buyer", "Product and seller", { name: "Paid", numeric: true }, { name: "Refunded", numeric: true }, "Status"]}
+        >
+          {orders.map((o) => (
+            <tr key={o.id} className="align-top">
+              <td data-label="Order" className={td}>
+                <Link href={`/admin/orders/${encodeURIComponent(o.id)}`} className={`${textLink} font-mono text-xs`}>
+                  {o.id}
+                </Link>
+                <p className="text-xs text-slate-600">{formatMoment(o.created_at)}</p>
+              </td>
+              <td data-label="Buyer" className={td}>
+                {o.buyer_email}
+              </td>
+              <td data-label="Product and seller" className={td}>
+                <p>
+                  {o.product.name}
+                  {o.quantity > 1 ? ` × ${String(o.quantity)}` : ""}
+                </p>
+                <p className="text-xs text-slate-600">{o.seller.name}</p>
+              </td>
+              <td data-label="Paid" className={tdNum}>
+                {formatPrice(o.amount_cents + (o.tax_cents ?? 0), o.currency)}
+              </td>
+              <td data-label="Refunded" className={tdNum}>
+                {o.refunded_cents ? formatPrice(o.refunded_cents, o.currency) : "—"}
+              </td>
+              <td data-label="Status" className={td}>
+                <Badge tone={o.status === "paid" ? "green" : "slate"}>{o.status}</Badge>
+                {o.dispute_status ? (
+                  <span className="ml-1">
+                    <Badge tone="amber">dispute {o.dispute_status}</Badge>
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </div>
     </>
   );

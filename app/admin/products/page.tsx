@@ -5,10 +5,10 @@ import { OPERATOR_PRODUCT_STATUSES, PRODUCT_STATUSES } from "@/lib/marketplace/c
 import { formatPrice } from "@/lib/pricing";
 import { param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
+import { td, tdNum } from "@/components/dashboard/table";
 import { buttonSecondary, textLink } from "@/components/ui/styles";
 import { featureProductAction, removeProductAction, restoreProductAction, unfeatureProductAction } from "../actions";
-import { AdminNotice, Badge, FilterSelect, ProductBadge, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+import { AdminNotice, AdminTable, Badge, FilterSelect, MeasureForms, ProductBadge, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Products");
@@ -43,103 +43,75 @@ export default async function AdminProductsPage({ searchParams }: { searchParams
         </SearchForm>
       </div>
       <div className="mt-6">
-        {products.length === 0 ? (
-          <p className="text-sm text-slate-600">No product matches.</p>
-        ) : (
-          <ScrollTable label="Products" minWidth="sm:min-w-[60rem]">
-            <caption className="sr-only">Products of every seller and status, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Product
-                </th>
-                <th scope="col" className={th}>
-                  Seller
-                </th>
-                <th scope="col" className={th}>
-                  Status
-                </th>
-                <th scope="col" className={thNum}>
-                  Price
-                </th>
-                <th scope="col" className={thNum}>
-                  Sales
-                </th>
-                <th scope="col" className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((p) => (
-                <tr key={p.id} className="align-top">
-                  <td data-label="Product" className={td}>
-                    {p.status === "active" ? (
-                      <a href={`/products/${encodeURIComponent(p.id)}`} className={textLink}>
-                        {p.name}
-                      </a>
-                    ) : (
-                      <span className="font-medium text-slate-900">{p.name}</span>
-                    )}
-                    <p className="text-xs text-slate-600">{p.plugin_id}</p>
-                  </td>
-                  <td data-label="Seller" className={td}>
-                    <p>{p.seller.name}</p>
-                    <p className="text-xs text-slate-600">
-                      {p.seller.email}
-                      {p.seller.suspended ? " · suspended" : ""}
-                    </p>
-                  </td>
-                  <td data-label="Status" className={td}>
-                    <ProductBadge status={p.status} />
-                    {p.featured_at ? (
-                      <span className="ml-1.5">
-                        <Badge tone="green">Featured</Badge>
-                      </span>
-                    ) : null}
-                    {p.moderation_reason ? <p className="mt-1 max-w-xs text-xs text-slate-600">{p.moderation_reason}</p> : null}
-                  </td>
-                  <td data-label="Price" className={tdNum}>
-                    {formatPrice(p.price_cents, p.currency)}
-                  </td>
-                  <td data-label="Sales" className={tdNum}>
-                    {p.sales_count.toLocaleString("en-US")}
-                  </td>
-                  <td className={`${td} space-y-2`}>
-                    {p.featured_at || p.status === "active" ? (
-                      <form action={p.featured_at ? unfeatureProductAction : featureProductAction}>
-                        <input type="hidden" name="id" value={p.id} />
-                        <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
-                          {p.featured_at ? "Unfeature" : "Feature"}
-                          <span className="sr-only"> {p.name}</span>
-                        </button>
-                      </form>
-                    ) : null}
-                    {p.status === "removed" ? (
-                      <ReasonForm
-                        action={restoreProductAction}
-                        id={p.id}
-                        summary="Restore"
-                        label="Note for the audit log (optional)"
-                        submit="Restore listing"
-                        required={false}
-                      />
-                    ) : (
-                      <ReasonForm
-                        action={removeProductAction}
-                        id={p.id}
-                        summary="Remove"
-                        label="Reason (the seller sees it)"
-                        submit="Remove listing"
-                        danger
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
+        <AdminTable
+          label="Products"
+          caption="Products of every seller and status, newest first"
+          minWidth="sm:min-w-[60rem]"
+          rows={products.length}
+          empty="No product matches."
+          columns={[
+            "Product",
+            "Seller",
+            "Status",
+            { name: "Price", numeric: true },
+            { name: "Sales", numeric: true },
+            { name: "Actions", hidden: true },
+          ]}
+        >
+          {products.map((p) => (
+            <tr key={p.id} className="align-top">
+              <td data-label="Product" className={td}>
+                {p.status === "active" ? (
+                  <a href={`/products/${encodeURIComponent(p.id)}`} className={textLink}>
+                    {p.name}
+                  </a>
+                ) : (
+                  <span className="font-medium text-slate-900">{p.name}</span>
+                )}
+                <p className="text-xs text-slate-600">{p.plugin_id}</p>
+              </td>
+              <td data-label="Seller" className={td}>
+                <p>{p.seller.name}</p>
+                <p className="text-xs text-slate-600">
+                  {p.seller.email}
+                  {p.seller.suspended ? " · suspended" : ""}
+                </p>
+              </td>
+              <td data-label="Status" className={td}>
+                <ProductBadge status={p.status} />
+                {p.featured_at ? (
+                  <span className="ml-1.5">
+                    <Badge tone="green">Featured</Badge>
+                  </span>
+                ) : null}
+                {p.moderation_reason ? <p className="mt-1 max-w-xs text-xs text-slate-600">{p.moderation_reason}</p> : null}
+              </td>
+              <td data-label="Price" className={tdNum}>
+                {formatPrice(p.price_cents, p.currency)}
+              </td>
+              <td data-label="Sales" className={tdNum}>
+                {p.sales_count.toLocaleString("en-US")}
+              </td>
+              <td className={`${td} space-y-2`}>
+                {p.featured_at || p.status === "active" ? (
+                  <form action={p.featured_at ? unfeatureProductAction : featureProductAction}>
+                    <input type="hidden" name="id" value={p.id} />
+                    <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
+                      {p.featured_at ? "Unfeature" : "Feature"}
+                      <span className="sr-only"> {p.name}</span>
+                    </button>
+                  </form>
+                ) : null}
+                <MeasureForms
+                  id={p.id}
+                  inForce={p.status === "removed"}
+                  take={{ action: removeProductAction, summary: "Remove", submit: "Remove listing" }}
+                  undo={{ action: restoreProductAction, summary: "Restore", submit: "Restore listing" }}
+                />
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </div>
     </>
   );

@@ -4,12 +4,12 @@ import { blankControlCharacters } from "@/lib/http/input";
 import { listAdminReviews } from "@/lib/reviews/list-reviews";
 import { param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { ScrollTable, td, th } from "@/components/dashboard/table";
+import { td } from "@/components/dashboard/table";
 import { plural } from "@/components/store/labels";
 import { Stars, ratingText } from "@/components/store/rating-stars";
 import { formatDay } from "@/components/ui/format";
 import { textLink } from "@/components/ui/styles";
-import { AdminMessages, Badge, FilterSelect, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+import { AdminMessages, AdminTable, Badge, FilterSelect, MeasureForms, SearchForm, type SearchParams } from "../_ui";
 import { hideReviewAction, unhideReviewAction } from "./actions";
 import { reviewError, reviewNotice } from "./messages";
 
@@ -46,82 +46,53 @@ export default async function AdminReviewsPage({ searchParams }: { searchParams:
       </div>
       <p className="mt-6 text-sm text-slate-600">{plural(reviews.length, "review")}, newest first.</p>
       <div className="mt-3">
-        {reviews.length === 0 ? (
-          <p className="text-sm text-slate-600">No review matches.</p>
-        ) : (
-          <ScrollTable label="Reviews" minWidth="sm:min-w-[56rem]">
-            <caption className="sr-only">Reviews of every product, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Review
-                </th>
-                <th scope="col" className={th}>
-                  Product
-                </th>
-                <th scope="col" className={th}>
-                  Status
-                </th>
-                <th scope="col" className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {reviews.map((r) => (
-                <tr key={r.id} className="align-top" data-testid="admin-review" data-review-id={r.id}>
-                  <td data-label="Review" className={`${td} max-w-md`}>
-                    <p className="flex items-center gap-2">
-                      <Stars value={r.rating} />
-                      <span className="sr-only">{ratingText(r.rating)}</span>
-                      <span className="font-medium break-words text-slate-900">{r.title || "(no title)"}</span>
-                    </p>
-                    {r.body ? <p className="mt-1 line-clamp-4 text-sm break-words whitespace-pre-line text-slate-700">{r.body}</p> : null}
-                    <p className="mt-1 text-xs text-slate-600">
-                      {r.author_name} · {formatDay(r.created_at)} · license <span className="font-mono">{r.license_id}</span>
-                    </p>
-                  </td>
-                  <td data-label="Product" className={td}>
-                    <a href={`/products/${encodeURIComponent(r.product.id)}`} className={textLink}>
-                      {r.product.name}
-                    </a>
-                    <p className="text-xs text-slate-600">{r.seller.name}</p>
-                  </td>
-                  <td data-label="Status" className={td}>
-                    {r.hidden ? <Badge tone="amber">Hidden</Badge> : <Badge tone="green">Visible</Badge>}
-                    {r.hidden ? (
-                      <p className="mt-1 max-w-xs text-xs text-slate-600">
-                        {r.hidden_reason}
-                        {r.hidden_by ? ` (${r.hidden_by}${r.hidden_at ? `, ${formatDay(r.hidden_at)}` : ""})` : ""}
-                      </p>
-                    ) : null}
-                  </td>
-                  <td className={td}>
-                    {r.hidden ? (
-                      <ReasonForm
-                        action={unhideReviewAction}
-                        id={r.id}
-                        summary="Show"
-                        label="Note for the audit log (optional)"
-                        submit="Show review"
-                        required={false}
-                      />
-                    ) : (
-                      <ReasonForm
-                        action={hideReviewAction}
-                        id={r.id}
-                        summary="Hide"
-                        label="Reason (the seller sees it)"
-                        submit="Hide review"
-                        danger
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
+        <AdminTable
+          label="Reviews"
+          caption="Reviews of every product, newest first"
+          minWidth="sm:min-w-[56rem]"
+          rows={reviews.length}
+          empty="No review matches."
+          columns={["Review", "Product", "Status", { name: "Actions", hidden: true }]}
+        >
+          {reviews.map((r) => (
+            <tr key={r.id} className="align-top" data-testid="admin-review" data-review-id={r.id}>
+              <td data-label="Review" className={`${td} max-w-md`}>
+                <p className="flex items-center gap-2">
+                  <Stars value={r.rating} />
+                  <span className="sr-only">{ratingText(r.rating)}</span>
+                  <span className="font-medium break-words text-slate-900">{r.title || "(no title)"}</span>
+                </p>
+                {r.body ? <p className="mt-1 line-clamp-4 text-sm break-words whitespace-pre-line text-slate-700">{r.body}</p> : null}
+                <p className="mt-1 text-xs text-slate-600">
+                  {r.author_name} · {formatDay(r.created_at)} · license <span className="font-mono">{r.license_id}</span>
+                </p>
+              </td>
+              <td data-label="Product" className={td}>
+                <a href={`/products/${encodeURIComponent(r.product.id)}`} className={textLink}>
+                  {r.product.name}
+                </a>
+                <p className="text-xs text-slate-600">{r.seller.name}</p>
+              </td>
+              <td data-label="Status" className={td}>
+                {r.hidden ? <Badge tone="amber">Hidden</Badge> : <Badge tone="green">Visible</Badge>}
+                {r.hidden ? (
+                  <p className="mt-1 max-w-xs text-xs text-slate-600">
+                    {r.hidden_reason}
+                    {r.hidden_by ? ` (${r.hidden_by}${r.hidden_at ? `, ${formatDay(r.hidden_at)}` : ""})` : ""}
+                  </p>
+                ) : null}
+              </td>
+              <td className={td}>
+                <MeasureForms
+                  id={r.id}
+                  inForce={r.hidden}
+                  take={{ action: hideReviewAction, summary: "Hide", submit: "Hide review" }}
+                  undo={{ action: unhideReviewAction, summary: "Show", submit: "Show review" }}
+                />
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </div>
     </>
   );

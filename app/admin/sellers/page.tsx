@@ -4,10 +4,10 @@ import { listSellers } from "@/lib/admin/sellers";
 import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { formatDay, param } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { None, ScrollTable, td, th } from "@/components/dashboard/table";
+import { None, td } from "@/components/dashboard/table";
 import { textLink } from "@/components/ui/styles";
 import { reinstateSellerAction, suspendSellerAction } from "../actions";
-import { AdminNotice, Badge, FilterSelect, ReasonForm, SearchForm, type SearchParams } from "../_ui";
+import { AdminNotice, AdminTable, Badge, FilterSelect, MeasureForms, SearchForm, type SearchParams } from "../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Sellers");
@@ -41,94 +41,59 @@ export default async function AdminSellersPage({ searchParams }: { searchParams:
         </SearchForm>
       </div>
       <div className="mt-6">
-        {sellers.length === 0 ? (
-          <p className="text-sm text-slate-600">No seller matches.</p>
-        ) : (
-          <ScrollTable label="Sellers" minWidth="sm:min-w-[56rem]">
-            <caption className="sr-only">Sellers, newest first, with their products and standing</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Seller
-                </th>
-                <th scope="col" className={th}>
-                  Joined
-                </th>
-                <th scope="col" className={th}>
-                  Products
-                </th>
-                <th scope="col" className={th}>
-                  Payouts
-                </th>
-                <th scope="col" className={th}>
-                  Standing
-                </th>
-                <th scope="col" className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sellers.map((s) => (
-                <tr key={s.id} className="align-top">
-                  <td data-label="Seller" className={td}>
-                    <p className="font-semibold text-slate-900">{s.name}</p>
-                    <p className="text-xs text-slate-600">{s.email}</p>
-                  </td>
-                  <td data-label="Joined" className={`${td} whitespace-nowrap`}>
-                    {formatDay(s.created_at)}
-                  </td>
-                  <td data-label="Products" className={td}>
-                    <Link href={`/admin/products?seller=${encodeURIComponent(s.id)}`} className={textLink}>
-                      {Object.values(s.products).reduce((a, b) => a + b, 0)} products
-                    </Link>
-                    <p className="text-xs text-slate-600">
-                      {Object.entries(s.products)
-                        .map(([status, n]) => `${String(n)} ${status}`)
-                        .join(", ") || "none yet"}
+        <AdminTable
+          label="Sellers"
+          caption="Sellers, newest first, with their products and standing"
+          minWidth="sm:min-w-[56rem]"
+          rows={sellers.length}
+          empty="No seller matches."
+          columns={["Seller", "Joined", "Products", "Payouts", "Standing", { name: "Actions", hidden: true }]}
+        >
+          {sellers.map((s) => (
+            <tr key={s.id} className="align-top">
+              <td data-label="Seller" className={td}>
+                <p className="font-semibold text-slate-900">{s.name}</p>
+                <p className="text-xs text-slate-600">{s.email}</p>
+              </td>
+              <td data-label="Joined" className={`${td} whitespace-nowrap`}>
+                {formatDay(s.created_at)}
+              </td>
+              <td data-label="Products" className={td}>
+                <Link href={`/admin/products?seller=${encodeURIComponent(s.id)}`} className={textLink}>
+                  {Object.values(s.products).reduce((a, b) => a + b, 0)} products
+                </Link>
+                <p className="text-xs text-slate-600">
+                  {Object.entries(s.products)
+                    .map(([status, n]) => `${String(n)} ${status}`)
+                    .join(", ") || "none yet"}
+                </p>
+              </td>
+              <td data-label="Payouts" className={td}>
+                {s.payout_ready ? <Badge tone="green">Ready</Badge> : <None label="not ready" />}
+              </td>
+              <td data-label="Standing" className={td}>
+                {s.suspended_at ? (
+                  <>
+                    <Badge tone="red">Suspended</Badge>
+                    <p className="mt-1 text-xs text-slate-600">
+                      {formatDay(s.suspended_at)}: {s.suspended_reason}
                     </p>
-                  </td>
-                  <td data-label="Payouts" className={td}>
-                    {s.payout_ready ? <Badge tone="green">Ready</Badge> : <None label="not ready" />}
-                  </td>
-                  <td data-label="Standing" className={td}>
-                    {s.suspended_at ? (
-                      <>
-                        <Badge tone="red">Suspended</Badge>
-                        <p className="mt-1 text-xs text-slate-600">
-                          {formatDay(s.suspended_at)}: {s.suspended_reason}
-                        </p>
-                      </>
-                    ) : (
-                      <Badge tone="green">Good standing</Badge>
-                    )}
-                  </td>
-                  <td className={td}>
-                    {s.suspended_at ? (
-                      <ReasonForm
-                        action={reinstateSellerAction}
-                        id={s.id}
-                        summary="Reinstate"
-                        label="Note for the audit log (optional)"
-                        submit="Reinstate seller"
-                        required={false}
-                      />
-                    ) : (
-                      <ReasonForm
-                        action={suspendSellerAction}
-                        id={s.id}
-                        summary="Suspend"
-                        label="Reason (the seller sees it)"
-                        submit="Suspend seller"
-                        danger
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
+                  </>
+                ) : (
+                  <Badge tone="green">Good standing</Badge>
+                )}
+              </td>
+              <td className={td}>
+                <MeasureForms
+                  id={s.id}
+                  inForce={Boolean(s.suspended_at)}
+                  take={{ action: suspendSellerAction, summary: "Suspend", submit: "Suspend seller" }}
+                  undo={{ action: reinstateSellerAction, summary: "Reinstate", submit: "Reinstate seller" }}
+                />
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </div>
     </>
   );
