@@ -73,18 +73,19 @@ const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch",
  * 4711, `page=01`) goes to Next uncached, so junk queries cannot fill the cache with one entry per distinct value.
  */
 const MAX_CACHED_PAGE = 50;
-const LISTING_VALUES: Record<string, (v: string) => boolean> = {
-  category: (v) => (CATEGORIES as readonly string[]).includes(v),
-  sort: (v) => (ALL_SORTS as readonly string[]).includes(v),
-  page: (v) => /^[1-9][0-9]?$/.test(v) && Number(v) <= MAX_CACHED_PAGE,
-};
+// A Map, not an object: a parameter named `__proto__` or `constructor` must find nothing.
+const LISTING_VALUES = new Map<string, (v: string) => boolean>([
+  ["category", (v) => (CATEGORIES as readonly string[]).includes(v)],
+  ["sort", (v) => (ALL_SORTS as readonly string[]).includes(v)],
+  ["page", (v) => /^[1-9][0-9]?$/.test(v) && Number(v) <= MAX_CACHED_PAGE],
+]);
 
 function listingQuery(query: string): string | null {
   if (query === "") return "";
   const params = new URLSearchParams(query);
   const names = [...params.keys()];
   if (new Set(names).size !== names.length) return null;
-  for (const [name, value] of params) if (!LISTING_VALUES[name]?.(value)) return null;
+  for (const [name, value] of params) if (!LISTING_VALUES.get(name)?.(value)) return null;
   params.sort();
   return `?${params.toString()}`;
 }
