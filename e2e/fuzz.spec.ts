@@ -4,7 +4,9 @@ import { expect, test } from "@playwright/test";
 
 // Hostile input at scale, generated from /openapi.json: every operation gets random and malformed parameters and
 // bodies. Nothing may answer 5xx, every error must be a problem document, and the server must stay healthy.
-test.describe.configure({ timeout: 300_000 });
+// The API has 113 operations; at 60 cases each that is about 6,800 requests, which took about 9 minutes at 100 cases
+// on the slowest machine of the project's kind seen (about 20 requests/s through Next there): hence the budget.
+test.describe.configure({ timeout: 600_000 });
 
 type Op = { method: string; path: string; params: Array<{ name: string; in: string }>; hasBody: boolean; bodyProps: string[] };
 
@@ -94,7 +96,7 @@ test("random and malformed requests on every endpoint of /openapi.json never get
           expectNoServerError(r.status, r.headers.get("content-type"), `${op.method.toUpperCase()} ${url.pathname}${url.search}`, await r.text());
         },
       ),
-      { numRuns: 100, seed: 20261121 },
+      { numRuns: 60, seed: 20261121 },
     );
   }
   console.log(`fuzz: ${requests} requests over ${ops.length} operations`);
