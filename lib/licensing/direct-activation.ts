@@ -51,11 +51,11 @@ FROM "License" l JOIN "Product" p ON p."id" = l."productId"
 LEFT JOIN "Activation" a ON a."licenseId" = l."id" AND a."fingerprint" = ?
 WHERE l."key" = ?`;
 
-const SEAT_WHERE = `"isActive" AND "activeMachines" < "maxMachines"
-  AND NOT EXISTS (SELECT 1 FROM "SellerWebhookEndpoint" e WHERE e."developerId" = DEV AND e."enabled")`;
-
+// The hooks are checked again inside the transaction: an endpoint created since the read sends it the general way.
 const SQLITE_SEAT = `UPDATE "License" SET "activeMachines" = "activeMachines" + 1, "updatedAt" = ?
-WHERE "id" = ? AND ${SEAT_WHERE.replace("DEV", "?")} RETURNING "activeMachines"`;
+WHERE "id" = ? AND "isActive" AND "activeMachines" < "maxMachines"
+  AND NOT EXISTS (SELECT 1 FROM "SellerWebhookEndpoint" e WHERE e."developerId" = ? AND e."enabled")
+RETURNING "activeMachines"`;
 const SQLITE_MACHINE = `INSERT INTO "Activation" ("id", "licenseId", "fingerprint", "activatedAt", "lastValidatedAt", "machineName", "platform", "appVersion")
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 const SQLITE_EVENT = `INSERT INTO "LicenseEvent" ("id", "licenseId", "type", "actorType", "actor", "detail", "createdAt", "lastAt")
