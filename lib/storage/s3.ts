@@ -90,10 +90,14 @@ export class S3ObjectStore implements ObjectStore {
     body.once("error", onError);
     try {
       await client.send(command, { abortSignal: abort.signal });
-    } catch (error) {
-      throw failure ?? error;
-    } finally {
       body.off("error", onError);
+    } catch (error) {
+      // The request failed (the body's error, or the connection's own: a reset, a refusal) and nothing reads the
+      // body any more: release it, and keep a listener so an error it raises later cannot go unhandled.
+      body.off("error", onError);
+      body.on("error", () => {});
+      body.destroy();
+      throw failure ?? error;
     }
   }
 

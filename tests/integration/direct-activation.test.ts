@@ -118,29 +118,32 @@ describe("direct activation", () => {
     }
   });
 
-  it.skipIf(dbEngine() !== "sqlite")("waits its turn while a transaction of the client is open on the connection (SQLite)", async () => {
-    const { license, product } = await newLicense({ maxMachines: 3 });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    const note = `held-${randomBytes(4).toString("hex")}`;
-    const outer = getDb().$transaction(async (tx) => {
-      await tx.license.update({ where: { id: license.id }, data: { buyerEmail: `${note}@example.com` } });
-      entered();
-      await held;
-    });
-    await inside;
-    // The connection is inside the client's transaction: the activation must not join it.
-    const activation = activateMachine({ license_key: license.key, machine_fingerprint: fingerprint(), plugin_id: product.pluginId });
-    await new Promise((r) => setTimeout(r, 50));
-    release();
-    await outer;
-    expect((await activation).code).toBe("ACTIVATED");
-    const after = await getDb().license.findUniqueOrThrow({ where: { id: license.id } });
-    expect(after.buyerEmail).toBe(`${note}@example.com`);
-    expect(after.activeMachines).toBe(1);
-  });
+  it.skipIf(dbEngine() !== "sqlite")(
+    "waits its turn while a transaction of the client is open on the connection (needs SQLite: PostgreSQL has a pool of connections, not one shared with the client)",
+    async () => {
+      const { license, product } = await newLicense({ maxMachines: 3 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const note = `held-${randomBytes(4).toString("hex")}`;
+      const outer = getDb().$transaction(async (tx) => {
+        await tx.license.update({ where: { id: license.id }, data: { buyerEmail: `${note}@example.com` } });
+        entered();
+        await held;
+      });
+      await inside;
+      // The connection is inside the client's transaction: the activation must not join it.
+      const activation = activateMachine({ license_key: license.key, machine_fingerprint: fingerprint(), plugin_id: product.pluginId });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await outer;
+      expect((await activation).code).toBe("ACTIVATED");
+      const after = await getDb().license.findUniqueOrThrow({ where: { id: license.id } });
+      expect(after.buyerEmail).toBe(`${note}@example.com`);
+      expect(after.activeMachines).toBe(1);
+    },
+  );
 
   it("makes ids of the client's cuid shape, distinct", () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newId()));
