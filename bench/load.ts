@@ -15,7 +15,7 @@ import { appendFileSync, existsSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropDatabase, freshDatabase } from "../e2e/support/servers.ts";
-import { load, median, residentMb, seedLicenses, startApp, startFloor, stopProcess, type LoadResult } from "./support.ts";
+import { GZIP, load, median, residentMb, seedLicenses, startApp, startFloor, stopProcess, type LoadResult } from "./support.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -89,6 +89,20 @@ for (const engine of ENGINES) {
     const validate = (target: string) => (s: number) =>
       load({ url: target, path: "/validate", method: "POST", connections: CONNECTIONS, seconds: s, body: validateBody, expect: '"valid":true' });
     const get = (path: string, expect: string) => (s: number) => load({ url, path, connections: CONNECTIONS, seconds: s, expect });
+    // Pages are asked for as browsers ask for them, gzip accepted. Checked once here, decompressed and whole (fetch
+    // checks the gzip trailer's CRC and length), since the load generator only sees the bytes.
+    const page = async (path: string) => {
+      await fetch(url + path).then((r) => r.arrayBuffer()); // the first answer renders it (uncompressed)
+      const r = await fetch(url + path, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
+      const html = await r.text();
+      if (r.status !== 200 || r.headers.get("content-encoding") !== "gzip" || !html.includes("</html>")) {
+        throw new Error(`${path}: expected a whole gzipped page, got ${r.status} ${r.headers.get("content-encoding")}`);
+      }
+      return (s: number) =>
+        load({ url, path, connections: CONNECTIONS, seconds: s, headers: { "accept-encoding": "gzip, deflate, br, zstd" }, expect: GZIP });
+    };
+    const home = await page("/");
+    const product = await page(`/products/${productId}`);
 
     const scenarios: Array<{ id: string; label: string; run: (s: number) => Promise<LoadResult>; floor?: (s: number) => Promise<LoadResult> }> = [
       { id: "validate", label: "POST /validate", run: validate(url), floor: validate(floorUrl) },
@@ -99,8 +113,8 @@ for (const engine of ENGINES) {
           load({ url, path: "/activate", method: "POST", connections: CONNECTIONS, seconds: s, body: activateBody, expect: '"activated":true' }),
       },
       { id: "catalog", label: "GET /api/catalog", run: get("/api/catalog", '"catalog_version"') },
-      { id: "home", label: "GET / (home page)", run: get("/", "<html") },
-      { id: "product", label: "GET /products/{id}", run: get(`/products/${productId}`, "<html") },
+      { id: "home", label: "GET / (home page, gzip)", run: home },
+      { id: "product", label: "GET /products/{id} (gzip)", run: product },
       {
         id: "mcp",
         label: "MCP tools/call validate_license",

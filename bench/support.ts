@@ -137,6 +137,9 @@ export interface LoadResult {
   matched: number;
 }
 
+/** As `expect`: the answer is gzip (its magic number; the body is bytes, so it is checked once beforehand, see gzipPage). */
+export const GZIP = "\u001f";
+
 /** autocannon against one path; `body` builds each request's body, `expect` counts answers that show real work. */
 export async function load(opts: {
   url: string;
@@ -160,7 +163,7 @@ export async function load(opts: {
         headers: { "content-type": "application/json", ...opts.headers },
         ...(opts.body ? { setupRequest: (req) => ({ ...req, body: opts.body!() }) } : {}),
         onResponse: (_status: number, body: string) => {
-          if (!opts.expect || body.includes(opts.expect)) matched++;
+          if (!opts.expect || (opts.expect === GZIP ? body.startsWith(GZIP) : body.includes(opts.expect))) matched++;
         },
       },
     ],

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
 import { contentVersion } from "../cache/content-version.ts";
 import { env } from "../env.ts";
 import { CATEGORIES } from "../marketplace/constants.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import { ALL_SORTS } from "../marketplace/schemas.ts";
+import { deflateParts, gzipJoin } from "./gzip-join.ts";
 import { requestIdFrom } from "./respond.ts";
 import { newNonce } from "./security-headers.ts";
 
@@ -24,8 +23,9 @@ import { newNonce } from "./security-headers.ts";
  *
  * Security: a page's Content-Security-Policy carries a per-response nonce. The cached HTML is kept split at its nonce,
  * and each hit gets a fresh nonce in the markup and the header, as a render would. Pages are rendered without
- * compression (the request's Accept-Encoding is withheld from Next) so the markup can be rewritten; a hit is
- * gzipped for clients that accept it.
+ * compression (the request's Accept-Encoding is withheld from Next) so the markup can be rewritten. For clients that
+ * accept gzip, the parts are compressed once when the page is stored and a hit joins them around the new nonce
+ * (lib/http/gzip-join.ts) instead of compressing the page again.
  */
 
 interface Entry {
@@ -34,13 +34,14 @@ interface Entry {
   headers: Record<string, string | string[]>;
   /** The body split at the render's nonce (one part when it has none), and the CSP split the same way. */
   parts: Buffer[];
+  /** The parts deflated on their own, for gzipJoin; null for a body too small to be worth compressing. */
+  deflated: Buffer[] | null;
   csp: string[] | null;
   /** Whether the render carried an X-Request-Id (API answers do), which each hit then gets afresh. */
   requestId: boolean;
   bytes: number;
 }
 
-const gzipAsync = promisify(gzip);
 interface State {
   entries: Map<string, Entry>;
   bytes: number;
@@ -127,22 +128,23 @@ function acceptsGzip(req: IncomingMessage): boolean {
   return typeof accept === "string" && /\bgzip\b(?!;q=0(\.0+)?\b)/i.test(accept);
 }
 
-async function serveHit(req: IncomingMessage, res: ServerResponse, entry: Entry): Promise<void> {
+/** Bodies up to this size are sent as they are: gzip would save little. */
+const MIN_GZIP_BYTES = 1024;
+
+function serveHit(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
   const headers: Record<string, string | string[]> = { ...entry.headers, "x-page-cache": "hit" };
   // Every answer has its own request id, as a render would (the client's own, when it sent a well-formed one).
   if (entry.requestId) headers["x-request-id"] = requestIdFrom(req.headers["x-request-id"] as string | undefined);
+  const nonce = entry.parts.length > 1 || entry.csp ? newNonce() : "";
+  if (entry.csp) headers["content-security-policy"] = entry.csp.join(nonce);
+  const between = Buffer.from(nonce);
   let body: Buffer;
-  if (entry.parts.length > 1 || entry.csp) {
-    const nonce = newNonce();
-    const between = Buffer.from(nonce);
-    body = Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [between, part])));
-    if (entry.csp) headers["content-security-policy"] = entry.csp.join(nonce);
-  } else {
-    body = entry.parts[0] ?? Buffer.alloc(0);
-  }
-  if (body.length > 1024 && acceptsGzip(req)) {
-    body = await gzipAsync(body);
+  if (entry.deflated && acceptsGzip(req)) {
+    body = gzipJoin(entry.parts, entry.deflated, between);
     headers["content-encoding"] = "gzip";
+  } else {
+    body =
+      entry.parts.length === 1 ? (entry.parts[0] as Buffer) : Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [between, part])));
   }
   headers["content-length"] = String(body.length);
   res.writeHead(entry.status, headers);
@@ -196,15 +198,19 @@ function capture(req: IncomingMessage, res: ServerResponse, key: string, version
     const body = Buffer.concat(chunks).toString("utf8");
     const csp = typeof headers["content-security-policy"] === "string" ? headers["content-security-policy"] : undefined;
     const nonce = csp ? /'nonce-([A-Za-z0-9+/=_-]{16,})'/.exec(csp)?.[1] : undefined;
+    // Kept as bytes: a hit copies them around the new nonce without encoding the page again.
+    const parts = (nonce ? body.split(nonce) : [body]).map((part) => Buffer.from(part));
+    const bytes = parts.reduce((sum, part) => sum + part.length, 0);
+    const deflated = bytes > MIN_GZIP_BYTES ? deflateParts(parts) : null;
     const entry: Entry = {
       version,
       status: 200,
       headers,
-      // Kept as bytes: a hit copies them around the new nonce without encoding the page again.
-      parts: (nonce ? body.split(nonce) : [body]).map((part) => Buffer.from(part)),
+      parts,
+      deflated,
       csp: nonce && csp ? csp.split(nonce) : null,
       requestId: res.hasHeader("x-request-id") || Object.keys(headArg).some((h) => h.toLowerCase() === "x-request-id"),
-      bytes: Buffer.byteLength(body),
+      bytes: bytes + (deflated?.reduce((sum, part) => sum + part.length, 0) ?? 0),
     };
     const s = state();
     // Rendered under a version that is no longer current: it would never be served.
@@ -234,7 +240,7 @@ export async function servePageFromCache(req: IncomingMessage, res: ServerRespon
   if (key === null || version === null) return false;
   const entry: Entry | undefined = state().entries.get(key);
   if (entry && entry.version === version) {
-    await serveHit(req, res, entry);
+    serveHit(req, res, entry);
     return true;
   }
   // Rendered without compression, so the copy can be rewritten per hit; this response goes out uncompressed.
