@@ -10,6 +10,10 @@ const nextConfig: NextConfig = {
   // generate_license_integration reads its code from integrations/ at run time (lib/agents/devtools/integration/sources.ts).
   outputFileTracingIncludes: { "/*": ["./integrations/**/*"] },
   experimental: {
+    // Route modules load on their first request, not all at start: an instance that serves mostly the licensing
+    // API and a few storefront pages does not hold every console and dashboard page (about 100 MB less at start,
+    // measured in docs/benchmarks.md).
+    preloadEntriesOnStart: false,
     serverActions: {
       // The product form uploads an icon and up to six screenshots (512 KiB each) in one server action.
       bodySizeLimit: "4mb",
