@@ -222,16 +222,18 @@ export async function searchLicenses(developerId: string | null, input: z.output
   const scope: Prisma.LicenseWhereInput[] = [];
   const match: Prisma.LicenseWhereInput[] = [];
   if (developerId !== null) {
-    // The seller's products first: small, and every later condition then runs on the (productId, issuedAt) index.
-    const products = await db.product.findMany({ where: { developerId }, select: { id: true, name: true } });
-    const ids = input.product_id ? products.filter((p) => p.id === input.product_id).map((p) => p.id) : products.map((p) => p.id);
-    if (ids.length === 0) return { licenses: [] as LicenseView[], next_cursor: null };
-    // A list of ids is bound as one parameter each: past a few hundred products (databases cap parameters per query)
-    // the seller's products are named by a subquery instead.
-    scope.push(ids.length <= MAX_LISTED_IDS ? { productId: { in: ids } } : { product: { developerId } });
+    // The license's own seller column (kept by triggers, migration `license_developer`): the list walks the
+    // (developerId, issuedAt, id) index newest first, however many products and licenses the seller has.
+    scope.push({ developerId });
+    if (input.product_id) scope.push({ productId: input.product_id });
     if (q) {
+      // The seller's products whose name holds the text: a list of ids is bound as one parameter each, so past a
+      // few hundred (databases cap parameters per query) they are named by a subquery instead.
       const needle = q.toLocaleLowerCase("en");
-      const named = products.filter((p) => ids.includes(p.id) && p.name.toLocaleLowerCase("en").includes(needle)).map((p) => p.id);
+      const products = await db.product.findMany({ where: { developerId }, select: { id: true, name: true } });
+      const named = products
+        .filter((p) => (!input.product_id || p.id === input.product_id) && p.name.toLocaleLowerCase("en").includes(needle))
+        .map((p) => p.id);
       if (named.length > MAX_LISTED_IDS) match.push({ product: { developerId, name: { contains: q } } });
       else if (named.length) match.push({ productId: { in: named } });
     }
