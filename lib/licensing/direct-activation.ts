@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { dbEngine, directPg, directSqlite, reportQuery } from "../db.ts";
+import { epochMs, flag } from "../db/raw-values.ts";
 import { licenseStanding } from "./evaluate.ts";
 import { machineDetail } from "./license-change.ts";
 import type { Actor } from "./license-events.ts";
@@ -110,13 +111,6 @@ export function newId(now = Date.now()): string {
   counter = (counter + 1) % 1_679_616;
   const random = random64().toString(36).padStart(13, "0").slice(-12);
   return `c${now.toString(36)}${counter.toString(36).padStart(4, "0")}${random}`;
-}
-
-const flag = (v: boolean | number) => v === true || v === 1;
-
-function epochMs(v: string | number | null): number | null {
-  if (v === null) return null;
-  return typeof v === "number" ? v : Date.parse(v);
 }
 
 /** Statements prepared once per SQLite connection. */

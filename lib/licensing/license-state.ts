@@ -1,5 +1,6 @@
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
+import { loadLicenseStateDirectly } from "./direct-license-state.ts";
 
 /** What the licensing rules need to know about one license, loaded in one query. */
 export interface LicenseState {
@@ -92,8 +93,17 @@ async function load(key: string, fingerprint?: string): Promise<LoadedLicense | 
   };
 }
 
-/** The license with all its machines, in one query: what validation (and its cache) needs. */
+/**
+ * The license with all its machines: what validation (and its cache) needs. On SQLite two prepared statements
+ * (direct-license-state.ts), otherwise one query through the client.
+ */
 export function loadLicenseState(key: string): Promise<LicenseState | null> {
+  const direct = loadLicenseStateDirectly(key);
+  return direct === undefined ? load(key) : Promise.resolve(direct);
+}
+
+/** The same through the client, whatever the engine (the reference the direct read is tested against). */
+export function loadLicenseStateThroughClient(key: string): Promise<LicenseState | null> {
   return load(key);
 }
 
