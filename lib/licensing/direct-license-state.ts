@@ -1,17 +1,19 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { directSqlite, reportQuery } from "../db.ts";
+import type pg from "pg";
+import { directPg, directSqlite, reportQuery } from "../db.ts";
 import { epochMs, flag } from "../db/raw-values.ts";
 import type { LicenseState, MachineState } from "./license-state.ts";
 
 /**
- * The license state validation needs (license-state.ts), read on SQLite with two prepared statements on the client's
- * own connection instead of through the client: the license cache re-reads keys all the time (each key once per
- * LICENSE_CACHE_TTL_MS), and the client's query compiler cost about 380 µs of CPU for each, this about 20 µs.
+ * The license state validation needs (license-state.ts), read without the client: the license cache re-reads keys
+ * all the time (each key once per LICENSE_CACHE_TTL_MS), and the client's query compiler cost about 380 µs of CPU
+ * for each, besides its turns of the event loop.
  *
- * Synchronous, between two turns of the event loop, so nothing can interleave with it; taken only when none of the
- * client's transactions is open on the connection (its statements would read that transaction's uncommitted rows).
- * Undefined when it cannot be taken: then the caller reads through the client. On PostgreSQL the client's read is
- * one round trip and stays. tests/integration/direct-license-state.test.ts holds the two readers together.
+ * SQLite: two prepared statements on the client's own connection, synchronous, between two turns of the event loop,
+ * so nothing can interleave with them; taken only when none of the client's transactions is open on the connection
+ * (its statements would read that transaction's uncommitted rows). PostgreSQL: one named statement on the client's
+ * own pool, the machines gathered as JSON. tests/integration/direct-license-state.test.ts holds these readers and
+ * the client's together, field for field.
  */
 const LICENSE = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."trial", l."maxMachines", l."issuedAt", l."expiresAt",
   p."id" AS "productId", p."name" AS "productName", p."pluginId"
@@ -74,6 +76,44 @@ export function loadLicenseStateDirectly(key: string, now = Date.now()): License
     issuedAt: epochMs(row.issuedAt) ?? 0,
     expiresAt: epochMs(row.expiresAt),
     machines,
+    loadedAt: now,
+  };
+}
+
+const POSTGRES = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."trial", l."maxMachines",
+  (extract(epoch FROM l."issuedAt") * 1000)::float8 AS "issuedAt", (extract(epoch FROM l."expiresAt") * 1000)::float8 AS "expiresAt",
+  p."id" AS "productId", p."name" AS "productName", p."pluginId",
+  COALESCE((SELECT json_agg(json_build_array(a."id", a."fingerprint", (extract(epoch FROM a."activatedAt") * 1000)::float8))
+    FROM "Activation" a WHERE a."licenseId" = l."id"), '[]'::json) AS "machines"
+  FROM "License" l JOIN "Product" p ON p."id" = l."productId" WHERE l."key" = $1`;
+
+/** The same on PostgreSQL, in one round trip on the client's pool; undefined on SQLite. */
+export async function loadLicenseStateOnPool(key: string, now = Date.now()): Promise<LicenseState | null | undefined> {
+  const pool: pg.Pool | undefined = directPg();
+  if (!pool) return undefined;
+  reportQuery(POSTGRES, [key]);
+  const row = (
+    await pool.query<Omit<LicenseRow, "isActive" | "trial"> & { isActive: boolean; trial: boolean; machines: Array<[string, string, number]> }>({
+      name: "license-state",
+      text: POSTGRES,
+      values: [key],
+    })
+  ).rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    key: row.key,
+    productId: row.productId,
+    productName: row.productName,
+    pluginId: row.pluginId,
+    buyerEmail: row.buyerEmail,
+    isActive: row.isActive,
+    revocation: row.revocation,
+    trial: row.trial,
+    maxMachines: row.maxMachines,
+    issuedAt: epochMs(row.issuedAt) ?? 0,
+    expiresAt: epochMs(row.expiresAt),
+    machines: new Map(row.machines.map(([id, fingerprint, activatedAt]): [string, MachineState] => [fingerprint, { id, activatedAt }])),
     loadedAt: now,
   };
 }

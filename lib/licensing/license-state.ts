@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
-import { loadLicenseStateDirectly } from "./direct-license-state.ts";
+import { loadLicenseStateDirectly, loadLicenseStateOnPool } from "./direct-license-state.ts";
 
 /** What the licensing rules need to know about one license, loaded in one query. */
 export interface LicenseState {
@@ -94,12 +94,14 @@ async function load(key: string, fingerprint?: string): Promise<LoadedLicense | 
 }
 
 /**
- * The license with all its machines: what validation (and its cache) needs. On SQLite two prepared statements
- * (direct-license-state.ts), otherwise one query through the client.
+ * The license with all its machines: what validation (and its cache) needs, read without the client
+ * (direct-license-state.ts) when it can be, otherwise through it.
  */
-export function loadLicenseState(key: string): Promise<LicenseState | null> {
+export async function loadLicenseState(key: string): Promise<LicenseState | null> {
   const direct = loadLicenseStateDirectly(key);
-  return direct === undefined ? load(key) : Promise.resolve(direct);
+  if (direct !== undefined) return direct;
+  const onPool = await loadLicenseStateOnPool(key);
+  return onPool !== undefined ? onPool : load(key);
 }
 
 /** The same through the client, whatever the engine (the reference the direct read is tested against). */

@@ -1,21 +1,34 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { dbEngine, disconnectDb, getDb } from "@/lib/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureQueries, dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { activateMachine } from "@/lib/licensing/activate-machine";
-import { loadLicenseStateDirectly } from "@/lib/licensing/direct-license-state";
-import { loadLicenseStateThroughClient, type LicenseState } from "@/lib/licensing/license-state";
+import { loadLicenseStateDirectly, loadLicenseStateOnPool } from "@/lib/licensing/direct-license-state";
+import { loadLicenseState, loadLicenseStateThroughClient, type LicenseState } from "@/lib/licensing/license-state";
 import { validateLicense } from "@/lib/licensing/validate-license";
+import { resetEnv } from "@/lib/env";
 import { licenseCache } from "@/lib/licensing/license-state";
 import { fingerprint, newLicense } from "../helpers/licenses";
 
 /**
- * The license state validation reads on SQLite with its own two statements (lib/licensing/direct-license-state.ts)
- * against the same read through the client: every field, every machine, dates to the millisecond, whatever state
- * the license is in and however its dates were written.
+ * The license state validation reads without the client (lib/licensing/direct-license-state.ts: two statements on
+ * SQLite, one on PostgreSQL) against the same read through the client: every field, every machine, dates to the
+ * millisecond, whatever state the license is in and however its dates were written.
  */
-const SQLITE_ONLY = "(needs SQLite: on PostgreSQL the license is read through the client, in one round trip)";
+const SQLITE_ONLY = "(needs SQLite: PostgreSQL has a pool of connections, not one shared with the client)";
+/** The direct reader of this engine: undefined would mean it was not taken. */
+const direct = async (key: string) => (dbEngine() === "sqlite" ? loadLicenseStateDirectly(key) : await loadLicenseStateOnPool(key));
+
+// Statements are told to captureQueries only when the client was made with query events on.
+const saved = process.env.DATABASE_QUERY_EVENTS;
+beforeAll(() => {
+  process.env.DATABASE_QUERY_EVENTS = "on";
+  resetEnv();
+});
 
 afterAll(async () => {
   await disconnectDb();
+  if (saved === undefined) Reflect.deleteProperty(process.env, "DATABASE_QUERY_EVENTS");
+  else process.env.DATABASE_QUERY_EVENTS = saved;
+  resetEnv();
 });
 
 /** What validation uses of a state (LicenseState's fields): everything but the time it was read. */
@@ -41,7 +54,7 @@ const facts = (s: LicenseState | null | undefined) => {
   };
 };
 
-describe.skipIf(dbEngine() !== "sqlite")(`the direct read of a license's state ${SQLITE_ONLY}`, () => {
+describe("the direct read of a license's state", () => {
   it("answers what the client reads, for licenses in every state", async () => {
     const DAY = 86_400_000;
     const keys: string[] = [];
@@ -63,23 +76,27 @@ describe.skipIf(dbEngine() !== "sqlite")(`the direct read of a license's state $
     const revoked = await newLicense({ maxMachines: 1 });
     await getDb().license.update({ where: { id: revoked.license.id }, data: { isActive: false, revocation: "refunded", revokedAt: new Date() } });
     keys.push(revoked.license.key);
-    // Dates written by SQL in SQLite's own CURRENT_TIMESTAMP form, without a zone: UTC, as the client reads them.
+    // Dates written by SQL, without a zone (SQLite's CURRENT_TIMESTAMP form): UTC, as the client reads them.
     const written = await newLicense({ maxMachines: 1 });
     await getDb()
-      .$executeRaw`UPDATE "License" SET "expiresAt" = '2031-02-03 04:05:06', "issuedAt" = CURRENT_TIMESTAMP WHERE "id" = ${written.license.id}`;
+      .$executeRaw`UPDATE "License" SET "expiresAt" = '2031-02-03 04:05:06.789', "issuedAt" = CURRENT_TIMESTAMP WHERE "id" = ${written.license.id}`;
     keys.push(written.license.key);
 
     for (const key of keys) {
-      const direct = loadLicenseStateDirectly(key);
-      expect(direct, key).not.toBeUndefined();
-      expect(facts(direct), key).toEqual(facts(await loadLicenseStateThroughClient(key)));
+      const read = await direct(key);
+      expect(read, key).not.toBeUndefined();
+      expect(facts(read), key).toEqual(facts(await loadLicenseStateThroughClient(key)));
     }
-    expect(facts(loadLicenseStateDirectly(keys[1]!))!.machines).toHaveLength(3);
-    expect(loadLicenseStateDirectly(keys[4]!)!.expiresAt).toBe(Date.UTC(2031, 1, 3, 4, 5, 6));
-    expect(loadLicenseStateDirectly("ZZZZ-ZZZZ-ZZZZ-ZZZZ")).toBeNull();
+    expect(facts(await direct(keys[1]!))!.machines).toHaveLength(3);
+    expect((await direct(keys[4]!))!.expiresAt).toBe(Date.UTC(2031, 1, 3, 4, 5, 6, 789));
+    expect(await direct("ZZZZ-ZZZZ-ZZZZ-ZZZZ")).toBeNull();
+    // Validation's reader takes the direct statements, not the client's.
+    const { queries } = await captureQueries(() => loadLicenseState(keys[1]!));
+    expect(queries.length, JSON.stringify(queries)).toBe(dbEngine() === "sqlite" ? 2 : 1);
+    expect(queries[0]!.sql).toMatch(dbEngine() === "sqlite" ? /FROM "License" l JOIN "Product"/ : /json_agg/);
   });
 
-  it("is not taken while a transaction of the client is open on the connection", async () => {
+  it.skipIf(dbEngine() !== "sqlite")(`is not taken while a transaction of the client is open on the connection ${SQLITE_ONLY}`, async () => {
     const { license } = await newLicense({ maxMachines: 1 });
     let seen: unknown = "not run";
     await getDb().$transaction(async (tx) => {
