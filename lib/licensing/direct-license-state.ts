@@ -20,13 +20,14 @@ const LICENSE = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revoca
   FROM "License" l JOIN "Product" p ON p."id" = l."productId" WHERE l."key" = ?`;
 const MACHINES = `SELECT "id", "fingerprint", "activatedAt" FROM "Activation" WHERE "licenseId" = ?`;
 
+/** A license row as either engine answers it (SQLite's booleans are 0 or 1; PostgreSQL's dates come as epoch ms). */
 interface LicenseRow {
   id: string;
   key: string;
   buyerEmail: string;
-  isActive: number;
+  isActive: number | boolean;
   revocation: string | null;
-  trial: number;
+  trial: number | boolean;
   maxMachines: number;
   issuedAt: string | number;
   expiresAt: string | number | null;
@@ -38,6 +39,25 @@ interface MachineRow {
   id: string;
   fingerprint: string;
   activatedAt: string | number;
+}
+
+function stateOf(row: LicenseRow, machines: Map<string, MachineState>, now: number): LicenseState {
+  return {
+    id: row.id,
+    key: row.key,
+    productId: row.productId,
+    productName: row.productName,
+    pluginId: row.pluginId,
+    buyerEmail: row.buyerEmail,
+    isActive: flag(row.isActive),
+    revocation: row.revocation,
+    trial: flag(row.trial),
+    maxMachines: row.maxMachines,
+    issuedAt: epochMs(row.issuedAt) ?? 0,
+    expiresAt: epochMs(row.expiresAt),
+    machines,
+    loadedAt: now,
+  };
 }
 
 const prepared = new WeakMap<BetterSqlite3.Database, { license: BetterSqlite3.Statement; machines: BetterSqlite3.Statement }>();
@@ -62,22 +82,7 @@ export function loadLicenseStateDirectly(key: string, now = Date.now()): License
   reportQuery(MACHINES, [row.id]);
   const machines = new Map<string, MachineState>();
   for (const m of s.machines.all(row.id) as MachineRow[]) machines.set(m.fingerprint, { id: m.id, activatedAt: epochMs(m.activatedAt) ?? 0 });
-  return {
-    id: row.id,
-    key: row.key,
-    productId: row.productId,
-    productName: row.productName,
-    pluginId: row.pluginId,
-    buyerEmail: row.buyerEmail,
-    isActive: flag(row.isActive),
-    revocation: row.revocation,
-    trial: flag(row.trial),
-    maxMachines: row.maxMachines,
-    issuedAt: epochMs(row.issuedAt) ?? 0,
-    expiresAt: epochMs(row.expiresAt),
-    machines,
-    loadedAt: now,
-  };
+  return stateOf(row, machines, now);
 }
 
 const POSTGRES = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."trial", l."maxMachines",
@@ -93,27 +98,13 @@ export async function loadLicenseStateOnPool(key: string, now = Date.now()): Pro
   if (!pool) return undefined;
   reportQuery(POSTGRES, [key]);
   const row = (
-    await pool.query<Omit<LicenseRow, "isActive" | "trial"> & { isActive: boolean; trial: boolean; machines: Array<[string, string, number]> }>({
+    await pool.query<LicenseRow & { machines: Array<[string, string, number]> }>({
       name: "license-state",
       text: POSTGRES,
       values: [key],
     })
   ).rows[0];
   if (!row) return null;
-  return {
-    id: row.id,
-    key: row.key,
-    productId: row.productId,
-    productName: row.productName,
-    pluginId: row.pluginId,
-    buyerEmail: row.buyerEmail,
-    isActive: row.isActive,
-    revocation: row.revocation,
-    trial: row.trial,
-    maxMachines: row.maxMachines,
-    issuedAt: epochMs(row.issuedAt) ?? 0,
-    expiresAt: epochMs(row.expiresAt),
-    machines: new Map(row.machines.map(([id, fingerprint, activatedAt]): [string, MachineState] => [fingerprint, { id, activatedAt }])),
-    loadedAt: now,
-  };
+  const machines = new Map(row.machines.map(([id, fingerprint, activatedAt]): [string, MachineState] => [fingerprint, { id, activatedAt }]));
+  return stateOf(row, machines, now);
 }
