@@ -10,6 +10,7 @@ export default defineConfig(
   {
     ignores: [
       ".next/**",
+      "dist/**",
       "node_modules/**",
       "lib/generated/**",
       "prisma/generated/**",

@@ -5,6 +5,7 @@ import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env } from "./lib/env.ts";
 import { frontDoor } from "./lib/http/front.ts";
 import { hostPolicy } from "./lib/http/host.ts";
+import { applyBuiltConfig } from "./lib/server/built-config.ts";
 import { servePageFromCache } from "./lib/http/page-cache.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   checkStorageSettings(e);
   await prepareDatabase();
 
+  // Production: the configuration the build resolved, without loading next.config.ts (lib/server/built-config.ts).
+  if (!dev) applyBuiltConfig(process.cwd(), e);
   const app = next({ dev, dir: process.cwd(), hostname: "localhost", port: e.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();

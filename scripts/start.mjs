@@ -1,7 +1,8 @@
-// `npm start`: builds the app if there is no production build yet, then runs server.ts (which migrates the
-// database, seeds the demo catalogue into an empty one, and serves).
+// `npm start`: builds the app if there is no production build yet, compiles server.ts (scripts/server-bundle.mjs),
+// then runs it: it migrates the database, seeds the demo catalogue into an empty one, and serves.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { SERVER_BUNDLE, bundleServer } from "./server-bundle.mjs";
 
 const run = (cmd, args, extraEnv = {}) => {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
@@ -12,4 +13,5 @@ if (!existsSync(".next/BUILD_ID")) {
   console.log("no production build yet: running next build (about a minute)…");
   run("npx", ["next", "build"], { NODE_ENV: "production" });
 }
-run(process.execPath, ["--import", "tsx", "server.ts"], { NODE_ENV: "production" });
+bundleServer();
+run(process.execPath, [SERVER_BUNDLE], { NODE_ENV: "production" });

@@ -42,7 +42,14 @@ export function startCheckpointer(path: string): void {
   const running = (g[KEY] ??= new Map());
   if (running.has(path)) return;
   const driver = createRequire(join(process.cwd(), "package.json")).resolve("better-sqlite3");
-  const worker = new Worker(WORKER, { eval: true, workerData: { path, driver, every: CHECKPOINT_MS } });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { path, driver, every: CHECKPOINT_MS },
+    // Plain JavaScript: none of the parent's loaders (tsx under `npm run dev` and the tests), and a small heap for a
+    // thread that only ever runs one pragma (past it, the thread stops and the writer's checkpoints take over).
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+  });
   worker.unref();
   // A thread that fails (it cannot load the driver, say) leaves the writer's own checkpoints to do the work.
   worker.on("error", () => running.delete(path));

@@ -1,0 +1,3 @@
+// Types of scripts/server-bundle.mjs (plain JavaScript, since `npm start` runs it on node without a loader).
+export declare const SERVER_BUNDLE: string;
+export declare function bundleServer(): void;
