@@ -4,7 +4,7 @@ import { operations } from "../operations/index.ts";
 
 /**
  * Cross-origin access, decided in one place for every request server.ts sees (lib/http/front.ts calls `applyCors`
- * before the lean path and before Next).
+ * before the lean path and before Next, and hands the headers it returns to whichever answers).
  *
  * Which paths allow any origin:
  * - every operation declared `auth: "public"` or `auth: "agent"` (lib/operations/*; agent platforms authenticate
@@ -49,6 +49,8 @@ export interface CorsRule {
   methods: readonly string[];
   mcp: boolean;
   a2a?: boolean;
+  /** The headers of its answers, made once (corsResponseHeaders). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 interface Entry {
@@ -98,13 +100,13 @@ export function corsRule(pathname: string): CorsRule | null {
   return entries().find((e) => e.match(pathname))?.rule ?? null;
 }
 
-/** Headers every answer on a public path carries (successes and problem documents alike). */
-function corsResponseHeaders(rule: CorsRule): Record<string, string> {
-  return {
+/** Headers every answer on a public path carries (successes and problem documents alike); made once per rule. */
+function corsResponseHeaders(rule: CorsRule): Readonly<Record<string, string>> {
+  return (rule.headers ??= {
     "Access-Control-Allow-Origin": "*",
     // MCP clients in a browser read WWW-Authenticate on a 401 (a bad seller token) to find the resource metadata.
     "Access-Control-Expose-Headers": (rule.mcp ? [...EXPOSED, "Mcp-Session-Id", "WWW-Authenticate"] : EXPOSED).join(", "),
-  };
+  });
 }
 
 /** The approval of a preflight. */
@@ -122,14 +124,15 @@ function corsPreflightHeaders(rule: CorsRule): Record<string, string> {
 }
 
 /**
- * For server.ts's listener: answers OPTIONS on a public path itself (204 with the approval, returns true), or sets the CORS headers on
- * `res` so whatever answers next (lean path or Next, success or problem document) sends them. A method the path does
- * not serve publicly gets nothing, so a seller operation sharing a path with a public one stays same-origin.
+ * For server.ts's listener: answers OPTIONS on a public path itself (204 with the approval; returns true), or returns
+ * the CORS headers whatever answers next must send (the lean path puts them in its one header block; for Next and MCP
+ * the front door sets them on `res`), success or problem document alike. A method the path does not serve publicly
+ * gets nothing (undefined), so a seller operation sharing a path with a public one stays same-origin.
  */
-export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
+export function applyCors(req: IncomingMessage, res: ServerResponse): true | Readonly<Record<string, string>> | undefined {
   const pathname = (req.url ?? "/").replace(/[?#].*$/s, "");
   const rule = corsRule(pathname);
-  if (!rule) return false;
+  if (!rule) return undefined;
   const method = (req.method ?? "GET").toUpperCase();
   if (method === "OPTIONS") {
     // Any OPTIONS here is answered, a preflight or not; a preflight for a method not listed is refused by the browser.
@@ -138,7 +141,6 @@ export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
     res.end();
     return true;
   }
-  if (!rule.methods.includes(method)) return false;
-  for (const [name, value] of Object.entries(corsResponseHeaders(rule))) res.setHeader(name, value);
-  return false;
+  if (!rule.methods.includes(method)) return undefined;
+  return corsResponseHeaders(rule);
 }

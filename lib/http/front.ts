@@ -53,10 +53,12 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
       res.end(req.method === "HEAD" ? undefined : body);
       return;
     }
-    if (applyCors(req, res)) return;
-    handleLean(req, res)
+    const cors = applyCors(req, res);
+    if (cors === true) return;
+    handleLean(req, res, cors)
       .then((handled) => {
         if (handled) return undefined;
+        if (cors) for (const name in cors) res.setHeader(name, cors[name]!);
         stampClient(req);
         // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
         if (pathOf(req.url) === MCP_PATH) return serveFetch(mcpEndpoint, req, res);

@@ -10,7 +10,7 @@ import { CACHE } from "./headers.ts";
 import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge } from "./input.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import { clientAddress } from "./rate-limit.ts";
-import { dataSecurityHeaders, type SecurityHeaders } from "./security-headers.ts";
+import { dataSecurityHeaders } from "./security-headers.ts";
 import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.ts";
 
 /**
@@ -64,14 +64,52 @@ function leanMatch(pathname: string): { op: HttpOperation; params: Record<string
   return undefined;
 }
 
-let security: { base: string; headers: SecurityHeaders } | undefined;
+/** Fixed headers as name/value pairs, with where each name (lower case) sits, so an answer's own value replaces it. */
+interface Fixed {
+  pairs: string[];
+  at: Map<string, number>;
+}
+const fixedOf = (headers: Readonly<Record<string, string>>): Fixed => {
+  const pairs = Object.entries(headers).flat();
+  return { pairs, at: new Map(Object.keys(headers).map((name, i) => [name.toLowerCase(), 2 * i + 1])) };
+};
+/** The security headers of data answers, made again only if BASE_URL changes (tests). */
+let security: { base: string; headers: Readonly<Record<string, string>>; fixed: Fixed } | undefined;
+/** Each CORS rule's headers followed by those (two rules at most: the API's and MCP's), made once. */
+const withCors = new WeakMap<Readonly<Record<string, string>>, { after: Fixed; fixed: Fixed }>();
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string, head: boolean): void {
+/**
+ * Writes the whole answer with one writeHead of name/value pairs, the fixed ones made once: nothing is set on `res`
+ * before it (the front door hands over the CORS headers instead of setting them), so node stores the header block
+ * straight from the list rather than merging header by header (measured in docs/benchmarks.md).
+ */
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  head: boolean,
+  cors: Readonly<Record<string, string>> | undefined,
+): void {
   const e = env();
   if (security?.base !== e.BASE_URL) {
-    security = { base: e.BASE_URL, headers: dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }) };
+    const data = dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" });
+    security = { base: e.BASE_URL, headers: data, fixed: fixedOf(data) };
   }
-  res.writeHead(status, { ...security.headers, ...headers, "Content-Length": Buffer.byteLength(body) });
+  let fixed = security.fixed;
+  if (cors) {
+    let made = withCors.get(cors);
+    if (made?.after !== fixed) withCors.set(cors, (made = { after: fixed, fixed: fixedOf({ ...cors, ...security.headers }) }));
+    fixed = made.fixed;
+  }
+  const pairs = fixed.pairs.slice();
+  for (const name in headers) {
+    const at = fixed.at.get(name.toLowerCase());
+    if (at === undefined) pairs.push(name, headers[name]!);
+    else pairs[at] = headers[name]!;
+  }
+  pairs.push("Content-Length", String(Buffer.byteLength(body)));
+  res.writeHead(status, pairs);
   res.end(head ? undefined : body);
 }
 
@@ -106,8 +144,11 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-/** Answers a request on a lean path. Returns false when the path is not one of ours. */
-export async function handleLean(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+/**
+ * Answers a request on a lean path. Returns false when the path is not one of ours. `cors` are the headers the front
+ * door's CORS rule gives this request (lib/http/cors.ts), sent with the answer.
+ */
+export async function handleLean(req: IncomingMessage, res: ServerResponse, cors?: Readonly<Record<string, string>>): Promise<boolean> {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
@@ -151,11 +192,11 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
     }
     const result = await execute(op, input, ctx, extra);
     if (op.http.redirect) {
-      send(res, 302, { ...baseHeaders(requestId, CACHE.none), Location: (result as Redirect).location }, "", head);
+      send(res, 302, { ...baseHeaders(requestId, CACHE.none), Location: (result as Redirect).location }, "", head, cors);
       return true;
     }
     const out = success(op, result, requestId);
-    send(res, out.status, out.headers, out.body, head);
+    send(res, out.status, out.headers, out.body, head, cors);
   } catch (error) {
     const appError = toAppError(error, requestId);
     // A body we stopped reading must not be taken for the next request on this connection.
@@ -166,6 +207,7 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse): Pro
       { ...baseHeaders(requestId, CACHE.none), ...appError.extra.headers, "Content-Type": PROBLEM_CONTENT_TYPE },
       problemBody(appError, requestId, pathname),
       head,
+      cors,
     );
   }
   return true;

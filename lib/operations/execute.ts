@@ -78,19 +78,23 @@ export async function execute(
 ): Promise<unknown> {
   if (op.limits) enforce(op.limits(input, ctx));
   const caller = extra.caller ?? (await authorize(op, ctx));
-  const run = async () =>
-    await op.handler(
-      input,
-      // The context's properties are copied with their descriptors, not spread: a transport may give a lazy getter
-      // (the lean path builds `headers` only when read), and spreading would call it on every request.
-      Object.assign(
-        Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)),
-        caller,
-        extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {},
-        extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {},
-      ) as HandlerContext,
-    );
-  if (!op.idempotency) return run();
+  // The handler sees the transport's context plus the caller (and a raw body or stream). Nothing to add (a public
+  // operation's JSON call: the licensing hot path) hands it the context as it is; otherwise its properties are copied
+  // with their descriptors, not spread: a transport may give a lazy getter (the lean path builds `headers` only when
+  // read), and spreading would call it on every request.
+  const plain = extra.rawBody === undefined && extra.bodyStream === undefined && Object.keys(caller).length === 0;
+  const handlerCtx = (
+    plain
+      ? ctx
+      : Object.assign(
+          Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)),
+          caller,
+          extra.rawBody !== undefined ? { rawBody: extra.rawBody } : {},
+          extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {},
+        )
+  ) as HandlerContext;
+  if (!op.idempotency) return op.handler(input, handlerCtx);
+  const run = async () => op.handler(input, handlerCtx);
   const key = ctx.idempotencyKey;
   if (key === undefined) {
     if (op.idempotency === "required")

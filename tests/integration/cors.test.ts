@@ -56,6 +56,7 @@ let server: Server;
 let port: number;
 const saved = { PORT: process.env.PORT, BASE_URL: process.env.BASE_URL };
 const seen: IncomingMessage["headers"][] = [];
+const raw: string[][] = [];
 
 beforeAll(async () => {
   server = createServer(frontDoor(nextStandIn));
@@ -75,6 +76,14 @@ afterAll(async () => {
   // No answer in this file, approved or not, ever allowed credentials.
   expect(seen.length).toBeGreaterThan(10);
   for (const h of seen) expect(h["access-control-allow-credentials"]).toBeUndefined();
+  // Each header is sent once: the lean path's one header block (fixed pairs, CORS and the answer's own) repeats none.
+  for (const r of raw) {
+    const names = r.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+    expect(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      names.join(" "),
+    ).toEqual([]);
+  }
 });
 
 interface Reply {
@@ -109,6 +118,7 @@ function send(path: string, opts: { method?: string; headers?: Record<string, st
             body = undefined;
           }
           seen.push(res.headers);
+          raw.push(res.rawHeaders);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
         });
       },
