@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import next from "next";
 import { dbEngine, disconnectDb } from "./lib/db.ts";
 import { prepareDatabase } from "./lib/db/prepare.ts";
-import { env } from "./lib/env.ts";
+import { env, freezeLiveSettings } from "./lib/env.ts";
 import { frontDoor } from "./lib/http/front.ts";
 import { hostPolicy } from "./lib/http/host.ts";
-import { applyBuiltConfig } from "./lib/server/built-config.ts";
+import { builtConfig } from "./lib/server/built-config.ts";
 import { servePageFromCache } from "./lib/http/page-cache.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
@@ -32,6 +32,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 async function main(): Promise<void> {
   const e = env();
+  freezeLiveSettings();
   const dev = e.NODE_ENV === "development";
   // Settings the schema takes as plain strings, checked before anything starts: a bad entry is a clear error here.
   hostPolicy(e);
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   await prepareDatabase();
 
   // Production: the configuration the build resolved, without loading next.config.ts (lib/server/built-config.ts).
-  if (!dev) applyBuiltConfig(process.cwd(), e);
+  if (!dev) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig(process.cwd(), e));
   const app = next({ dev, dir: process.cwd(), hostname: "localhost", port: e.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -158,21 +158,30 @@ export function env(): Env {
   return (cached ??= parseEnv(process.env));
 }
 
+/** server.ts, at start: its environment does not change while it runs, so live settings are read once each. */
+export function freezeLiveSettings(): void {
+  frozen = true;
+}
+
 /** For tests that change the environment between cases. */
 export function resetEnv(): void {
   cached = undefined;
 }
 
 const live = new Map<SettingName, { raw: string | undefined; value: unknown }>();
+let frozen = false;
 
 /**
  * One setting read afresh from process.env on each call, through the same schema field (blank is unset, same
  * default and bounds). For the few settings that tests, and the rate limiter's contract, change at runtime
- * without resetEnv(); a value is parsed once per distinct raw string.
+ * without resetEnv(); a value is parsed once per distinct raw string. In the server process (after
+ * freezeLiveSettings) each is read once: reading process.env goes through libc on every access, and the licensing
+ * hot path asks for two or three of these per request.
  */
 export function liveSetting<K extends SettingName>(name: K): Settings[K] {
-  const raw = process.env[name];
   const hit = live.get(name);
+  if (frozen && hit) return hit.value as Settings[K];
+  const raw = process.env[name];
   if (hit && hit.raw === raw) return hit.value as Settings[K];
   const parsed = fields.shape[name].safeParse(unsetIfBlank(raw));
   if (!parsed.success) throw new Error(`Invalid environment: ${name}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);

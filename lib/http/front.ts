@@ -58,7 +58,7 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
     handleLean(req, res, cors)
       .then((handled) => {
         if (handled) return undefined;
-        if (cors) for (const name in cors) res.setHeader(name, cors[name]!);
+        if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
         stampClient(req);
         // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
         if (pathOf(req.url) === MCP_PATH) return serveFetch(mcpEndpoint, req, res);

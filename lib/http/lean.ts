@@ -103,10 +103,10 @@ function send(
     fixed = made.fixed;
   }
   const pairs = fixed.pairs.slice();
-  for (const name in headers) {
+  for (const [name, value] of Object.entries(headers)) {
     const at = fixed.at.get(name.toLowerCase());
-    if (at === undefined) pairs.push(name, headers[name]!);
-    else pairs[at] = headers[name]!;
+    if (at === undefined) pairs.push(name, value);
+    else pairs[at] = value;
   }
   pairs.push("Content-Length", String(Buffer.byteLength(body)));
   res.writeHead(status, pairs);

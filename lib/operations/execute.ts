@@ -94,7 +94,7 @@ export async function execute(
         )
   ) as HandlerContext;
   if (!op.idempotency) return op.handler(input, handlerCtx);
-  const run = async () => op.handler(input, handlerCtx);
+  const run = async () => await op.handler(input, handlerCtx);
   const key = ctx.idempotencyKey;
   if (key === undefined) {
     if (op.idempotency === "required")

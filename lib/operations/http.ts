@@ -13,16 +13,14 @@ import { operationsAt } from "./index.ts";
 export function success(op: Operation, result: unknown, requestId: string): { status: number; headers: Record<string, string>; body: string } {
   const http = op.http;
   const textType = typeof result === "string" ? http?.contentType : undefined;
-  return {
-    status: http?.status ?? 200,
-    headers: {
-      ...baseHeaders(requestId, http?.cache ?? CACHE.none),
-      ...http?.headers,
-      "Content-Type": textType ?? `${http?.contentType ?? "application/json"}; charset=utf-8`,
-    },
-    body: textType !== undefined ? String(result) : JSON.stringify(result),
-  };
+  // Built in place rather than spread together: this runs on every call of the licensing hot path.
+  const headers = baseHeaders(requestId, http?.cache ?? CACHE.none);
+  if (http?.headers) Object.assign(headers, http.headers);
+  headers["Content-Type"] = textType ?? (http?.contentType ? `${http.contentType}; charset=utf-8` : JSON_UTF8);
+  return { status: http?.status ?? 200, headers, body: textType !== undefined ? String(result) : JSON.stringify(result) };
 }
+
+const JSON_UTF8 = "application/json; charset=utf-8";
 
 type NextContext = { params?: Promise<Record<string, string | string[] | undefined>> };
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "@/lib/env";
-import { applyBuiltConfig } from "@/lib/server/built-config";
+import { builtConfig } from "@/lib/server/built-config";
 
 /**
  * The production server hands Next the configuration the build resolved instead of loading next.config.ts again;
@@ -11,11 +11,8 @@ import { applyBuiltConfig } from "@/lib/server/built-config";
  */
 
 const dirs: string[] = [];
-const before = process.env.__NEXT_PRIVATE_STANDALONE_CONFIG;
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  if (before === undefined) delete process.env.__NEXT_PRIVATE_STANDALONE_CONFIG;
-  else process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = before;
 });
 
 function buildDir(config: object): string {
@@ -26,17 +23,18 @@ function buildDir(config: object): string {
   return dir;
 }
 
-describe("applyBuiltConfig", () => {
-  it("hands Next the built configuration with this instance's Server Action origins", () => {
+describe("builtConfig", () => {
+  it("is the built configuration with this instance's Server Action origins", () => {
     const dir = buildDir({
       distDir: ".next",
       poweredByHeader: false,
       serverExternalPackages: ["better-sqlite3"],
       experimental: { preloadEntriesOnStart: false, serverActions: { bodySizeLimit: "4mb", allowedOrigins: ["localhost:3000"] } },
     });
-    const config = applyBuiltConfig(dir, parseEnv({ BASE_URL: "https://licenses.acme.io", ALLOWED_HOSTS: "licenses.internal" }));
-    const handed = JSON.parse(process.env.__NEXT_PRIVATE_STANDALONE_CONFIG!);
-    expect(handed).toEqual(config);
+    // What server.ts hands Next: the JSON of it.
+    const handed = JSON.parse(
+      JSON.stringify(builtConfig(dir, parseEnv({ BASE_URL: "https://licenses.acme.io", ALLOWED_HOSTS: "licenses.internal" }))),
+    );
     expect(handed.poweredByHeader).toBe(false);
     expect(handed.serverExternalPackages).toEqual(["better-sqlite3"]);
     expect(handed.experimental.preloadEntriesOnStart).toBe(false);
@@ -46,6 +44,6 @@ describe("applyBuiltConfig", () => {
   it("refuses to start without a build", () => {
     const dir = mkdtempSync(join(tmpdir(), "ilm-built-config-"));
     dirs.push(dir);
-    expect(() => applyBuiltConfig(dir, parseEnv({}))).toThrow(/required-server-files\.json/);
+    expect(() => builtConfig(dir, parseEnv({}))).toThrow(/required-server-files\.json/);
   });
 });
