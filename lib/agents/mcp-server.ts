@@ -107,9 +107,16 @@ function toolConfig(t: Tool): ReturnType<typeof buildToolConfig> {
  * Registers the registry's tools on an MCP server (one per HTTP request: the handler is stateless), and the seller's
  * tools too when the transport verified the request's seller API token; each call runs through its operation's
  * limits, auth and handler, so a seller tool authenticates the token and checks its scope again on every call.
+ * An exchange that only calls tools gets only those registered (registering all 28 on every call was most of an MCP
+ * call's allocations; docs/benchmarks.md); one that names a tool not on offer gets them all, so the SDK answers it
+ * exactly as before.
  */
 export function registerTools(server: McpServer): void {
-  const list = mcpRequest.getStore()?.sellerTools ? [...tools(), ...sellerTools()] : tools();
+  const store = mcpRequest.getStore();
+  const offered = store?.sellerTools ? [...tools(), ...sellerTools()] : tools();
+  const calls = store?.calls;
+  const called = calls ? offered.filter((t) => calls.includes(t.name)) : undefined;
+  const list = called && new Set(calls).size === called.length ? called : offered;
   for (const t of list) {
     server.registerTool(t.name, toolConfig(t), async (args: unknown) => {
       try {

@@ -43,6 +43,22 @@ async function sellerToolsFor(request: Request, client: string): Promise<boolean
  * goes through its operation's rate limits and auth exactly as the REST route does. The MCP handler answers protocol
  * errors itself as JSON-RPC.
  */
+/**
+ * The names of the tools a JSON-RPC message (or batch) calls, when every message in it is a `tools/call` naming a
+ * tool; otherwise undefined (the exchange may list tools, initialize, or anything else).
+ */
+export function toolCalls(message: unknown): string[] | undefined {
+  const messages = Array.isArray(message) ? message : [message];
+  const names: string[] = [];
+  for (const m of messages) {
+    if (typeof m !== "object" || m === null) return undefined;
+    const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
+    if (method !== "tools/call" || typeof params?.name !== "string") return undefined;
+    names.push(params.name);
+  }
+  return names.length ? names : undefined;
+}
+
 export function withApiHeaders(handler: (request: Request, parsedBody?: unknown) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
@@ -61,7 +77,7 @@ export function withApiHeaders(handler: (request: Request, parsedBody?: unknown)
         }
         forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
-      const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools };
+      const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools, calls: toolCalls(message) };
       // The body is parsed once, here, and handed on with the request.
       const response = await mcpRequest.run(context, () => handler(forwarded, message));
       const headers = new Headers(response.headers);
