@@ -49,8 +49,6 @@ export interface CorsRule {
   methods: readonly string[];
   mcp: boolean;
   a2a?: boolean;
-  /** The headers of its answers, made once (corsResponseHeaders). */
-  headers?: Readonly<Record<string, string>>;
 }
 
 interface Entry {
@@ -100,14 +98,13 @@ export function corsRule(pathname: string): CorsRule | null {
   return entries().find((e) => e.match(pathname))?.rule ?? null;
 }
 
-/** Headers every answer on a public path carries (successes and problem documents alike); made once per rule. */
-function corsResponseHeaders(rule: CorsRule): Readonly<Record<string, string>> {
-  return (rule.headers ??= {
-    "Access-Control-Allow-Origin": "*",
-    // MCP clients in a browser read WWW-Authenticate on a 401 (a bad seller token) to find the resource metadata.
-    "Access-Control-Expose-Headers": (rule.mcp ? [...EXPOSED, "Mcp-Session-Id", "WWW-Authenticate"] : EXPOSED).join(", "),
-  });
-}
+/** Headers every answer on a public path carries (successes and problem documents alike): two sets, made once. */
+const RESPONSE_HEADERS = {
+  api: { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED.join(", ") },
+  // MCP clients in a browser read WWW-Authenticate on a 401 (a bad seller token) to find the resource metadata.
+  mcp: { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": [...EXPOSED, "Mcp-Session-Id", "WWW-Authenticate"].join(", ") },
+} as const;
+const corsResponseHeaders = (rule: CorsRule): Readonly<Record<string, string>> => (rule.mcp ? RESPONSE_HEADERS.mcp : RESPONSE_HEADERS.api);
 
 /** The approval of a preflight. */
 function corsPreflightHeaders(rule: CorsRule): Record<string, string> {

@@ -73,10 +73,11 @@ const fixedOf = (headers: Readonly<Record<string, string>>): Fixed => {
   const pairs = Object.entries(headers).flat();
   return { pairs, at: new Map(Object.keys(headers).map((name, i) => [name.toLowerCase(), 2 * i + 1])) };
 };
-/** The security headers of data answers, made again only if BASE_URL changes (tests). */
-let security: { base: string; headers: Readonly<Record<string, string>>; fixed: Fixed } | undefined;
-/** Each CORS rule's headers followed by those (two rules at most: the API's and MCP's), made once. */
-const withCors = new WeakMap<Readonly<Record<string, string>>, { after: Fixed; fixed: Fixed }>();
+/**
+ * The security headers of data answers, and those after each set of CORS headers (two: the API's and MCP's;
+ * lib/http/cors.ts), made once; made again only if BASE_URL changes (tests).
+ */
+let security: { base: string; headers: Readonly<Record<string, string>>; fixed: Fixed; withCors: Map<object, Fixed> } | undefined;
 
 /**
  * Writes the whole answer with one writeHead of name/value pairs, the fixed ones made once: nothing is set on `res`
@@ -94,13 +95,13 @@ function send(
   const e = env();
   if (security?.base !== e.BASE_URL) {
     const data = dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" });
-    security = { base: e.BASE_URL, headers: data, fixed: fixedOf(data) };
+    security = { base: e.BASE_URL, headers: data, fixed: fixedOf(data), withCors: new Map() };
   }
   let fixed = security.fixed;
   if (cors) {
-    let made = withCors.get(cors);
-    if (made?.after !== fixed) withCors.set(cors, (made = { after: fixed, fixed: fixedOf({ ...cors, ...security.headers }) }));
-    fixed = made.fixed;
+    let made = security.withCors.get(cors);
+    if (!made) security.withCors.set(cors, (made = fixedOf({ ...cors, ...security.headers })));
+    fixed = made;
   }
   const pairs = fixed.pairs.slice();
   for (const [name, value] of Object.entries(headers)) {

@@ -37,13 +37,6 @@ async function sellerToolsFor(request: Request, client: string): Promise<boolean
 }
 
 /**
- * Wraps the MCP handler with the conventions every API response follows: the body cap (the JSON-RPC body is read
- * once here, within the cap, and handed on), the batch cap, the Link header and a request id. The exchange runs
- * inside the request's context (client address, headers, whether a seller token was verified), so each tool call
- * goes through its operation's rate limits and auth exactly as the REST route does. The MCP handler answers protocol
- * errors itself as JSON-RPC.
- */
-/**
  * The names of the tools a JSON-RPC message (or batch) calls, when every message in it is a `tools/call` naming a
  * tool; otherwise undefined (the exchange may list tools, initialize, or anything else).
  */
@@ -59,6 +52,13 @@ export function toolCalls(message: unknown): string[] | undefined {
   return names.length ? names : undefined;
 }
 
+/**
+ * Wraps the MCP handler with the conventions every API response follows: the body cap (the JSON-RPC body is read
+ * once here, within the cap, and handed on), the batch cap, the Link header and a request id. The exchange runs
+ * inside the request's context (client address, headers, whether a seller token was verified), so each tool call
+ * goes through its operation's rate limits and auth exactly as the REST route does. The MCP handler answers protocol
+ * errors itself as JSON-RPC.
+ */
 export function withApiHeaders(handler: (request: Request, parsedBody?: unknown) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
