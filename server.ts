@@ -6,6 +6,7 @@ import { env, freezeLiveSettings } from "./lib/env.ts";
 import { frontDoor } from "./lib/http/front.ts";
 import { hostPolicy } from "./lib/http/host.ts";
 import { builtConfig } from "./lib/server/built-config.ts";
+import { heapRoomAdvice } from "./lib/server/heap-room.ts";
 import { servePageFromCache } from "./lib/http/page-cache.ts";
 import { missingPageRewrite } from "./lib/http/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
@@ -38,6 +39,9 @@ async function main(): Promise<void> {
   hostPolicy(e);
   trustedProxies();
   checkStorageSettings(e);
+  // A license cache larger than the heap ceiling has room for is said now, not found out under load.
+  const heapAdvice = e.LICENSE_CACHE_TTL_MS > 0 ? heapRoomAdvice(e.LICENSE_CACHE_SIZE) : undefined;
+  if (heapAdvice) console.warn(`warning: ${heapAdvice}`);
   await prepareDatabase();
 
   // Production: the configuration the build resolved, without loading next.config.ts (lib/server/built-config.ts).

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { SERVER_BUNDLE, bundleServer } from "../scripts/server-bundle.mjs";
+import { bundleServer, serverNodeArgs } from "../scripts/server-bundle.mjs";
 
 export interface Body {
   license_key: string;
@@ -15,7 +15,7 @@ export interface Body {
 /** The production server as `npm start` runs it (server.ts compiled, with the built Next app) on a port; resolves once it listens. */
 export function startApp(port: number, env: Record<string, string>): Promise<ChildProcess> {
   bundleServer();
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), RATE_LIMIT: "off", BASE_URL: `http://localhost:${port}`, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

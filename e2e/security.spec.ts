@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { startApp, type AppProcess } from "./support/servers";
+import { serverArgs, startApp, type AppProcess } from "./support/servers";
 
 /**
  * The host check and the proxy allow-list against the real production process (server.ts): DNS rebinding (a page
@@ -151,7 +151,7 @@ test.describe("behind TRUST_PROXY=1", () => {
   test("an invalid TRUST_PROXY_FROM or ALLOWED_HOSTS stops the server at start with a clear error", async () => {
     const start = (env: Record<string, string>) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+        const child = spawn(process.execPath, serverArgs(), {
           env: { ...process.env, NODE_ENV: "production", PORT: "3222", DATABASE_URL: "file::memory:", ...env },
           stdio: ["ignore", "pipe", "pipe"],
         });

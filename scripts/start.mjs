@@ -2,7 +2,7 @@
 // then runs it: it migrates the database, seeds the demo catalogue into an empty one, and serves.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { SERVER_BUNDLE, bundleServer } from "./server-bundle.mjs";
+import { bundleServer, serverNodeArgs } from "./server-bundle.mjs";
 
 const run = (cmd, args, extraEnv = {}) => {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
@@ -14,4 +14,4 @@ if (!existsSync(".next/BUILD_ID")) {
   run("npx", ["next", "build"], { NODE_ENV: "production" });
 }
 bundleServer();
-run(process.execPath, [SERVER_BUNDLE], { NODE_ENV: "production" });
+run(process.execPath, serverNodeArgs(), { NODE_ENV: "production" });

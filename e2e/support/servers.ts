@@ -5,6 +5,16 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { SERVER_BUNDLE, bundleServer, serverNodeArgs } from "../../scripts/server-bundle.mjs";
+
+/**
+ * The production server as `npm start` runs it: the compiled server.ts with its heap flags. The suite's own server is
+ * `npm start`, which compiles it before any test runs; against an external server it is compiled here if missing.
+ */
+export function serverArgs(): string[] {
+  if (!existsSync(SERVER_BUNDLE)) bundleServer();
+  return serverNodeArgs();
+}
 
 /** A production server process (server.ts) on a port; `ready` resolves once it listens. */
 export interface AppProcess {
@@ -17,7 +27,7 @@ export interface AppProcess {
 
 export async function startApp(port: number, env: Record<string, string>): Promise<AppProcess> {
   const log: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
