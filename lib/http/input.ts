@@ -130,6 +130,9 @@ export function tooLarge(max: number): AppError {
   return new AppError("body_too_large", 413, `The request body is larger than the ${max}-byte limit.`);
 }
 
+/** Strict UTF-8 (a malformed body is refused, not repaired); one decoder serves every request (no streaming state). */
+export const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Reads a Fetch API body, stopping as soon as it passes `max` bytes (chunked bodies included). */
 export async function readBodyText(request: Request, max = DEFAULT_MAX_BODY_BYTES): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
@@ -149,7 +152,7 @@ export async function readBodyText(request: Request, max = DEFAULT_MAX_BODY_BYTE
     chunks.push(value);
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     throw new AppError("invalid_encoding", 400, "The request body is not valid UTF-8.");
   }

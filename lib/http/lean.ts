@@ -7,7 +7,7 @@ import { operations } from "../operations/index.ts";
 import { env } from "../env.ts";
 import { AppError } from "./errors.ts";
 import { CACHE } from "./headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge } from "./input.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge, UTF8 } from "./input.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import { clientAddress } from "./rate-limit.ts";
 import { dataSecurityHeaders } from "./security-headers.ts";
@@ -113,9 +113,6 @@ function send(
   res.writeHead(status, pairs);
   res.end(head ? undefined : body);
 }
-
-/** Strict UTF-8 (a malformed body is refused, not repaired); one decoder serves every request (no streaming state). */
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads a request body up to `max` bytes; past that it answers 413 without reading the rest. */
 function readBody(req: IncomingMessage, max: number): Promise<string> {

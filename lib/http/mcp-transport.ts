@@ -53,6 +53,21 @@ export function toolCalls(message: unknown): string[] | undefined {
 }
 
 /**
+ * The response with the given headers added where it has none of that name: set on the response itself when its
+ * headers may be changed (a Response the SDK built), else on a copy (one whose headers are immutable, as fetch's are).
+ */
+function withHeaders(response: Response, add: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(add)) if (!response.headers.has(k)) response.headers.set(k, v);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    for (const [k, v] of Object.entries(add)) if (!headers.has(k)) headers.set(k, v);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/**
  * Wraps the MCP handler with the conventions every API response follows: the body cap (the JSON-RPC body is read
  * once here, within the cap, and handed on), the batch cap, the Link header and a request id. The exchange runs
  * inside the request's context (client address, headers, whether a seller token was verified), so each tool call
@@ -75,14 +90,13 @@ export function withApiHeaders(handler: (request: Request, parsedBody?: unknown)
         if (size > MCP_MAX_BATCH) {
           throw new AppError("batch_too_large", 400, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH} messages; this one has ${size}.`);
         }
-        forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
+        // Parsed, the body is handed on as it is and the SDK does not read the (consumed) request again; a body that
+        // is not JSON goes on as text, for the SDK to answer with its own parse error.
+        if (message === undefined) forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
       const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools, calls: toolCalls(message) };
-      // The body is parsed once, here, and handed on with the request.
       const response = await mcpRequest.run(context, () => handler(forwarded, message));
-      const headers = new Headers(response.headers);
-      for (const [k, v] of Object.entries(baseHeaders(requestId, CACHE.none))) if (!headers.has(k)) headers.set(k, v);
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+      return withHeaders(response, baseHeaders(requestId, CACHE.none));
     } catch (error) {
       return problemResponse(toAppError(error, requestId), requestId, url.pathname);
     }
