@@ -130,6 +130,9 @@ test("the operator removes a listing with a reason and restores it, suspends its
   };
   const { email } = seller.products[0]!.seller;
   await page.getByRole("navigation", { name: "Operator console" }).getByRole("link", { name: "Sellers" }).click();
+  // The sellers page, once the navigation lands: the products page has a search box too, and filling it would search
+  // products (seen on a slow machine).
+  await expect(page.getByRole("heading", { level: 1, name: "Sellers" })).toBeVisible();
   await page.getByRole("searchbox", { name: "Search" }).fill(email);
   await page.getByRole("button", { name: "Search" }).click();
   let sellerRow = page.getByRole("row").filter({ hasText: email });
@@ -149,6 +152,7 @@ test("the operator removes a listing with a reason and restores it, suspends its
   expect(await inStore()).toBe(200);
 
   await page.getByRole("navigation", { name: "Operator console" }).getByRole("link", { name: "Audit" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit" })).toBeVisible();
   const audit = page.getByRole("table");
   for (const action of ["product.remove", "product.restore", "seller.suspend", "seller.reinstate"]) await expect(audit).toContainText(action);
   await expect(audit).toContainText("Reported as malware by three buyers");
