@@ -1,10 +1,12 @@
+import { env } from "../env.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 /** The Link header every API response carries: where the MCP endpoint and the API description are. */
 let cached: { base: string; value: string } | undefined;
 
 export function linkHeader(): string {
-  const base = absoluteUrl("/");
+  // Keyed by the base URL the links are made from (read, not rebuilt: this runs on every API answer).
+  const base = env().BASE_URL;
   if (cached?.base === base) return cached.value;
   const value = [
     `<${absoluteUrl(paths.mcp)}>; rel="mcp"; type="application/json"`,

@@ -143,8 +143,8 @@ export function admitHost(req: Pick<IncomingMessage, "headers" | "url" | "socket
   const peer = req.socket.remoteAddress;
   const forwarded = req.headers["x-forwarded-host"];
   if (forwarded !== undefined && !fromTrustedProxy(peer)) delete req.headers["x-forwarded-host"];
-  const pathname = (req.url ?? "/").replace(/\?.*$/s, "");
-  if (pathname === "/health") return null;
+  const url = req.url ?? "/";
+  if (url === "/health" || url.startsWith("/health?")) return null;
   const peerIsLoopback = isLoopbackAddress(peer);
   const policy = hostPolicy();
   const host = req.headers.host;

@@ -78,6 +78,8 @@ function controlCharacterPath(value: unknown, multiLine = true): string | null {
 
 /** Refuses input holding a control character, with the same problem shape as a schema refusal. */
 export function refuseControlCharacters(where: "query" | "body" | "path", value: unknown): void {
+  // A body parsed from text that could not spell a control character needs no walk (see parseJsonText).
+  if (where === "body" && typeof value === "object" && value !== null && plainBodies.has(value)) return;
   const name = controlCharacterPath(value, where === "body");
   if (name === null) return;
   const message = where === "body" ? "must not contain control characters (tab and line breaks aside)" : "must not contain control characters";
@@ -104,6 +106,30 @@ function depthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * Parsed JSON bodies whose text could not spell a control character: JSON refuses raw C0 characters inside strings,
+ * so without a backslash (no escapes), DEL or C1 character, and with no half surrogate pair, none of the parsed
+ * strings or keys holds one. refuseControlCharacters skips its walk for them (the licensing hot path's bodies).
+ */
+const plainBodies = new WeakSet<object>();
+
+const SHALLOW = 1;
+const PLAIN = 2;
+/**
+ * What a JSON text's characters alone tell, in one pass: SHALLOW when it has no more `{` and `[` than MAX_JSON_DEPTH
+ * (so it cannot nest deeper), PLAIN when nothing in it can decode to a control character (above).
+ */
+function textFacts(text: string): number {
+  let openings = 0;
+  let plain = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) openings++;
+    else if (c === 0x5c || (c >= 0x7f && c <= 0x9f)) plain = false;
+  }
+  return (openings <= MAX_JSON_DEPTH ? SHALLOW : 0) | (plain && text.isWellFormed() ? PLAIN : 0);
+}
+
 /** Parses a JSON body text with the checks every endpoint shares. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === "") throw new AppError("body_required", 400, "A JSON request body is required.");
@@ -113,9 +139,11 @@ export function parseJsonText(text: string): unknown {
   } catch {
     throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
   }
-  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+  const facts = textFacts(text);
+  if (!(facts & SHALLOW) && depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new AppError("body_too_deep", 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  if (facts & PLAIN && typeof value === "object" && value !== null) plainBodies.add(value);
   return value;
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { hasHttp, type HttpOperation, type Redirect } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
-import { success } from "../operations/http.ts";
+import { success, successBody } from "../operations/http.ts";
 import { operations } from "../operations/index.ts";
 import { env } from "../env.ts";
 import { AppError } from "./errors.ts";
@@ -64,6 +64,12 @@ function leanMatch(pathname: string): { op: HttpOperation; params: Record<string
   return undefined;
 }
 
+/** A success header block made once: name/value pairs, and where the request id's value goes. */
+interface Answer {
+  pairs: string[];
+  requestIdAt: number;
+}
+
 /** Fixed headers as name/value pairs, with where each name (lower case) sits, so an answer's own value replaces it. */
 interface Fixed {
   pairs: string[];
@@ -75,9 +81,48 @@ const fixedOf = (headers: Readonly<Record<string, string>>): Fixed => {
 };
 /**
  * The security headers of data answers, and those after each set of CORS headers (two: the API's and MCP's;
- * lib/http/cors.ts), made once; made again only if BASE_URL changes (tests).
+ * lib/http/cors.ts), made once; made again only if BASE_URL changes (tests). `answers` holds each lean operation's
+ * whole success header block per CORS set and kind of result (JSON or text), with a slot for the request id.
  */
-let security: { base: string; headers: Readonly<Record<string, string>>; fixed: Fixed; withCors: Map<object, Fixed> } | undefined;
+let security:
+  | {
+      base: string;
+      headers: Readonly<Record<string, string>>;
+      fixed: Fixed;
+      withCors: Map<object, Fixed>;
+      answers: Map<HttpOperation, Map<object | undefined, Answer[]>>;
+    }
+  | undefined;
+
+/** The header sets for the current BASE_URL, made again (and every block made from them dropped) when it changes. */
+function headerSets(): NonNullable<typeof security> {
+  const e = env();
+  if (security?.base !== e.BASE_URL) {
+    const data = dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" });
+    security = { base: e.BASE_URL, headers: data, fixed: fixedOf(data), withCors: new Map(), answers: new Map() };
+  }
+  return security;
+}
+
+/** The fixed headers for a set of CORS headers (or none). */
+function fixedFor(cors: Readonly<Record<string, string>> | undefined): Fixed {
+  const sets = headerSets();
+  if (!cors) return sets.fixed;
+  let made = sets.withCors.get(cors);
+  if (!made) sets.withCors.set(cors, (made = fixedOf({ ...cors, ...sets.headers })));
+  return made;
+}
+
+/** The fixed pairs with an answer's own headers after them (an answer's value replaces a fixed one of the same name). */
+function pairsWith(fixed: Fixed, headers: Record<string, string>): string[] {
+  const pairs = fixed.pairs.slice();
+  for (const [name, value] of Object.entries(headers)) {
+    const at = fixed.at.get(name.toLowerCase());
+    if (at === undefined) pairs.push(name, value);
+    else pairs[at] = value;
+  }
+  return pairs;
+}
 
 /**
  * Writes the whole answer with one writeHead of name/value pairs, the fixed ones made once: nothing is set on `res`
@@ -92,26 +137,47 @@ function send(
   head: boolean,
   cors: Readonly<Record<string, string>> | undefined,
 ): void {
-  const e = env();
-  if (security?.base !== e.BASE_URL) {
-    const data = dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" });
-    security = { base: e.BASE_URL, headers: data, fixed: fixedOf(data), withCors: new Map() };
-  }
-  let fixed = security.fixed;
-  if (cors) {
-    let made = security.withCors.get(cors);
-    if (!made) security.withCors.set(cors, (made = fixedOf({ ...cors, ...security.headers })));
-    fixed = made;
-  }
-  const pairs = fixed.pairs.slice();
-  for (const [name, value] of Object.entries(headers)) {
-    const at = fixed.at.get(name.toLowerCase());
-    if (at === undefined) pairs.push(name, value);
-    else pairs[at] = value;
-  }
+  writeAnswer(res, status, pairsWith(fixedFor(cors), headers), body, head);
+}
+
+function writeAnswer(res: ServerResponse, status: number, pairs: string[], body: string, head: boolean): void {
   pairs.push("Content-Length", String(Buffer.byteLength(body)));
   res.writeHead(status, pairs);
   res.end(head ? undefined : body);
+}
+
+/** Stands for the request id in a success header block made once (a request id is never this: see requestIdFrom). */
+const REQUEST_ID_SLOT = "\u0000request-id";
+
+/**
+ * A successful answer: its headers are the operation's (`success`, lib/operations/http.ts) merged with the fixed
+ * ones once per operation, CORS set and kind of result; each request copies that block and puts in its request id.
+ */
+function sendSuccess(
+  res: ServerResponse,
+  op: HttpOperation,
+  result: unknown,
+  requestId: string,
+  head: boolean,
+  cors: Readonly<Record<string, string>> | undefined,
+): void {
+  const fixed = fixedFor(cors);
+  const answers = headerSets().answers;
+  let byCors = answers.get(op);
+  if (!byCors) answers.set(op, (byCors = new Map<object | undefined, Answer[]>()));
+  let made = byCors.get(cors);
+  if (!made) byCors.set(cors, (made = []));
+  const kind = typeof result === "string" ? 1 : 0;
+  let block = made[kind];
+  if (!block) {
+    const pairs = pairsWith(fixed, success(op, kind ? "" : null, REQUEST_ID_SLOT).headers);
+    const requestIdAt = pairs.indexOf(REQUEST_ID_SLOT);
+    if (requestIdAt === -1) throw new Error(`operation ${op.id}: its success headers carry no request id`);
+    made[kind] = block = { pairs, requestIdAt };
+  }
+  const pairs = block.pairs.slice();
+  pairs[block.requestIdAt] = requestId;
+  writeAnswer(res, op.http.status ?? 200, pairs, successBody(op, result), head);
 }
 
 /** Reads a request body up to `max` bytes; past that it answers 413 without reading the rest. */
@@ -193,8 +259,7 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse, cors
       send(res, 302, { ...baseHeaders(requestId, CACHE.none), Location: (result as Redirect).location }, "", head, cors);
       return true;
     }
-    const out = success(op, result, requestId);
-    send(res, out.status, out.headers, out.body, head, cors);
+    sendSuccess(res, op, result, requestId, head, cors);
   } catch (error) {
     const appError = toAppError(error, requestId);
     // A body we stopped reading must not be taken for the next request on this connection.

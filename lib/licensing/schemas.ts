@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LICENSE_CODES } from "./codes.ts";
-import { LICENSE_KEY_PATTERN, normalizeKey } from "./keys.ts";
+import { normalizeKey } from "./keys.ts";
 
 /**
  * What a key may be sent as: four groups of four letters or digits, any case, surrounding spaces ignored (people paste
@@ -13,15 +13,16 @@ export const licenseKeySchema = z
   .string()
   .trim()
   .regex(LICENSE_KEY_INPUT, "must be a license key in the format XXXX-XXXX-XXXX-XXXX")
-  .transform(normalizeKey)
-  .pipe(z.string().regex(LICENSE_KEY_PATTERN))
+  // Upper-cased in place (a check that rewrites the value, not a transform and a second schema piped after it: this
+  // runs on every licensing call); what comes out always matches keys.ts's LICENSE_KEY_PATTERN.
+  .overwrite(normalizeKey)
   .describe("License key: four groups of four letters or digits, XXXX-XXXX-XXXX-XXXX (case-insensitive)");
 
 export const machineFingerprintSchema = z
   .string()
   .trim()
   .regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256 hex digest (64 hexadecimal characters) of the CPU brand and OS identifier")
-  .transform((s) => s.toLowerCase())
+  .overwrite((s) => s.toLowerCase())
   .describe("SHA-256 hex digest of the CPU brand plus an operating-system identifier");
 
 export const pluginIdSchema = z

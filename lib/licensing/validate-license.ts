@@ -4,10 +4,25 @@ import type { ValidateRequest, ValidationResult } from "./schemas.ts";
 import { recordValidation, recordValidationFailure } from "./validation-log.ts";
 import type { LicenseCode } from "./codes.ts";
 
+/**
+ * The answer of a valid perpetual license on its machine (most launches of most apps), the same for every such key:
+ * made once and frozen, so its JSON is made once too (lib/operations/http.ts: successBody).
+ */
+const VALID_PERPETUAL: ValidationResult = Object.freeze({
+  valid: true,
+  expires_at: null,
+  machine_bound: true,
+  trial: false,
+  trial_days_remaining: 0,
+  code: "VALID",
+  detail: detailOf("VALID"),
+});
+
 function answer(state: LicenseState | null, req: ValidateRequest, now: number): { result: ValidationResult; activationId?: string } {
   let code: LicenseCode = licenseStanding(state, req.plugin_id, now);
   const machine = state?.machines.get(req.machine_fingerprint);
   if (code === "VALID" && !machine) code = !state || state.machines.size === 0 ? "NO_MACHINE" : "FINGERPRINT_SCOPE_MISMATCH";
+  if (code === "VALID" && machine && state && state.expiresAt === null && !state.trial) return { result: VALID_PERPETUAL, activationId: machine.id };
   const open = state !== null && discloses(code);
   return {
     result: {

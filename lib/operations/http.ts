@@ -17,8 +17,22 @@ export function success(op: Operation, result: unknown, requestId: string): { st
   const headers = baseHeaders(requestId, http?.cache ?? CACHE.none);
   if (http?.headers) Object.assign(headers, http.headers);
   headers["Content-Type"] = textType ?? (http?.contentType ? `${http.contentType}; charset=utf-8` : JSON_UTF8);
-  return { status: http?.status ?? 200, headers, body: textType !== undefined ? String(result) : JSON.stringify(result) };
+  return { status: http?.status ?? 200, headers, body: successBody(op, result) };
 }
+
+/**
+ * The body of a successful call: a text operation's string as it is, anything else as JSON. A frozen result is an
+ * answer a handler made once for many callers (validation's valid perpetual license), immutable all the way down; its
+ * JSON is made once too.
+ */
+export function successBody(op: Operation, result: unknown): string {
+  if (typeof result === "string" && op.http?.contentType !== undefined) return result;
+  if (typeof result !== "object" || result === null || !Object.isFrozen(result)) return JSON.stringify(result);
+  let json = madeOnce.get(result);
+  if (json === undefined) madeOnce.set(result, (json = JSON.stringify(result)));
+  return json;
+}
+const madeOnce = new WeakMap<object, string>();
 
 const JSON_UTF8 = "application/json; charset=utf-8";
 

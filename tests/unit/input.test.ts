@@ -31,6 +31,30 @@ describe("JSON bodies", () => {
     expect(parseJsonText("[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH))).toBeDefined();
   });
 
+  it("counts nesting, not brackets inside strings, and still refuses deep bodies whatever their text looks like", () => {
+    const bracketsInText = JSON.stringify({ note: "[".repeat(MAX_JSON_DEPTH * 2), list: [[["ok"]]] });
+    expect(parseJsonText(bracketsInText)).toEqual({ note: "[".repeat(MAX_JSON_DEPTH * 2), list: [[["ok"]]] });
+    const deepWithPadding = `{"pad":"${"x".repeat(500)}","v":${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}}`;
+    expect(codeOf(() => parseJsonText(deepWithPadding))).toBe("body_too_deep");
+  });
+
+  it("refuses control characters in a parsed body however the text spells them", () => {
+    const schema = z.looseObject({ a: z.string() });
+    const bodyCode = (text: string) => codeOf(() => parseWith(schema, "body", parseJsonText(text)));
+    // Plain text: nothing in it can decode to a control character, so the parsed body passes.
+    expect(bodyCode('{"a":"plain text, é and 🎹"}')).toBeUndefined();
+    // Escapes that decode to C0, DEL and C1 characters, in values and in keys, and half a surrogate pair.
+    expect(bodyCode('{"a":"x\\u0001"}')).toBe("invalid_body");
+    expect(bodyCode('{"a":"ok","b\\u0000":"key"}')).toBe("invalid_body");
+    expect(bodyCode('{"a":"\\u007f"}')).toBe("invalid_body");
+    expect(bodyCode('{"a":"\\ud800"}')).toBe("invalid_body");
+    // Raw DEL and C1 characters are valid JSON text, and refused all the same.
+    expect(bodyCode('{"a":"x\u007f"}')).toBe("invalid_body");
+    expect(bodyCode('{"a":"x\u0085"}')).toBe("invalid_body");
+    // Escapes that decode to tab and line breaks are allowed in bodies, as are plain escapes.
+    expect(bodyCode('{"a":"one\\ntwo\\tthree \\"quoted\\" \\\\ \\u00e9"}')).toBeUndefined();
+  });
+
   it("survives hostile nesting without exhausting the stack", () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     expect(["body_too_deep", "invalid_json"]).toContain(codeOf(() => parseJsonText(deep)));

@@ -1,9 +1,11 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { base58btc, ed25519Multibase } from "@/lib/identity/multibase";
 import { serviceDid } from "@/lib/identity/did";
 import { generateLicenseKey, KEY_ALPHABET, KEY_BITS, LICENSE_KEY_PATTERN } from "@/lib/licensing/keys";
 import { LicenseCache, type LicenseState } from "@/lib/licensing/license-state";
+import { licenseKeySchema, machineFingerprintSchema } from "@/lib/licensing/schemas";
 import { licenseStanding, trialDaysRemaining } from "@/lib/licensing/evaluate";
 import { RateLimiter, clientAddress } from "@/lib/http/rate-limit";
 import type { AppError } from "@/lib/http/errors";
@@ -21,6 +23,23 @@ describe("license keys", () => {
     // Every symbol turns up: the draw is not skewed to part of the alphabet.
     const seen = new Set([...keys].join("").replace(/-/g, ""));
     expect(seen.size).toBe(KEY_ALPHABET.length);
+  });
+});
+
+describe("license key and fingerprint input", () => {
+  it("takes keys in any case with surrounding spaces and hands on the stored form; fingerprints in lower case", () => {
+    const key = licenseKeySchema.parse("  ab12-cd34-ef56-gh78 ");
+    expect(key).toBe("AB12-CD34-EF56-GH78");
+    expect(key).toMatch(LICENSE_KEY_PATTERN);
+    for (const bad of ["AB12-CD34-EF56", "AB12_CD34_EF56_GH78", "AB12-CD34-EF56-GH7é", ""])
+      expect(licenseKeySchema.safeParse(bad).success).toBe(false);
+    expect(machineFingerprintSchema.parse(` ${"AbC0".repeat(16)} `)).toBe("abc0".repeat(16));
+    expect(machineFingerprintSchema.safeParse("g".repeat(64)).success).toBe(false);
+  });
+
+  it("publishes the pattern it enforces on input", () => {
+    const schema = z.toJSONSchema(licenseKeySchema, { io: "input" }) as { pattern?: string };
+    expect(schema.pattern).toBe("^[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}$");
   });
 });
 
