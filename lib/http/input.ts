@@ -78,8 +78,11 @@ function controlCharacterPath(value: unknown, multiLine = true): string | null {
 
 /** Refuses input holding a control character, with the same problem shape as a schema refusal. */
 export function refuseControlCharacters(where: "query" | "body" | "path", value: unknown): void {
-  // A body parsed from text that could not spell a control character needs no walk (see parseJsonText).
-  if (where === "body" && typeof value === "object" && value !== null && plainBodies.has(value)) return;
+  // The body parseJsonText just made from text that could not spell a control character needs no walk (once).
+  if (where === "body" && value === plainBody && value !== undefined) {
+    plainBody = undefined;
+    return;
+  }
   const name = controlCharacterPath(value, where === "body");
   if (name === null) return;
   const message = where === "body" ? "must not contain control characters (tab and line breaks aside)" : "must not contain control characters";
@@ -107,11 +110,12 @@ function depthExceeds(value: unknown, max: number): boolean {
 }
 
 /**
- * Parsed JSON bodies whose text could not spell a control character: JSON refuses raw C0 characters inside strings,
- * so without a backslash (no escapes), DEL or C1 character, and with no half surrogate pair, none of the parsed
- * strings or keys holds one. refuseControlCharacters skips its walk for them (the licensing hot path's bodies).
+ * The last JSON body parsed from text that could not spell a control character: JSON refuses raw C0 characters
+ * inside strings, so without a backslash (no escapes), DEL or C1 character, and with no half surrogate pair, none of
+ * its strings or keys holds one. refuseControlCharacters skips its walk for it, once (the licensing hot path parses
+ * and checks a body with nothing in between; any other body, or this one checked again, is walked).
  */
-const plainBodies = new WeakSet<object>();
+let plainBody: unknown;
 
 const SHALLOW = 1;
 const PLAIN = 2;
@@ -143,7 +147,7 @@ export function parseJsonText(text: string): unknown {
   if (!(facts & SHALLOW) && depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new AppError("body_too_deep", 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
-  if (facts & PLAIN && typeof value === "object" && value !== null) plainBodies.add(value);
+  plainBody = facts & PLAIN && typeof value === "object" && value !== null ? value : undefined;
   return value;
 }
 

@@ -6,7 +6,7 @@ import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
 import { invalid, refuseControlCharacters } from "../http/input.ts";
 import { runIdempotent } from "../http/idempotency.ts";
-import { enforce, RULES } from "../http/rate-limit.ts";
+import { enforce, rateLimitsEnabled, RULES } from "../http/rate-limit.ts";
 import { checkScope, sellerTokenFrom, tokenRateId, verifySellerToken } from "../seller-api/tokens.ts";
 import { agentFor } from "../acp/platforms.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
@@ -46,6 +46,7 @@ function isWrite(op: Operation): boolean {
 }
 
 type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
+const NOBODY: Caller = Object.freeze({});
 
 /** Whom an idempotency key belongs to: keys of different callers never meet. */
 function callerScope(caller: Caller): string {
@@ -62,7 +63,7 @@ function callerScope(caller: Caller): string {
 export async function authorize(op: Operation, ctx: CallContext): Promise<Caller> {
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   if (op.auth === "agent") return { agent: await agentFor(ctx) };
-  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, isWrite(op)) } : {};
+  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, isWrite(op)) } : NOBODY;
 }
 
 /**
@@ -76,13 +77,14 @@ export async function execute(
   ctx: CallContext,
   extra: { rawBody?: string; caller?: Caller; bodyStream?: ReadableStream<Uint8Array>; contentLength?: number | null } = {},
 ): Promise<unknown> {
-  if (op.limits) enforce(op.limits(input, ctx));
-  const caller = extra.caller ?? (await authorize(op, ctx));
+  if (op.limits && rateLimitsEnabled()) enforce(op.limits(input, ctx));
+  // A public operation has no caller to establish: not awaited (the licensing hot path).
+  const caller = extra.caller ?? (op.auth === "public" ? NOBODY : await authorize(op, ctx));
   // The handler sees the transport's context plus the caller (and a raw body or stream). Nothing to add (a public
   // operation's JSON call: the licensing hot path) hands it the context as it is; otherwise its properties are copied
   // with their descriptors, not spread: a transport may give a lazy getter (the lean path builds `headers` only when
   // read), and spreading would call it on every request.
-  const plain = extra.rawBody === undefined && extra.bodyStream === undefined && Object.keys(caller).length === 0;
+  const plain = extra.rawBody === undefined && extra.bodyStream === undefined && (caller === NOBODY || Object.keys(caller).length === 0);
   const handlerCtx = (
     plain
       ? ctx

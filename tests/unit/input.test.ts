@@ -51,6 +51,11 @@ describe("JSON bodies", () => {
     // Raw DEL and C1 characters are valid JSON text, and refused all the same.
     expect(bodyCode('{"a":"x\u007f"}')).toBe("invalid_body");
     expect(bodyCode('{"a":"x\u0085"}')).toBe("invalid_body");
+    // The walk is skipped once, for the body just parsed: the same object checked again is walked.
+    const body = parseJsonText('{"a":"plain"}') as { a: string };
+    expect(codeOf(() => parseWith(schema, "body", body))).toBeUndefined();
+    body.a = "changed\u0001";
+    expect(codeOf(() => parseWith(schema, "body", body))).toBe("invalid_body");
     // Escapes that decode to tab and line breaks are allowed in bodies, as are plain escapes.
     expect(bodyCode('{"a":"one\\ntwo\\tthree \\"quoted\\" \\\\ \\u00e9"}')).toBeUndefined();
   });
