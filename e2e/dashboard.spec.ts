@@ -7,7 +7,7 @@ import { tinyPng } from "./support/png";
 import { signIn } from "./support/sign-in";
 import { fillSupportAndRefunds } from "./support/seller-profile";
 
-/** Screenshots hide the caret with an inline style; taken before hydration, that would be a hydration mismatch. */
+/** Waits for hydration: screenshots hide the caret with an inline style (a hydration mismatch if taken before), and text filled before it can land beside the old text. */
 async function settled(page: Page) {
   await page.waitForLoadState("networkidle");
 }
@@ -196,6 +196,7 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
 
   // A complimentary key for a reviewer, with its own seat count.
   await page.goto("/dashboard/licenses");
+  await settled(page);
   await page.getByLabel("Product", { exact: true }).selectOption(productId);
   await page.getByLabel("Recipient's e-mail").fill(`e2e-reviewer-${run}@example.com`);
   await page.getByLabel("Machines").fill("5");
@@ -206,7 +207,9 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
 
   // Profile changes are saved and reach the store.
   await page.goto("/dashboard/profile");
+  await settled(page);
   await page.getByLabel("About you").fill("Waveform tools, made in a shed.");
+  await expect(page.getByLabel("About you")).toHaveValue("Waveform tools, made in a shed.");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Profile saved" })).toBeVisible();
   await expect(page.getByLabel("About you")).toHaveValue("Waveform tools, made in a shed.");
