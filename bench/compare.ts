@@ -11,12 +11,11 @@
  * process spent per request (from /proc/<pid>/stat), which varies less between rounds than req/s on a noisy machine.
  * Writes nothing to docs/benchmarks.md: the figures worth keeping are written there by hand, with how they were taken.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SERVER_HEAP_FLAGS } from "../scripts/server-bundle.mjs";
-import { load, median, seedLicenses, startFloor, stopProcess } from "./support.ts";
+import { load, median, seedLicenses, startApp, startFloor, stopProcess } from "./support.ts";
 
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 5);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 5);
@@ -24,23 +23,7 @@ const bundles = process.argv.slice(2);
 if (bundles.length === 0) throw new Error("usage: tsx bench/compare.ts <bundle.mjs> [<bundle.mjs> …]");
 const sqlitePath = join(tmpdir(), `ilm-compare-${Date.now()}.db`);
 
-function start(bundle: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...SERVER_HEAP_FLAGS, bundle], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      RATE_LIMIT: "off",
-      BASE_URL: `http://localhost:${port}`,
-      DATABASE_URL: `file:${sqlitePath}`,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
-    child.on("exit", (code) => reject(new Error(`${bundle} exited with ${code}`)));
-  });
-}
+const start = (bundle: string, port: number) => startApp(port, { DATABASE_URL: `file:${sqlitePath}` }, bundle);
 
 /** User plus system CPU time of a process, in clock ticks (1/100 s on Linux). */
 function cpuTicks(pid: number): number {

@@ -12,16 +12,19 @@ export interface Body {
   plugin_id: string;
 }
 
-/** The production server as `npm start` runs it (server.ts compiled, with the built Next app) on a port; resolves once it listens. */
-export function startApp(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  bundleServer();
-  const child = spawn(process.execPath, serverNodeArgs(), {
+/**
+ * The production server as `npm start` runs it (server.ts compiled, with the built Next app) on a port; resolves once
+ * it listens. With `bundle`, that compiled server instead of compiling the checkout's (bench/compare.ts).
+ */
+export function startApp(port: number, env: Record<string, string>, bundle?: string): Promise<ChildProcess> {
+  if (bundle === undefined) bundleServer();
+  const child = spawn(process.execPath, serverNodeArgs(undefined, bundle), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), RATE_LIMIT: "off", BASE_URL: `http://localhost:${port}`, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => d.toString().includes("ready:") && resolve(child));
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`${bundle ?? "server"} exited with ${code}`)));
   });
 }
 

@@ -2,4 +2,4 @@
 export declare const SERVER_BUNDLE: string;
 export declare function bundleServer(): void;
 export declare const SERVER_HEAP_FLAGS: readonly string[];
-export declare function serverNodeArgs(nodeOptions?: string): string[];
+export declare function serverNodeArgs(nodeOptions?: string, bundle?: string): string[];

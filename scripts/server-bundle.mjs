@@ -22,10 +22,13 @@ export const SERVER_BUNDLE = "dist/server.mjs";
  */
 export const SERVER_HEAP_FLAGS = ["--max-old-space-size=512", "--max-semi-space-size=8"];
 
-/** The node arguments that run the compiled server: our heap flags (less any NODE_OPTIONS sets), then the bundle. */
-export function serverNodeArgs(nodeOptions = process.env.NODE_OPTIONS ?? "") {
+/**
+ * The node arguments that run the compiled server: our heap flags (less any NODE_OPTIONS sets), then the bundle
+ * (another one than SERVER_BUNDLE: bench/compare.ts runs bundles of two versions of the code).
+ */
+export function serverNodeArgs(nodeOptions = process.env.NODE_OPTIONS ?? "", bundle = SERVER_BUNDLE) {
   const own = nodeOptions.replaceAll("_", "-");
-  return [...SERVER_HEAP_FLAGS.filter((flag) => !own.includes(flag.slice(0, flag.indexOf("=")))), SERVER_BUNDLE];
+  return [...SERVER_HEAP_FLAGS.filter((flag) => !own.includes(flag.slice(0, flag.indexOf("=")))), bundle];
 }
 
 /** Compiles server.ts into SERVER_BUNDLE; throws on a compile error. */
