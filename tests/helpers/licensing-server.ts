@@ -1,11 +1,11 @@
-import { existsSync, readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, relative, sep } from "node:path";
+import { relative } from "node:path";
 import { GET as didDocumentGet } from "@/app/.well-known/did.json/route";
 import { GET as licenseFileGet } from "@/app/api/license-file/route";
 import { handleLean } from "@/lib/http/lean";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
+import { APP_DIR, bySpecificity, matchRoute, routeFilesUnder, type RouteHandler } from "./next-routes";
 
 /** A licensing call as the server received it. */
 interface LoggedCall {
@@ -30,67 +30,6 @@ interface LoggedRoute {
   /** The route file that answered (relative to app/), or "lean" for server.ts's lean path. */
   route: string;
   status: number;
-}
-
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-
-/** One Next route file: its URL segments as the folder names spell them ("[plugin_id]", "[...key]"). */
-interface FileRoute {
-  file: string;
-  segments: string[];
-}
-
-const APP_DIR = join(process.cwd(), "app");
-
-/** The route.ts files under app/<dir> (recursively), as Next's file-system router sees them. */
-function routeFilesUnder(dir: string): FileRoute[] {
-  const base = join(APP_DIR, dir);
-  if (!existsSync(base)) return [];
-  const out: FileRoute[] = [];
-  for (const entry of readdirSync(base, { recursive: true, encoding: "utf8" })) {
-    if (!/(^|[/\\])route\.ts$/.test(entry)) continue;
-    const file = join(base, entry);
-    const segments = relative(APP_DIR, file)
-      .split(sep)
-      .slice(0, -1)
-      .filter((s) => !/^\(.*\)$/.test(s)); // route groups are not URL segments
-    out.push({ file, segments });
-  }
-  return out;
-}
-
-/**
- * The params a URL path gets from a route file's segments, or null when it does not match: `[name]` takes one
- * segment, `[...name]` one or more, `[[...name]]` zero or more (decoded, as Next passes them).
- */
-function matchRoute(segments: string[], parts: string[]): Record<string, string | string[]> | null {
-  const params: Record<string, string | string[]> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    const rest = /^\[\[?\.\.\.([^\]]+)\]\]?$/.exec(seg);
-    if (rest) {
-      const taken = parts.slice(i);
-      if (taken.length === 0 && !seg.startsWith("[[")) return null;
-      params[rest[1]!] = taken;
-      return i === segments.length - 1 ? params : null;
-    }
-    if (i >= parts.length) return null;
-    const one = /^\[([^\]]+)\]$/.exec(seg);
-    if (one) params[one[1]!] = parts[i]!;
-    else if (seg !== parts[i]) return null;
-  }
-  return segments.length === parts.length ? params : null;
-}
-
-/** Next's precedence: a static segment before a dynamic one before a catch-all, segment by segment. */
-function specificity(segments: string[]): number[] {
-  return segments.map((s) => (s.startsWith("[[") ? 3 : s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
-}
-function bySpecificity(a: FileRoute, b: FileRoute): number {
-  const x = specificity(a.segments);
-  const y = specificity(b.segments);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return y.length - x.length;
 }
 
 /**
