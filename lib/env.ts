@@ -67,6 +67,12 @@ const fields = z.object({
   /** Seller API calls (REST and MCP) per seller API token per minute. */
   RATE_LIMIT_SELLER_TOKEN_PER_MIN: perMinute(300),
   /**
+   * The default limit of every operation that declares none, per caller (client address, seller, agent platform or
+   * operator) and operation, per minute: reads (GET, and POSTs that only read) and writes.
+   */
+  RATE_LIMIT_READ_PER_MIN: perMinute(600),
+  RATE_LIMIT_WRITE_PER_MIN: perMinute(120),
+  /**
    * Sellers' webhook endpoints on private, loopback, link-local or otherwise non-public addresses (checked when an
    * endpoint is saved and again at every delivery, after DNS): refused unless this is on (a receiver on the same
    * private network as the service; the tests).

@@ -3,6 +3,7 @@ import type { CallContext, Operation, ToolSpec } from "../operations/define.ts";
 import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { refuseControlCharacters } from "../http/input.ts";
 import { execute, mergedInputSchema } from "../operations/execute.ts";
+import { readOnlyOf } from "../operations/guarantees.ts";
 import { operations } from "../operations/index.ts";
 
 /**
@@ -49,7 +50,7 @@ export const LAYERS = [
 /** The seller's own tools: not one of the public LAYERS, so the public documents never list them. */
 const SELLER_LAYER = 6;
 
-/** Tools of operations that create or pay take the idempotency key as an argument, unless they carry it elsewhere. */
+/** Tools of operations that take an idempotency key take it as an argument, unless they carry it elsewhere. */
 function withIdempotencyKey(op: Operation, spec: ToolSpec<Record<string, unknown>, unknown>, args: z.ZodObject): z.ZodObject {
   if (!op.idempotency || spec.idempotencyKey) return args;
   return args.extend({
@@ -57,7 +58,7 @@ function withIdempotencyKey(op: Operation, spec: ToolSpec<Record<string, unknown
       .string()
       .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters without spaces")
       .optional()
-      .describe("A fresh UUID per new purchase; send the same one when retrying, so a retry returns the first answer instead of buying twice"),
+      .describe("A fresh UUID per new request; send the same one when retrying, so a retry returns the first answer instead of doing it twice"),
   });
 }
 
@@ -81,7 +82,7 @@ function build() {
         // Strict: an argument the tool does not take is refused by name rather than silently ignored.
         input: withIdempotencyKey(op, spec, spec.args ?? mergedInputSchema(op)).strict(),
         ...(objectOutput ? { output: op.output } : {}),
-        readOnly: spec.readOnly ?? true,
+        readOnly: readOnlyOf(op),
         operation: op,
         spec,
       });

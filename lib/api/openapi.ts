@@ -4,6 +4,7 @@ import { env } from "../env.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import type { Operation, Tag } from "../operations/define.ts";
+import { bodyCapOf } from "../operations/guarantees.ts";
 import { operations } from "../operations/index.ts";
 import { SESSION_COOKIE } from "../auth/sign-in.ts";
 
@@ -53,7 +54,6 @@ const ERROR_TEXT: Record<number, string> = {
   404: "Not found",
   405: "Method not allowed",
   409: "Conflict with the resource's state",
-  413: "Request body larger than the 64 KiB limit",
   415: "Body is not JSON",
   429: "Rate limited; retry after the `Retry-After` seconds",
   500: "Unexpected error (logged; no details are exposed)",
@@ -100,6 +100,8 @@ function operationObject(op: Operation): Json {
     errorCodes.add(413);
     errorCodes.add(415);
   }
+  // Every operation is rate limited: its own rules or the default per caller (lib/operations/guarantees.ts).
+  errorCodes.add(429);
   if (op.idempotency) {
     errorCodes.add(400);
     errorCodes.add(409);
@@ -120,9 +122,13 @@ function operationObject(op: Operation): Json {
           content: { [(op.http?.contentType ?? "application/json").replace(/;.*$/s, "")]: { schema: jsonSchema(op.output, "output") } },
         },
       };
+  const cap = bodyCapOf(op);
   for (const code of [...errorCodes].sort())
     responses[String(code)] = problem(
-      (op.idempotency ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ?? ERROR_TEXT[code] ?? "Error",
+      (code === 413 ? `Request body larger than this operation's limit of ${cap} bytes` : undefined) ??
+        (op.idempotency ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ??
+        ERROR_TEXT[code] ??
+        "Error",
       op.http?.errorFormat ?? "problem",
     );
   const tools = (op.tools ?? []).map((t) => `\`${t.name}\``);
@@ -160,7 +166,14 @@ function operationObject(op: Operation): Json {
           },
         }
       : body
-        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body, "input") } } } }
+        ? {
+            requestBody: {
+              required: true,
+              description: `At most ${cap} bytes.`,
+              "x-max-body-bytes": cap,
+              content: { "application/json": { schema: jsonSchema(body, "input") } },
+            },
+          }
         : {}),
     responses,
   };

@@ -4,7 +4,7 @@ import { enqueueEmail } from "../email/enqueue-email.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { signInEmail } from "../email/templates.ts";
 import { AppError } from "../http/errors.ts";
-import { rateLimiter, rateLimitsEnabled } from "../http/rate-limit.ts";
+import { enforce, RULES } from "../http/rate-limit.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { absoluteUrl } from "../urls.ts";
 import { linkDigest } from "./link-binding.ts";
@@ -37,7 +37,7 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
  * for the browser-binding cookie (lib/auth/link-binding.ts).
  */
 export async function requestSignIn(input: SignInRequest, now = new Date()): Promise<{ digest: string }> {
-  if (rateLimitsEnabled()) rateLimiter().hit({ name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 }, input.email);
+  enforce([[RULES.signInEmail, input.email]]);
   const { token, hash } = newToken();
   const url = absoluteUrl(`/auth/verify?token=${token}`);
   const mail = signInEmail({

@@ -49,6 +49,21 @@ export const RULES = {
   get key(): RateRule {
     return { name: "key", limit: num("RATE_LIMIT_PER_KEY_PER_MIN", 120), windowMs: 60_000 };
   },
+  /**
+   * The default of every operation that declares no limits of its own, per caller and operation: reads (GET, and
+   * POSTs that only read)...
+   */
+  get callerRead(): RateRule {
+    return { name: "caller-read", limit: num("RATE_LIMIT_READ_PER_MIN", 600), windowMs: 60_000 };
+  },
+  /** ...and writes. */
+  get callerWrite(): RateRule {
+    return { name: "caller-write", limit: num("RATE_LIMIT_WRITE_PER_MIN", 120), windowMs: 60_000 };
+  },
+  /** Sign-in links sent to one address: each is an e-mail to a person who may not have asked for it. */
+  get signInEmail(): RateRule {
+    return { name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 };
+  },
 };
 
 interface Window {

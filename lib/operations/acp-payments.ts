@@ -54,7 +54,6 @@ export const ACP_PAYMENTS: Operation[] = [
         toInput: (args) => ({ ...(args.payload as object), meta: { api_version: (args.meta as { api_version?: unknown }).api_version } }) as never,
         text: (r) =>
           `Vault token ${r.id} created (${r.created}). Pass it as the payment credential's token when completing the checkout session; it pays once, within its allowance.`,
-        readOnly: false,
       },
     ],
   }),

@@ -98,7 +98,6 @@ export const CHECKOUT = [
         description: `${PERSON_PAYS} Starts a hosted checkout for a product: returns a payment URL for the buyer (a person) to open; once they pay, the license key is generated and e-mailed to buyer_email, and get_checkout_status returns it. Optional coupon_code (the seller's discount code) and quantity (seats, for per-seat and per-user products). ${AGENT_PAYS}`,
         args: createCheckoutRequestSchema.omit({ agent_id: true }),
         text: startedText,
-        readOnly: false,
       },
       {
         name: "agent_checkout",
@@ -106,7 +105,6 @@ export const CHECKOUT = [
         layer: 4,
         description: `${PERSON_PAYS} The same hosted checkout as purchase_license, attributed to your agent_id. Optional coupon_code applies the seller's discount code (case-insensitive; a refusal says why: unknown, expired, used up, not for this product or currency); optional quantity buys that many seats of a per-seat or per-user product (1–100; the license allows max_machines × quantity machines). amount_cents is what the buyer pays before tax. Give the returned url to the buyer; call get_checkout_status with the session_id to learn when it is paid and read the key. ${AGENT_PAYS}`,
         text: startedText,
-        readOnly: false,
       },
     ],
   }),
@@ -117,6 +115,7 @@ export const CHECKOUT = [
       "What a purchase would cost, with the same rules as createCheckout (quantity, coupon, minimum charge) and the same refusals, without opening a checkout or holding the coupon: subtotal, discount, amount before tax, the platform's 5 % fee on it, and the license's max_machines.",
     tag: "Checkout",
     auth: "public",
+    readOnly: true,
     http: { method: "POST", path: "/api/checkout/quote" },
     input: { body: checkoutQuoteRequestSchema },
     output: checkoutQuoteSchema,
@@ -153,6 +152,7 @@ export const CHECKOUT = [
     description: "Stripe's event deliveries, verified on the raw body with the `Stripe-Signature` header; each event is applied once.",
     tag: "Checkout",
     auth: "public",
+    idempotencyExempt: "Stripe signs each event and sends no Idempotency-Key; an event is applied once by its id.",
     // The signature covers the exact bytes Stripe sent, so the body reaches the handler unparsed.
     http: { method: "POST", path: "/api/webhooks/stripe", rawBody: true, maxBodyBytes: 512 * 1024 },
     input: { body: z.looseObject({ id: z.string(), type: z.string() }) },

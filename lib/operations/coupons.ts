@@ -48,7 +48,6 @@ export const COUPONS: Operation[] = [
           "Creates a discount code for your products: kind percent with percent_off (1–100), or kind amount with amount_off_cents and currency. Optional: expires_at (ISO 8601), max_redemptions, product_ids (empty: all your products). Codes are case-insensitive; a code you already have is the error coupon_code_taken. Buyers enter the code at checkout.",
         // The body's own schema, refinements included (percent needs percent_off, amount needs amount and currency).
         args: createCouponInputSchema,
-        readOnly: false,
         text: ({ coupon: k }) =>
           `Created coupon ${k.code} (${k.id}): ${k.kind === "percent" ? `${k.percent_off} % off` : `${k.amount_off_cents} minor units of ${k.currency?.toUpperCase()} off`}${k.product_ids.length ? ` on ${k.product_ids.join(", ")}` : " on all your products"}${k.expires_at ? `, until ${k.expires_at}` : ""}${k.max_redemptions ? `, at most ${k.max_redemptions} uses` : ""}.`,
       },

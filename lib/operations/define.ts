@@ -40,7 +40,7 @@ export type Tag =
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {
-  transport: "rest" | "lean" | "mcp" | "a2a";
+  transport: "rest" | "lean" | "mcp" | "a2a" | "action";
   /** The client's address (socket peer, or as trusted proxies reported it). */
   client: string;
   requestId: string;
@@ -105,10 +105,8 @@ export interface ToolSpec<I, O> {
   toInput?: (args: Record<string, unknown>) => I;
   /** Where the arguments carry the idempotency key (default: an `idempotency_key` argument, if the tool takes one). */
   idempotencyKey?: (args: Record<string, unknown>) => string | undefined;
-  /** What the model reads; the structured result is the operation's output. */
+  /** What the model reads; the structured result is the operation's output. Whether it is read-only is the operation's. */
   text: (output: O) => string;
-  /** Tools that change state (buy, activate) are not read-only. */
-  readOnly?: boolean;
 }
 
 export interface OperationSpec<I, O> {
@@ -154,7 +152,18 @@ export interface OperationSpec<I, O> {
   };
   input?: { query?: AnyObject; params?: AnyObject; body?: z.ZodType };
   output: z.ZodType<O>;
-  /** Rate limits every transport counts a call against, from the parsed input and the caller. */
+  /**
+   * Only reads. Derived from the method when left out (GET reads; POST, PUT, PATCH and DELETE write); declared for a
+   * POST that only reads (validation, a quote) and for an operation without HTTP (an MCP-only tool), which must say.
+   * It decides the default rate limit, the default idempotency, the seller token scope a call needs and what MCP
+   * announces (`readOnlyHint`).
+   */
+  readOnly?: boolean;
+  /**
+   * Rate limits every transport counts a call against, from the parsed input and the client, counted before the
+   * caller is looked up. An operation that declares none gets the default: one rule per caller and operation
+   * (RULES.callerRead or RULES.callerWrite; lib/operations/guarantees.ts).
+   */
   limits?: (input: I, ctx: CallContext) => Array<[RateRule, string]>;
   /** HTTP statuses it can answer besides 400 (bad input), 413/415 (bodies), 500 and 503. */
   errors?: number[];
@@ -165,6 +174,11 @@ export interface OperationSpec<I, O> {
    * a key (400 `idempotency_key_required`), as the ACP endpoints must.
    */
   idempotency?: "optional" | "required";
+  /**
+   * Why a POST that writes does not take an idempotency key (every other one does, "optional" by default): the reason
+   * a retry is harmless anyway, or why a key cannot apply (a signed webhook deduplicated by its event id).
+   */
+  idempotencyExempt?: string;
   handler: (input: I, ctx: HandlerContext) => Promise<O> | O;
   tools?: Array<ToolSpec<I, O>>;
 }

@@ -19,6 +19,7 @@ export const DEVTOOLS = [
     summary: "Generate license integration code",
     tag: "Agents",
     auth: "public",
+    readOnly: true,
     input: {
       body: z.object({
         language: z.enum(INTEGRATION_LANGUAGES).describe("Target language or framework"),
@@ -51,6 +52,7 @@ export const DEVTOOLS = [
     summary: "Explain a licensing topic",
     tag: "Agents",
     auth: "public",
+    readOnly: true,
     input: { body: z.object({ topic: z.enum(LICENSING_TOPICS).describe("What to explain") }) },
     output: markdown,
     handler: (a) => explainLicensing(a.topic),
@@ -70,6 +72,7 @@ export const DEVTOOLS = [
     summary: "Generate deployment configuration",
     tag: "Agents",
     auth: "public",
+    readOnly: true,
     input: {
       body: z.object({
         target: z.enum(SERVER_TARGETS).describe("Where to deploy"),
@@ -94,6 +97,7 @@ export const DEVTOOLS = [
     summary: "Generate a test license key",
     tag: "Agents",
     auth: "public",
+    readOnly: true,
     input: {
       body: z.object({
         prefix: z

@@ -4,12 +4,13 @@ import { originAllowed, readCookie } from "../auth/cookies.ts";
 import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
 import { AppError } from "../http/errors.ts";
-import { invalid, refuseControlCharacters } from "../http/input.ts";
+import { invalid, refuseControlCharacters, tooLarge } from "../http/input.ts";
 import { runIdempotent } from "../http/idempotency.ts";
 import { enforce, rateLimitsEnabled, RULES } from "../http/rate-limit.ts";
 import { checkScope, sellerTokenFrom, tokenRateId, verifySellerToken } from "../seller-api/tokens.ts";
 import { agentFor } from "../acp/platforms.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
+import { bodyCapOf, callerId, defaultLimit, idempotencyOf, inputBytes, readOnlyOf } from "./guarantees.ts";
 
 /**
  * The seller behind a call: a seller API token when the request carries one (its scopes must cover the operation),
@@ -39,22 +40,8 @@ async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promi
   return { email: session.email, developer, via: "session", actor: session.email };
 }
 
-/** Whether a call changes state: REST's method, or for an operation without one (an MCP-only tool) its read-only mark. */
-function isWrite(op: Operation): boolean {
-  if (op.http) return op.http.method !== "GET";
-  return !(op.tools ?? []).every((t) => t.readOnly ?? true);
-}
-
 type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
 const NOBODY: Caller = Object.freeze({});
-
-/** Whom an idempotency key belongs to: keys of different callers never meet. */
-function callerScope(caller: Caller): string {
-  if (caller.admin) return `admin:${caller.admin.email}`;
-  if (caller.seller) return `seller:${caller.seller.email}`;
-  if (caller.agent) return `agent:${caller.agent.platformId ?? "anonymous"}`;
-  return "public";
-}
 
 /**
  * Who is calling, for operations that are not public. Transports that can, call it before reading a body, so an
@@ -63,13 +50,14 @@ function callerScope(caller: Caller): string {
 export async function authorize(op: Operation, ctx: CallContext): Promise<Caller> {
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   if (op.auth === "agent") return { agent: await agentFor(ctx) };
-  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, isWrite(op)) } : NOBODY;
+  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, !readOnlyOf(op)) } : NOBODY;
 }
 
 /**
- * Runs one call of an operation whatever the transport: rate limits first (they need no database), then who is
- * calling (unless the transport already established it), then the handler. Input has been parsed by the transport
- * with the operation's schemas.
+ * Runs one call of an operation whatever the transport, with what holds for every operation (guarantees.ts): the
+ * operation's own rate limits first (they need no database), then who is calling (unless the transport already
+ * established it), the default per-caller limit when the operation declares none, the body cap on the parsed input,
+ * the idempotency key, then the handler. Input has been parsed by the transport with the operation's schemas.
  */
 export async function execute(
   op: Operation,
@@ -77,9 +65,13 @@ export async function execute(
   ctx: CallContext,
   extra: { rawBody?: string; caller?: Caller; bodyStream?: ReadableStream<Uint8Array>; contentLength?: number | null } = {},
 ): Promise<unknown> {
-  if (op.limits && rateLimitsEnabled()) enforce(op.limits(input, ctx));
+  const limited = rateLimitsEnabled();
+  if (op.limits && limited) enforce(op.limits(input, ctx));
   // A public operation has no caller to establish: not awaited (the licensing hot path).
   const caller = extra.caller ?? (op.auth === "public" ? NOBODY : await authorize(op, ctx));
+  if (!op.limits && limited) enforce([defaultLimit(op, caller, ctx)]);
+  if (op.input?.body && extra.rawBody === undefined && extra.bodyStream === undefined && inputBytes(input) > bodyCapOf(op))
+    throw tooLarge(bodyCapOf(op));
   // The handler sees the transport's context plus the caller (and a raw body or stream). Nothing to add (a public
   // operation's JSON call: the licensing hot path) hands it the context as it is; otherwise its properties are copied
   // with their descriptors, not spread: a transport may give a lazy getter (the lean path builds `headers` only when
@@ -95,11 +87,12 @@ export async function execute(
           extra.bodyStream !== undefined ? { bodyStream: extra.bodyStream, contentLength: extra.contentLength ?? null } : {},
         )
   ) as HandlerContext;
-  if (!op.idempotency) return op.handler(input, handlerCtx);
+  const idempotency = idempotencyOf(op);
+  if (!idempotency) return op.handler(input, handlerCtx);
   const run = async () => await op.handler(input, handlerCtx);
   const key = ctx.idempotencyKey;
   if (key === undefined) {
-    if (op.idempotency === "required")
+    if (idempotency === "required")
       throw new AppError(
         "idempotency_key_required",
         400,
@@ -110,7 +103,7 @@ export async function execute(
       );
     return run();
   }
-  const { output, replayed } = await runIdempotent({ operationId: op.id, caller: callerScope(caller), key }, input, run);
+  const { output, replayed } = await runIdempotent({ operationId: op.id, caller: callerId(caller, ctx), key }, input, run);
   if (ctx.responseHeaders) {
     ctx.responseHeaders["Idempotency-Key"] = key;
     if (replayed) ctx.responseHeaders["Idempotent-Replayed"] = "true";

@@ -5,6 +5,7 @@ import { AGENT_PLATFORMS } from "./agent-platforms.ts";
 import { CHECKOUT } from "./checkout.ts";
 import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
+import { withDefaults } from "./guarantees.ts";
 import { DEVTOOLS } from "./devtools.ts";
 import { LICENSING } from "./licensing.ts";
 import { MARKETPLACE } from "./marketplace.ts";
@@ -54,6 +55,7 @@ export function operations(): Operation[] {
   ];
   const seen = new Set<string>();
   for (const op of list) {
+    withDefaults(op);
     if (op.auth === "seller" && !op.sellerScope) throw new Error(`operation registry: ${op.id} is a seller operation without a sellerScope`);
     if (op.http?.bodyStream && op.tools?.length) throw new Error(`operation registry: ${op.id} streams its body and cannot be a tool`);
     const keys = [`id:${op.id}`, ...(op.http ? [`http:${op.http.method} ${op.http.path}`] : []), ...(op.tools ?? []).map((t) => `tool:${t.name}`)];

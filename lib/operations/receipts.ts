@@ -53,6 +53,7 @@ export const RECEIPTS = [
     description: "No credentials needed. `valid` is the signature check; `still_active` whether the license is active now.",
     tag: "Receipts",
     auth: "public",
+    readOnly: true,
     http: { method: "POST", path: "/api/receipt" },
     input: { body: verifyReceiptRequestSchema },
     output: receiptVerificationSchema,

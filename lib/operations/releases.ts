@@ -121,7 +121,6 @@ export const RELEASES: Operation[] = [
         layer: 6,
         description:
           "Publishes a draft release of one of your products (id: the product id from seller_list_products; version: e.g. 1.2.0), making it visible to buyers, update checks and feeds. The draft must have at least one uploaded artifact (error release_has_no_artifacts); publishing again changes nothing; a yanked release cannot be published (release_yanked).",
-        readOnly: false,
         text: (r) =>
           `Release ${r.version} (${r.channel}) is ${r.status}${r.published_at ? ` since ${r.published_at}` : ""}, with ${r.artifacts.length} artifact${r.artifacts.length === 1 ? "" : "s"}.`,
       },
@@ -222,7 +221,6 @@ export const RELEASES: Operation[] = [
           "Published versions of one product, newest first: version, channel, date, release notes and the platforms/plugin formats each version ships for, with file sizes and checksums. Use it to answer 'what's new', 'which version is current' or 'is there a Linux build'.",
         args: z.object({ product_id: productParamsSchema.shape.id.describe("Product id from browse_marketplace") }),
         toInput: (a) => ({ id: a.product_id as string }),
-        readOnly: true,
         text: (out) => {
           if (out.releases.length === 0) return `Product ${out.product_id} has no published releases yet.`;
           const lines = out.releases.map((r) => {

@@ -78,7 +78,6 @@ export const REVIEWS = [
                 o.next_page !== null ? `More: call again with page: ${String(o.next_page)}.` : "This is the last page.",
               ].join("\n")
             : "No reviews yet.",
-        readOnly: true,
       },
     ],
   }),
@@ -153,7 +152,6 @@ export const REVIEWS = [
                 ...o.reviews.map((r) => `${r.product.name}${r.hidden ? " [hidden by the operator]" : ""}: ${reviewLine(r)}`),
               ].join("\n")
             : "No reviews match.",
-        readOnly: true,
       },
     ],
   }),

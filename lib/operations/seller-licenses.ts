@@ -68,7 +68,6 @@ export const SELLER_LICENSES: Operation[] = [
                 ...o.licenses.map(licenseText),
               ].join("\n")
             : "No license matches.",
-        readOnly: true,
       },
     ],
   }),
@@ -148,7 +147,6 @@ export const SELLER_LICENSES: Operation[] = [
         description:
           "Revoke one of your licenses by its id (from seller_list_licenses): the key stops working in the app at its next check. Give a short `reason` (refund, leaked key, chargeback). It can be undone with seller_reinstate_license. Confirm with the seller before revoking.",
         text: (o) => `Revoked: ${licenseLine(o.license)}. Undo with seller_reinstate_license.`,
-        readOnly: false,
       },
     ],
   }),
@@ -177,7 +175,6 @@ export const SELLER_LICENSES: Operation[] = [
         description:
           "Reinstate one of your revoked licenses by its id: the key works again. Refused (license_revoked_by_payment) when a refund or a payment dispute ended it; offer a complimentary license then.",
         text: (o) => `Reinstated: ${licenseLine(o.license)}.`,
-        readOnly: false,
       },
     ],
   }),
@@ -215,7 +212,6 @@ export const SELLER_LICENSES: Operation[] = [
           "Release one machine of one of your licenses (license id and machine id from seller_list_licenses), freeing its seat, typically when a buyer writes that they reinstalled or replaced a computer and the key says all seats are taken. The app on that machine asks for the key again.",
         text: (o) =>
           `Released ${machineLine(o.machine)} from ${o.license.key}; ${String(o.license.active_machines)}/${String(o.license.max_machines)} machines now in use.`,
-        readOnly: false,
       },
     ],
   }),
