@@ -30,6 +30,12 @@ const ERRORS: Record<string, string> = {
   product_not_featured: "That listing is not featured.",
   listing_changed: "That listing changed in the meantime; try again.",
   refund_exceeds_remaining: "That is more than remains to be refunded on this order.",
+  // A refund amount the parser refused (lib/money/parse-money.ts); the line under the field gave the details as it was typed.
+  amount_not_a_number: "Enter the amount as digits in the order's currency, such as 12.50 or 12,50, or leave it empty for all that remains.",
+  amount_ambiguous:
+    "That amount could be read two ways (1,234: a thousand and more, or one and a bit). Write 1234 or 1234.00, or use at most two decimals.",
+  amount_too_many_decimals: "That amount has more decimals than the order's currency has.",
+  amount_negative: "Enter the amount without a minus sign.",
   order_not_paid: "Only paid orders can be refunded or disputed.",
   dispute_exists: "This order already had a dispute.",
   no_open_dispute: "Open a test dispute on this order first.",

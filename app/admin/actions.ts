@@ -9,7 +9,7 @@ import { reinstateSeller, suspendSeller } from "@/lib/admin/sellers";
 import { requireAdmin } from "@/lib/admin/session";
 import { getDb } from "@/lib/db";
 import { AppError, notFound } from "@/lib/http/errors";
-import { minorDigits } from "@/lib/pricing";
+import { parseMoney } from "@/lib/money/parse-money";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { simulateTestDispute, TEST_DISPUTE_STEPS } from "@/lib/refunds/test-disputes";
 import { refundReasonSchema } from "@/lib/refunds/schemas";
@@ -93,14 +93,17 @@ export async function unfeatureProductAction(fd: FormData): Promise<void> {
   });
 }
 
-/** "12.50" in the order's currency → minor units, exactly (no float); blank → all that remains. */
+/**
+ * The amount typed, read by parseMoney in the order's currency; blank → all that remains. A refusal goes back as its
+ * own code (the page has words for each), never as the typed text.
+ */
 function amountOf(raw: string, currency: string): number | undefined {
-  const t = raw.trim();
-  if (!t) return undefined;
-  const digits = minorDigits(currency);
-  const m = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${String(Math.max(digits, 1))}}))?$`).exec(t);
-  if (!m || (digits === 0 && m[2])) throw new AppError("invalid", 400, "invalid amount");
-  return Number(m[1]) * 10 ** digits + Number((m[2] ?? "").padEnd(digits, "0") || "0");
+  const amount = parseMoney(raw, currency);
+  if (!amount.ok) {
+    if (amount.code === "empty") return undefined;
+    throw new AppError(amount.code === "too_large" ? "refund_exceeds_remaining" : `amount_${amount.code}`, 422, amount.message);
+  }
+  return amount.minor;
 }
 
 export async function testDisputeAction(fd: FormData): Promise<void> {

@@ -64,7 +64,7 @@ export function firstLanguageTag(header: string | null | undefined): string | un
 
 const refuse = (code: MoneyRefusal, message: string): ParsedMoney => ({ ok: false, code, message });
 
-function example(code: string, digits: number): string {
+function example(digits: number): string {
   return digits === 0 ? "1234" : `19.${"9".padEnd(digits, "0")}`;
 }
 
@@ -104,7 +104,7 @@ export function parseMoney(text: string, currency: string, options: { locale?: s
   const digits = minorDigits(code);
   const s = text.normalize("NFKC").replace(/\s+/gu, " ").trim();
   if (s === "") return refuse("empty", "Enter an amount.");
-  const plain = `Enter an amount such as ${example(code, digits)}${digits > 0 ? ` or ${example(code, digits).replace(".", ",")}` : ""}.`;
+  const plain = `Enter an amount such as ${example(digits)}${digits > 0 ? ` or ${example(digits).replace(".", ",")}` : ""}.`;
   if (s.length > MAX_LENGTH) return refuse("not_a_number", plain);
 
   const shape = SHAPE.exec(s);
@@ -130,7 +130,7 @@ export function parseMoney(text: string, currency: string, options: { locale?: s
     const whole = `${read.integer}${read.fraction}`;
     const big = formatPrice(Number(`${whole}${"0".repeat(digits)}`), code);
     // Written as formatPrice would, with the three decimals the currency may not have.
-    const small = `${new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: 3 }).format(`${read.integer}.${read.fraction}`)} ${code}`;
+    const small = `${new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: 3 }).format(`${read.integer}.${read.fraction}` as `${number}`)} ${code}`;
     const decimal = decimalOf(options.locale) === "," ? "," : ".";
     const rewrite =
       digits === 3
@@ -143,7 +143,7 @@ export function parseMoney(text: string, currency: string, options: { locale?: s
       "too_many_decimals",
       digits === 0
         ? `${code} has no decimals: enter a whole amount, such as 1234.`
-        : `${code} has ${digits} decimals at most, such as ${example(code, digits)}.`,
+        : `${code} has ${digits} decimals at most, such as ${example(digits)}.`,
     );
   }
   const integer = read.integer.replace(/^0+(?=\d)/, "");

@@ -2,6 +2,8 @@ import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
 import { checkUpload, saveUploads } from "@/lib/dashboard/uploads";
 import { AppError } from "@/lib/http/errors";
 import type { ProductInput } from "@/lib/marketplace/schemas";
+import { parseMoney } from "@/lib/money/parse-money";
+import { formatPrice, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import {
   addError,
   FILES_KEPT_FIELD,
@@ -17,17 +19,6 @@ import { MAX_SCREENSHOTS, PRODUCT_TEXT_FIELDS } from "@/components/dashboard/pro
 /** Schema fields shown under another form field. */
 const FIELD_OF: Record<string, string> = { price_cents: "price" };
 const NUMERIC = new Set(["max_machines", "trial_days", "price_cents", "update_days"]);
-
-/** "19", "19.9", "$1,299.00", "€12" → cents; "" → undefined; anything else → NaN. */
-function parsePrice(text: string): number | undefined {
-  const t = text
-    .trim()
-    .replace(/^[$€£]\s*/, "")
-    .replace(/,/g, "");
-  if (t === "") return undefined;
-  if (!/^\d{1,7}(\.\d{1,2})?$/.test(t)) return Number.NaN;
-  return Math.round(Number(t) * 100);
-}
 
 function parseWhole(text: string): number | undefined {
   const t = text.trim();
@@ -124,10 +115,14 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
   const images = [...imageUrls, ...imageBytes.map((_, i) => pendingImage(i))];
   values.images = imageUrls.join("\n");
 
-  const price = parsePrice(String(values.price));
-  if (price === undefined) addError(errors, "price", "Enter a price.");
-  else if (Number.isNaN(price)) addError(errors, "price", "Enter a price such as 19 or 19.99.");
-  if (price === undefined || Number.isNaN(price)) handled.add("price_cents");
+  // Read in the currency chosen with it (its decimals, its sign); an unknown one is the currency field's problem.
+  const chosenCurrency = String(values.currency).trim().toLowerCase();
+  const priceCurrency = (SUPPORTED_CURRENCIES as readonly string[]).includes(chosenCurrency) ? chosenCurrency : PRICING.currency;
+  const price = parseMoney(String(values.price), priceCurrency);
+  if (!price.ok) {
+    addError(errors, "price", price.code === "empty" ? "Enter a price." : price.message);
+    handled.add("price_cents");
+  }
 
   const iconUrl = (iconBytes ? PENDING_ICON : "") || String(values.icon_url).trim() || currentIcon || "";
   if (!iconUrl && !errors.icon) {
@@ -146,7 +141,7 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
     tagline: values.tagline,
     description: values.description,
     plugin_id: String(values.plugin_id).trim().toLowerCase(),
-    price_cents: price,
+    price_cents: price.ok ? price.minor : undefined,
     currency: String(values.currency).trim() || undefined,
     category: values.category || undefined,
     max_machines: parseWhole(String(values.max_machines)),
@@ -175,7 +170,8 @@ export async function readProductForm(fd: FormData, currentIcon: string | null, 
       const key = String(issue.path[0] ?? "_form");
       if (handled.has(key)) continue;
       let message = issueMessage(issue, NUMERIC);
-      if (key === "price_cents" && issue.code === "too_big") message = "Must be at most 10,000.00.";
+      if (key === "price_cents" && issue.code === "too_big") message = `Must be at most ${formatPrice(1_000_000, priceCurrency)}.`;
+      if (key === "price_cents" && issue.code === "too_small") message = `Must be at least ${formatPrice(100, priceCurrency)}.`;
       if (key === "images") message = issue.code === "too_big" ? message : `Each screenshot must be an uploaded file or a full https:// address.`;
       // Which demo link: the schema's index is the link's place among the non-empty lines.
       if (key === "demo_links" && typeof issue.path[1] === "number") message = `Demo link ${issue.path[1] + 1}: ${message}`;

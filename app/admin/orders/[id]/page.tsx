@@ -6,13 +6,14 @@ import { getAdminOrder } from "@/lib/admin/orders";
 import { adminMetadata, requireAdmin } from "@/lib/admin/session";
 import { AppError } from "@/lib/http/errors";
 import { formatPrice, minorToDecimal, TAX_NOT_CALCULATED } from "@/lib/pricing";
-import { formatMoment } from "@/components/dashboard/format";
+import { formatMoment, param } from "@/components/dashboard/format";
+import { RefundAmountLine } from "@/components/dashboard/refund-amount-line";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
 import { buttonSecondary, card, focusRing, inputBase } from "@/components/ui/styles";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
 import { refundOrderAction, testDisputeAction } from "../../actions";
-import { AdminNotice, Badge, type SearchParams } from "../../_ui";
+import { AdminMessages, AdminNotice, Badge, type SearchParams } from "../../_ui";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = (): Promise<Metadata> => adminMetadata("Order");
@@ -41,9 +42,18 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
   const total = o.amount_cents + (o.tax_cents ?? 0);
   const remaining = total - o.refunded_cents;
   const money = (n: number) => formatPrice(n, o.currency);
+  const query = await searchParams;
+  // After the operator's refund, the notice repeats it as stored: the latest refund the operator made on this order.
+  const justRefunded = param(query.notice) === "refunded" ? o.refunds.findLast((r) => r.initiated_by === "operator") : undefined;
   return (
     <>
-      <AdminNotice searchParams={await searchParams} />
+      {justRefunded ? (
+        <AdminMessages
+          notice={`Refunded ${money(justRefunded.amount_cents)} to ${o.buyer_email}. The buyer is told by e-mail; a full refund revokes the license.`}
+        />
+      ) : (
+        <AdminNotice searchParams={query} />
+      )}
       <PageHeader
         eyebrow={
           <Link href="/admin/orders" className={`rounded-sm hover:text-slate-900 hover:underline ${focusRing}`}>
@@ -189,7 +199,7 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
                 Up to {money(remaining)} remains. A full refund revokes the license; the buyer is told by e-mail.
               </p>
               <input type="hidden" name="id" value={o.id} />
-              <div>
+              <RefundAmountLine id="refund-amount-understood" currency={o.currency} buyerEmail={o.buyer_email} remainingCents={remaining}>
                 <label htmlFor="refund-amount" className="block text-sm font-medium text-slate-900">
                   Amount in {o.currency.toUpperCase()} (empty: all that remains)
                 </label>
@@ -197,11 +207,12 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
                   id="refund-amount"
                   name="amount"
                   inputMode="decimal"
-                  pattern="\d{1,9}(\.\d{1,2})?"
+                  maxLength={32}
                   placeholder={minorToDecimal(remaining, o.currency)}
+                  aria-describedby="refund-amount-understood"
                   className={`${inputBase} mt-1.5`}
                 />
-              </div>
+              </RefundAmountLine>
               <div>
                 <label htmlFor="refund-reason" className="block text-sm font-medium text-slate-900">
                   Reason (the buyer sees it)

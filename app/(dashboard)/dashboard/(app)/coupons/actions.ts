@@ -1,23 +1,17 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { requireSeller } from "@/lib/auth/next-session";
 import { createCoupon, deactivateCoupon } from "@/lib/coupons/manage-coupons";
 import { createCouponInputSchema } from "@/lib/coupons/schemas";
 import { AppError } from "@/lib/http/errors";
-import { minorDigits } from "@/lib/pricing";
+import { firstLanguageTag, parseMoney } from "@/lib/money/parse-money";
+import { formatPrice, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import { appErrorMessage, formValues, isNotFound, refused, zodFieldErrors, type FormState } from "@/components/dashboard/form-state";
 
 const FIELDS = ["code", "kind", "percent_off", "amount_off", "currency", "expires_on", "max_redemptions"] as const;
-
-/** "5", "5.5" or "5.50" in the currency's major unit → minor units, exactly (no float); NaN when not a plain amount. */
-function toMinor(text: string, currency: string): number {
-  const digits = minorDigits(currency);
-  const m = /^(\d{1,7})(?:\.(\d+))?$/.exec(text.trim());
-  if (!m || (m[2] ?? "").length > digits) return Number.NaN;
-  return Number(m[1]) * 10 ** digits + Number((m[2] ?? "").padEnd(digits, "0") || "0");
-}
 
 /** A whole number from a form field; undefined when empty, NaN when not a whole number. */
 function wholeNumber(text: string): number | undefined {
@@ -31,6 +25,12 @@ export async function createCouponAction(_prev: FormState, fd: FormData): Promis
   const values = formValues(fd, FIELDS, ["product_ids"]);
   const kind = String(values.kind);
   const currency = String(values.currency).toLowerCase();
+  // Read in the chosen currency; an unknown one is refused by the schema, and the amount read as dollars meanwhile.
+  const amountCurrency = (SUPPORTED_CURRENCIES as readonly string[]).includes(currency) ? currency : "usd";
+  const amount =
+    kind === "amount"
+      ? parseMoney(String(values.amount_off), amountCurrency, { locale: firstLanguageTag((await headers()).get("accept-language")) })
+      : null;
   const expires = String(values.expires_on).trim();
   const errors: FormState["errors"] = {};
   // The form asks for a day; the code works through the end of that day, UTC.
@@ -40,25 +40,31 @@ export async function createCouponAction(_prev: FormState, fd: FormData): Promis
       code: String(values.code),
       kind,
       ...(kind === "percent" ? { percent_off: wholeNumber(String(values.percent_off)) } : {}),
-      ...(kind === "amount" ? { amount_off_cents: toMinor(String(values.amount_off), currency || "usd"), currency: currency || undefined } : {}),
+      ...(kind === "amount" ? { amount_off_cents: amount?.ok ? amount.minor : undefined, currency: currency || undefined } : {}),
       expires_at: expiresAt,
       max_redemptions: wholeNumber(String(values.max_redemptions)) ?? null,
       product_ids: values.product_ids,
     },
     { reportInput: true },
   );
-  if (!parsed.success) {
-    zodFieldErrors(
-      parsed.error,
-      { rename: { amount_off_cents: "amount_off", expires_at: "expires_on" }, numeric: new Set(["percent_off", "max_redemptions"]) },
-      errors,
-    );
+  if (!parsed.success || (amount && !amount.ok)) {
+    if (!parsed.success) {
+      zodFieldErrors(
+        parsed.error,
+        { rename: { amount_off_cents: "amount_off", expires_at: "expires_on" }, numeric: new Set(["percent_off", "max_redemptions"]) },
+        errors,
+      );
+    }
     if (errors.expires_on) errors.expires_on = ["Enter a day as YYYY-MM-DD, or leave it empty."];
-    if (errors.amount_off && kind === "amount") errors.amount_off = ["Enter an amount such as 5 or 4.50."];
+    if (amount && !amount.ok) errors.amount_off = [amount.code === "empty" ? "Enter the amount off." : amount.message];
+    else if (errors.amount_off && kind === "amount") {
+      errors.amount_off = [`Enter an amount from ${formatPrice(1, amountCurrency)} to ${formatPrice(1_000_000, amountCurrency)}.`];
+    }
     return refused(values, errors);
   }
+  let couponId: string;
   try {
-    await createCoupon(developer.id, parsed.data);
+    couponId = (await createCoupon(developer.id, parsed.data)).id;
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     if (error.code === "coupon_code_taken") return refused(values, { code: [error.detail] });
@@ -67,7 +73,8 @@ export async function createCouponAction(_prev: FormState, fd: FormData): Promis
     return refused(values, {}, appErrorMessage(error));
   }
   revalidatePath("/dashboard/coupons");
-  redirect(`/dashboard/coupons?done=created#coupons`);
+  // The page repeats the discount as stored, named by the coupon's id.
+  redirect(`/dashboard/coupons?done=created&coupon=${encodeURIComponent(couponId)}#coupons`);
 }
 
 // Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.

@@ -17,9 +17,10 @@ export const metadata: Metadata = { title: "Coupons", robots: { index: false } }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+const CREATED_NEXT = "Buyers can enter it on the product page, and agents pass it as coupon_code.";
 // Only known codes are shown, so a crafted link cannot put words on the page.
 const DONE: Record<string, string> = {
-  created: "Coupon created. Buyers can enter it on the product page, and agents pass it as coupon_code.",
+  created: `Coupon created. ${CREATED_NEXT}`,
   deactivated: "Coupon deactivated. Buyers can no longer apply it; checkouts already holding it keep their price.",
 };
 
@@ -39,13 +40,16 @@ export default async function CouponsPage({ searchParams }: Props) {
   const query = await searchParams;
   const [coupons, products] = await Promise.all([listCoupons(developer.id), listSellerProducts(developer.id)]);
   const names = new Map(products.map((p) => [p.id, p.name]));
-  const done = DONE[param(query.done)];
+  const doneCode = param(query.done);
+  const done = DONE[doneCode];
+  // The discount as stored, repeated after creating it: the id names one of this seller's coupons or nothing.
+  const created = doneCode === "created" ? coupons.find((c) => c.id === param(query.coupon)) : undefined;
 
   return (
     <>
       {done ? (
         <div role="status" id="coupons-notice" className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
-          {done}
+          {created ? `Coupon created: ${created.code}, ${discount(created)}. ${CREATED_NEXT}` : done}
         </div>
       ) : null}
       <PageHeader

@@ -1,29 +1,21 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { requireSeller } from "@/lib/auth/next-session";
 import { AppError } from "@/lib/http/errors";
 import { getDb } from "@/lib/db";
-import { minorDigits } from "@/lib/pricing";
+import { firstLanguageTag, parseMoney } from "@/lib/money/parse-money";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { orderParamsSchema, refundReasonSchema } from "@/lib/refunds/schemas";
 import { appErrorMessage, formText, formValues, isNotFound, refused, zodFieldErrors, type FormState } from "@/components/dashboard/form-state";
 
 const orderPath = (id: string) => `/dashboard/orders/${encodeURIComponent(id)}`;
 
-/** "12.5" in a currency with 2 decimals → 1250; null when it is not a plain positive amount in that precision. */
-function toMinor(text: string, currency: string): number | null {
-  const digits = minorDigits(currency);
-  const m = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${Math.max(digits, 1)}}))?$`).exec(text.replace(/,/g, "").trim());
-  if (!m || (digits === 0 && m[2] !== undefined)) return null;
-  const minor = Number(m[1]) * 10 ** digits + Number((m[2] ?? "").padEnd(digits, "0") || "0");
-  return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
-}
-
 /**
  * The refund form: "full" refunds all that remains, "partial" the amount typed (in the order's currency, major
- * units). The seller must tick the confirmation; refusals come back with the problem's own words.
+ * units, read by parseMoney). The seller must tick the confirmation; refusals come back with the problem's own words.
  */
 export async function refundAction(rawOrderId: unknown, _prev: FormState, fd: FormData): Promise<FormState> {
   const parsedId = orderParamsSchema.safeParse({ id: rawOrderId });
@@ -38,9 +30,10 @@ export async function refundAction(rawOrderId: unknown, _prev: FormState, fd: Fo
   if (!order || order.product.developerId !== developer.id) notFound();
   let amountCents: number | undefined;
   if (formText(fd, "kind") === "partial") {
-    const minor = toMinor(formText(fd, "amount"), order.currency);
-    if (minor === null) errors.amount = [`Enter an amount in ${order.currency.toUpperCase()}, for example 5.00.`];
-    else amountCents = minor;
+    const amount = parseMoney(formText(fd, "amount"), order.currency, { locale: firstLanguageTag((await headers()).get("accept-language")) });
+    if (!amount.ok) errors.amount = [amount.code === "empty" ? `Enter the amount to refund, in ${order.currency.toUpperCase()}.` : amount.message];
+    else if (amount.minor === 0) errors.amount = ["Enter an amount greater than zero."];
+    else amountCents = amount.minor;
   }
   if (formText(fd, "confirm") !== "on") errors.confirm = ["Tick this to confirm the refund."];
   if (Object.keys(errors).length > 0 || !reason.success) return refused(values, errors);

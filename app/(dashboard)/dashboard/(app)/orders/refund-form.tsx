@@ -3,23 +3,30 @@
 import { buttonDanger } from "@/components/dashboard/buttons";
 import { ActionForm, CheckboxField, ChoiceGroup, SubmitButton, TextField } from "@/components/dashboard/form-fields";
 import type { FormState } from "@/components/dashboard/form-state";
+import { RefundAmountLine } from "@/components/dashboard/refund-amount-line";
 
 const LABELS = { kind: "Refund", amount: "Amount", reason: "Reason", confirm: "Confirmation" };
 
 /**
  * Refund all that remains or a part of it, with a reason the buyer reads in their e-mail. The confirmation box says
- * what happens, so the seller never refunds (or revokes a license) by a stray click.
+ * what happens, so the seller never refunds (or revokes a license) by a stray click; the line under the amount says
+ * what will be refunded to whom, as it is typed.
  */
 export function RefundForm({
   action,
   remainingDisplay,
-  currencyCode,
+  remainingCents,
+  currency,
+  buyerEmail,
   placeholder,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
   /** What can still be refunded, formatted with its code. */
   remainingDisplay: string;
-  currencyCode: string;
+  remainingCents: number;
+  /** The order's currency, as stored. */
+  currency: string;
+  buyerEmail: string;
   placeholder: string;
 }) {
   return (
@@ -39,15 +46,17 @@ export function RefundForm({
           { value: "partial", label: "Part of it", description: "The license keeps working." },
         ]}
       />
-      <TextField
-        name="amount"
-        label={`${LABELS.amount} in ${currencyCode}`}
-        inputMode="decimal"
-        optional
-        placeholder={placeholder}
-        hint="Only for a partial refund: the amount to give back, tax included."
-        maxLength={16}
-      />
+      <RefundAmountLine id="refund-amount-understood" currency={currency} buyerEmail={buyerEmail} remainingCents={remainingCents} kindField="kind">
+        <TextField
+          name="amount"
+          label={`${LABELS.amount} in ${currency.toUpperCase()}`}
+          inputMode="decimal"
+          optional
+          placeholder={placeholder}
+          hint="Only for a partial refund: the amount to give back, tax included."
+          maxLength={32}
+        />
+      </RefundAmountLine>
       <TextField name="reason" label={LABELS.reason} required maxLength={500} hint="One line; the buyer sees it in the refund e-mail." />
       <CheckboxField
         name="confirm"

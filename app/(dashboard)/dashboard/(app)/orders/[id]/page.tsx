@@ -75,7 +75,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
     <>
       {justRefunded ? (
         <div role="status" className="mb-6 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm font-medium text-emerald-900">
-          {money(justRefunded.amount_cents)} refunded. The buyer has been e-mailed
+          Refunded {money(justRefunded.amount_cents)} to {order.buyer_email}. The buyer has been e-mailed
           {order.license && order.license.revocation === "refunded" ? "; the license is revoked." : "; the license keeps working."}
         </div>
       ) : null}
@@ -202,7 +202,9 @@ export default async function OrderPage({ params, searchParams }: Props) {
             <RefundForm
               action={refundAction.bind(null, order.id)}
               remainingDisplay={money(order.refundable_cents)}
-              currencyCode={order.currency.toUpperCase()}
+              remainingCents={order.refundable_cents}
+              currency={order.currency}
+              buyerEmail={order.buyer_email}
               placeholder={minorToDecimal(Math.min(order.refundable_cents, 500), order.currency)}
             />
           </div>
