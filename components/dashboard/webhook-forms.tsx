@@ -1,5 +1,6 @@
 "use client";
 
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { useActionState, type ReactNode, type SubmitEvent } from "react";
 import { useFormStatus } from "react-dom";
 import { buttonPrimary, inputBase } from "@/components/ui/styles";
@@ -35,12 +36,13 @@ function SecretOnce({ secret, url }: { secret: string; url: string | null }) {
 }
 
 /** A new endpoint: URL, a note, and the events it receives (none ticked: all of them). */
-export function WebhookCreateForm({ action, events }: { action: Action; events: readonly string[] }) {
+export function WebhookCreateForm({ action, events, idempotencyKey }: { action: Action; events: readonly string[]; idempotencyKey: string }) {
   const [state, formAction] = useActionState(action, EMPTY_WEBHOOK_STATE);
   return (
     <div className="space-y-5">
       {state.secret ? <SecretOnce secret={state.secret} url={state.url} /> : null}
       <form action={formAction} aria-label="Add a webhook endpoint" className="space-y-5">
+        <IdempotencyField value={idempotencyKey} />
         {state.error ? (
           <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
             {state.error}

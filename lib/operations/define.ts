@@ -11,12 +11,13 @@ import type { SellerScope } from "../seller-api/tokens.ts";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Who may call: anyone (`public`), a seller (`seller`: the dashboard's session cookie, whose writes must come from
+ * Who may call: anyone (`public`), a buyer signed in to My licenses (`buyer`: the buyer's session cookie, whose
+ * writes must come from our own origin; only the session's e-mail decides whose licenses a call may touch), a seller (`seller`: the dashboard's session cookie, whose writes must come from
  * our own origin, or a seller API token, `Authorization: Bearer ilmsk_…`, whose scopes must cover `sellerScope`), the operator (`admin`: a session whose address ADMIN_EMAILS lists; anyone else gets a 404,
  * and writes must come from our own origin), or an agent platform (`agent`: the Agentic Commerce Protocol's Bearer
  * key the operator issued; without one, an anonymous agent when ACP_ANONYMOUS is on).
  */
-type Auth = "public" | "seller" | "admin" | "agent";
+type Auth = "public" | "buyer" | "seller" | "admin" | "agent";
 
 export type Tag =
   | "Marketplace"
@@ -72,6 +73,8 @@ export interface Seller {
 
 export interface HandlerContext extends CallContext {
   seller?: Seller;
+  /** The buyer, for `buyer` operations: the signed-in address (lower case). */
+  buyer?: { email: string };
   /** The operator, for `admin` operations. */
   admin?: { email: string };
   /** The agent platform, for `agent` operations: its id, or null for an anonymous agent. */

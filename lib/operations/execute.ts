@@ -40,7 +40,15 @@ async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promi
   return { email: session.email, developer, via: "session", actor: session.email };
 }
 
-type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
+type Caller = Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer">;
+
+/** The buyer behind a `buyer` operation: the My licenses session, whose writes must come from our own origin. */
+async function buyerFor(ctx: CallContext, write: boolean): Promise<{ email: string }> {
+  const session = await sessionFromToken(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE.buyer), "buyer");
+  if (!session) throw new AppError("unauthorized", 401, "Sign in to My licenses first.");
+  if (write && !originAllowed(ctx.headers, ctx.origin)) throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
+  return { email: session.email.toLowerCase() };
+}
 const NOBODY: Caller = Object.freeze({});
 
 /**
@@ -50,6 +58,7 @@ const NOBODY: Caller = Object.freeze({});
 export async function authorize(op: Operation, ctx: CallContext): Promise<Caller> {
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   if (op.auth === "agent") return { agent: await agentFor(ctx) };
+  if (op.auth === "buyer") return { buyer: await buyerFor(ctx, !readOnlyOf(op)) };
   return op.auth === "seller" ? { seller: await sellerFor(op, ctx, !readOnlyOf(op)) } : NOBODY;
 }
 

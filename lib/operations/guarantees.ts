@@ -34,16 +34,17 @@ export function bodyCapOf(op: Operation): number {
   return op.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 }
 
-type Caller = Pick<HandlerContext, "seller" | "admin" | "agent">;
+type Caller = Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer">;
 
 /**
  * Whom a call counts against, and whose idempotency keys it shares: the operator, the seller (session or token
- * alike), the agent platform, or, for anonymous callers (the public and anonymous agents), the client's address, so
+ * alike), the buyer, the agent platform, or, for anonymous callers (the public and anonymous agents), the client's address, so
  * strangers never meet in one scope.
  */
 export function callerId(caller: Caller, ctx: Pick<CallContext, "client">): string {
   if (caller.admin) return `admin:${caller.admin.email}`;
   if (caller.seller) return `seller:${caller.seller.developer.id}`;
+  if (caller.buyer) return `buyer:${caller.buyer.email}`;
   if (caller.agent?.platformId) return `agent:${caller.agent.platformId}`;
   return caller.agent ? `agent-anonymous:${ctx.client}` : `client:${ctx.client}`;
 }

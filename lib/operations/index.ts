@@ -74,3 +74,16 @@ export function operationsAt(path: string): Operation[] {
   if (!found.length) throw new Error(`operation registry: nothing is declared at ${path}`);
   return found;
 }
+
+/** An operation's id (its OpenAPI operationId). */
+export type OperationId = string;
+
+let byId: Map<string, Operation> | undefined;
+
+/** The operation with this id; an unknown id is a programming error. */
+export function operationById(id: OperationId): Operation {
+  byId ??= new Map(operations().map((op) => [op.id, op]));
+  const op = byId.get(id);
+  if (!op) throw new Error(`operation registry: no operation ${id}`);
+  return op;
+}

@@ -213,7 +213,7 @@ export default async function WebhooksPage({ searchParams }: Props) {
       </Section>
       <Section id="new-endpoint" title="Add an endpoint" className="mt-12">
         <div className={`${card} p-6`}>
-          <WebhookCreateForm action={createWebhookAction} events={SELLER_EVENT_TYPES} />
+          <WebhookCreateForm action={createWebhookAction} events={SELLER_EVENT_TYPES} idempotencyKey={crypto.randomUUID()} />
         </div>
       </Section>
     </>

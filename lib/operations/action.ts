@@ -1,0 +1,95 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { headers } from "next/headers";
+import { env } from "../env.ts";
+import { AppError } from "../http/errors.ts";
+import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
+import { requestIdFrom, toAppError } from "../http/respond.ts";
+import type { CallContext } from "./define.ts";
+import { execute, parseParts } from "./execute.ts";
+import { operationById, type OperationId } from "./index.ts";
+
+/**
+ * The fifth transport, beside REST, the lean path, MCP and A2A: a server action (a dashboard, admin or My licenses
+ * form) runs its write as an operation through execute(), with the operation's limits, auth (the session cookie, and
+ * same-origin for writes), idempotency, body cap and handler, exactly as the REST route would. An action only
+ * translates: its form into the operation's input, the outcome into the page's state.
+ */
+
+/** A call's parts, as a form or a bound argument gives them; parsed with the operation's schemas, as REST parses. */
+export interface ActionCall {
+  params?: Record<string, unknown>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /**
+   * The form's idempotency key (a hidden `idempotency_key` field made when the page was drawn): a second submission
+   * of the same form, by a double click or a retry after a lost answer, gets the first answer instead of a second
+   * effect.
+   */
+  idempotencyKey?: string;
+}
+
+export type ActionOutcome<O> = { ok: true; output: O } | { ok: false; problem: AppError };
+
+/** Runs one operation for a server action; a refusal comes back as a problem the page words, never as a thrown 500. */
+export async function runOperation<O = unknown>(id: OperationId, call: ActionCall = {}): Promise<ActionOutcome<O>> {
+  const op = operationById(id);
+  const h = await headers();
+  const requestId = requestIdFrom(h.get("x-request-id"));
+  const ctx: CallContext = {
+    transport: "action",
+    client: h.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
+    requestId,
+    headers: new Headers(h),
+    // Compared with the browser's Origin for writes: the public origin, never the address Next listens on.
+    origin: new URL(env().BASE_URL).origin,
+    ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}),
+  };
+  try {
+    const input = parseParts(op, { query: call.query ?? {}, params: call.params ?? {}, body: call.body ?? {} });
+    return { ok: true, output: (await execute(op, input, ctx)) as O };
+  } catch (error) {
+    return { ok: false, problem: toAppError(error, requestId) };
+  }
+}
+
+/**
+ * The request a server action answers, as the front door saw it (server.ts runs Next inside this store for requests
+ * carrying `Next-Action`): an action refusing its arguments records its problem here, and the front door answers it
+ * as a 400 problem document instead of the 500 Next would send for the thrown error.
+ */
+export const actionRequest = new AsyncLocalStorage<{ problem?: AppError }>();
+
+/**
+ * Refuses arguments a browser could not have sent (no form, a bound id that is not a string): 400 `invalid_action_arguments`.
+ * Thrown, so the action stops; the front door turns it into the 400.
+ */
+export function badArguments(detail: string): never {
+  const problem = new AppError("invalid_action_arguments", 400, detail);
+  const store = actionRequest.getStore();
+  if (store) store.problem = problem;
+  throw problem;
+}
+
+/** A server action's form, or a 400 when it was called without one. */
+export function formOf(value: unknown): FormData {
+  if (!(value instanceof FormData)) badArguments("This action takes the form it belongs to.");
+  return value;
+}
+
+/** A bound argument that names something (an id): a short string, or a 400. */
+export function idOf(value: unknown, max = 200): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > max)
+    badArguments("This action was called with an argument it does not take.");
+  return value;
+}
+
+/** Text of one form field ("" when missing or a file). */
+export function textOf(fd: FormData, name: string): string {
+  const v = fd.get(name);
+  return typeof v === "string" ? v : "";
+}
+
+/** The form's idempotency key, when it carries one (see ActionCall.idempotencyKey). */
+export function idempotencyKeyOf(fd: FormData): string | undefined {
+  return textOf(fd, "idempotency_key") || undefined;
+}
