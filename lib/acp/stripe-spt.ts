@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import Stripe from "stripe";
 import { AppError } from "../http/errors.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
-import type { PaymentRequest, PreparedPayment } from "./payment.ts";
+import type { PaymentRequest, PreparedPayment } from "./payment-types.ts";
 
 /** Stripe Shared Payment Tokens as agents are granted them. */
 const SPT = /^spt_[A-Za-z0-9_]{6,250}$/;

@@ -1,5 +1,4 @@
 import type { Db } from "../db.ts";
-import type { PaidFacts } from "../payments/apply-payment-event.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
 import { recordEntries, saleEntries } from "../ledger/ledger.ts";
@@ -11,6 +10,13 @@ import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/** What a paid event tells about the payment beyond its amount; fulfilment stores it on the order. */
+export interface PaidFacts {
+  providerPaymentId?: string | null;
+  /** Tax charged on top of the order's amount, in minor units; null when not calculated. */
+  taxCents?: number | null;
+}
 
 /**
  * Paid order → its sale, discount, platform fee and tax in the ledger → license for the product with its

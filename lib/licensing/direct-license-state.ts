@@ -2,7 +2,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { directPg, directSqlite, reportQuery } from "../db.ts";
 import { epochMs, flag } from "../db/raw-values.ts";
-import type { LicenseState, MachineState } from "./license-state.ts";
+import type { LicenseState, MachineState } from "./state.ts";
 
 /**
  * The license state validation needs (license-state.ts), read without the client: the license cache re-reads keys

@@ -1,6 +1,6 @@
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { closeOrder } from "../checkout/close-order.ts";
-import { fulfilOrder } from "../checkout/fulfil-order.ts";
+import { fulfilOrder, type PaidFacts } from "../checkout/fulfil-order.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
@@ -24,13 +24,6 @@ export interface PaymentEvent {
   paymentStatus?: string | null;
   /** Facts of a paid event the order keeps: the provider's payment id (for refunds and disputes) and the tax charged. */
   paid?: PaidFacts;
-}
-
-/** What a paid event tells about the payment beyond its amount; fulfilment stores it on the order. */
-export interface PaidFacts {
-  providerPaymentId?: string | null;
-  /** Tax charged on top of the order's amount, in minor units; null when not calculated. */
-  taxCents?: number | null;
 }
 
 export interface AppliedEvent {

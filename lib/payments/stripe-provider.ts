@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { absoluteUrl } from "../urls.ts";
-import type { HostedSessionRequest, PaymentProvider } from "./provider.ts";
+import type { HostedSessionRequest, PaymentProvider } from "./types.ts";
 import { stripeClient } from "./stripe-client.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { absoluteUrl } from "../urls.ts";
-import type { PaymentProvider } from "./provider.ts";
+import type { PaymentProvider } from "./types.ts";
 
 /** Test mode: our own hosted checkout page with a Pay button; no money moves. */
 export const testProvider: PaymentProvider = {
