@@ -4,6 +4,7 @@ import { relative } from "node:path";
 import { resetEnv } from "@/lib/env";
 import { serveFetch } from "@/lib/http/fetch-bridge";
 import { frontDoor } from "@/lib/http/front";
+import type { Reply } from "./http";
 import { APP_DIR, bySpecificity, matchRoute, routeFilesUnder, type RouteHandler } from "./next-routes";
 
 /** A request the stand-in for Next answered (not the lean path or MCP, which server.ts's front door answers itself). */
@@ -73,6 +74,9 @@ export async function startAppServer() {
       }),
     ),
   );
+  // Longer than fetch's own idle timeout (4 s), so the client always drops an idle connection first: on a busy
+  // machine a server closing it at 5 s can race a request being sent on it ("fetch failed").
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
@@ -80,10 +84,34 @@ export async function startAppServer() {
   process.env.PORT = String(port);
   process.env.BASE_URL = url;
   resetEnv();
+  /** A request to the server (a path, or a whole URL as the service's answers give them), read whole. */
+  const send = async (target: string, init: RequestInit & { json?: unknown } = {}): Promise<Reply> => {
+    const { json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (json !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
+    const r = await fetch(new URL(target, url), { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    const text = await r.text();
+    let body: any = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: r.status, headers: r.headers, body, text };
+  };
   return {
     url,
     routed,
     errors,
+    get: (target: string, headers: Record<string, string> = {}) => send(target, { headers }),
+    post: (target: string, json: unknown, headers: Record<string, string> = {}) => send(target, { method: "POST", json, headers }),
+    send,
+    /** The same requests in the shape of Playwright's `request` fixture, for tests moved from the browser suite. */
+    request: {
+      get: (target: string, options: { headers?: Record<string, string> } = {}) => send(target, { headers: options.headers }).then(asApiResponse),
+      post: (target: string, options: { data?: unknown; headers?: Record<string, string> } = {}) =>
+        send(target, { method: "POST", json: options.data, headers: options.headers }).then(asApiResponse),
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -96,6 +124,16 @@ export async function startAppServer() {
           resolve();
         });
       }),
+  };
+}
+
+/** A reply read whole, answering as Playwright's APIResponse does. */
+function asApiResponse(reply: Reply) {
+  return {
+    status: () => reply.status,
+    headers: () => Object.fromEntries(reply.headers) as Record<string, string>,
+    text: () => Promise.resolve(reply.text),
+    json: (): Promise<any> => Promise.resolve(JSON.parse(reply.text)),
   };
 }
 

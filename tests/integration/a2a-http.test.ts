@@ -1,12 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { expect, test } from "@playwright/test";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { disconnectDb } from "@/lib/db";
+import { startAppServer, type AppServer } from "../helpers/app-server";
 
 /**
- * A2A against the production server with the official @a2a-js/sdk client, built from nothing but the agent card's
- * address (ClientFactory.createFromUrl), as an agent developer would start.
+ * A2A over HTTP against the service in this process (tests/helpers/app-server.ts: server.ts's front door and the
+ * route files) with the official @a2a-js/sdk client, built from nothing but the agent card's address
+ * (ClientFactory.createFromUrl), as an agent developer would start. (Moved from the browser suite, which needed no
+ * browser for it; tests/integration/a2a.test.ts checks the binding in detail.)
  */
+let app: AppServer;
+let baseURL: string;
+beforeAll(async () => {
+  app = await startAppServer();
+  baseURL = app.url;
+});
+afterAll(async () => {
+  await app.close();
+  await disconnectDb();
+});
 
 const data = (value: unknown): Part => ({ content: { $case: "data", value }, metadata: undefined, filename: "", mediaType: "application/json" });
 const text = (value: string): Part => ({ content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "text/plain" });
@@ -46,8 +60,8 @@ function problem(task: Task): any {
   return dataOf(task.status?.message?.parts);
 }
 
-test("A2A: the official client builds itself from the card URL and browse_marketplace returns products", async ({ baseURL, request: http }) => {
-  const client = await new ClientFactory().createFromUrl(baseURL!);
+it("A2A: the official client builds itself from the card URL and browse_marketplace returns products", async () => {
+  const client = await new ClientFactory().createFromUrl(baseURL);
   expect(client.protocolVersion).toBe("1.0");
   const card = await client.getAgentCard();
   expect(card.supportedInterfaces[0]).toMatchObject({ url: `${baseURL}/api/a2a`, protocolBinding: "JSONRPC" });
@@ -57,7 +71,7 @@ test("A2A: the official client builds itself from the card URL and browse_market
   const found = result(task);
   expect(found.products).toHaveLength(3);
   expect(found.products.every((p: { category: string }) => p.category === "audio-plugins")).toBe(true);
-  const rest = await (await http.get("/api/marketplace/listings?category=audio-plugins&limit=1")).json();
+  const rest = (await app.get("/api/marketplace/listings?category=audio-plugins&limit=1")).body;
   expect(found.total).toBe(rest.total);
   expect(task.artifacts[0]!.parts.some((p) => p.content?.$case === "text")).toBe(true);
 
@@ -66,8 +80,8 @@ test("A2A: the official client builds itself from the card URL and browse_market
   expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 });
 
-test("A2A: text is routed to a skill; streaming ends in a completed task", async ({ baseURL }) => {
-  const client = await new ClientFactory().createFromUrl(baseURL!);
+it("A2A: text is routed to a skill; streaming ends in a completed task", async () => {
+  const client = await new ClientFactory().createFromUrl(baseURL);
   const search = result(await send(client, [text("tape")]));
   expect(search.products.length).toBeGreaterThan(0);
   const terms = result(await send(client, [text("get_terms")]));
@@ -81,8 +95,8 @@ test("A2A: text is routed to a skill; streaming ends in a completed task", async
   expect(last?.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 });
 
-test("A2A: an unknown skill and a tool's error fail the task with the problem as data", async ({ baseURL }) => {
-  const client = await new ClientFactory().createFromUrl(baseURL!);
+it("A2A: an unknown skill and a tool's error fail the task with the problem as data", async () => {
+  const client = await new ClientFactory().createFromUrl(baseURL);
   const unknown = problem(await send(client, [data({ skill: "teleport", arguments: {} })]));
   expect(unknown.code).toBe("unknown_skill");
   expect(unknown.detail).toContain("browse_marketplace");
@@ -94,7 +108,7 @@ test("A2A: an unknown skill and a tool's error fail the task with the problem as
   expect(invalid.errors[0]).toMatchObject({ name: "limit" });
 });
 
-test("A2A: a 0.3 client's message/send works; bad JSON-RPC gets a JSON-RPC error", async ({ baseURL }) => {
+it("A2A: a 0.3 client's message/send works; bad JSON-RPC gets a JSON-RPC error", async () => {
   const post = async (body: string, headers: Record<string, string> = {}) => {
     const r = await fetch(`${baseURL}/api/a2a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
     expect(r.status).toBe(200);

@@ -1,13 +1,26 @@
 import { createHash, randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { acpSchemaErrors, delegateBody } from "../tests/helpers/acp-protocol";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { disconnectDb } from "@/lib/db";
+import { acpSchemaErrors, delegateBody } from "../helpers/acp-protocol";
+import { startAppServer, type AppServer } from "../helpers/app-server";
 
 /**
  * An agent buys and uses a license over the Agentic Commerce Protocol's REST binding alone, with plain HTTP (no
  * browser page): discovery → create a checkout session → give the buyer → delegate a test card → complete → the
  * license key from the order → activate → validate → the receipt → verify it → deactivate. Every ACP answer is checked
- * against the official JSON Schemas (vendored from the 2026-04-17 release in tests/fixtures/acp-2026-04-17).
+ * against the official JSON Schemas (vendored from the 2026-04-17 release in tests/fixtures/acp-2026-04-17). Against the
+ * service in this process (tests/helpers/app-server.ts: server.ts's front door, lean path and route files); moved
+ * from the browser suite, which needed no browser for it.
  */
+let app: AppServer;
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.close();
+  await disconnectDb();
+});
+type Request = AppServer["request"];
 const VERSION = "2026-04-17";
 function expectValid(body: unknown, ref: string): void {
   const errors = acpSchemaErrors(body, ref);
@@ -15,9 +28,9 @@ function expectValid(body: unknown, ref: string): void {
 }
 
 /** One ACP POST with the headers the protocol requires; checks the status (and the Request-Id echo) and returns the JSON body. */
-async function acp(request: APIRequestContext, url: string, data: unknown, status: number, echoes = true): Promise<any> {
+async function acp(request: Request, url: string, data: unknown, status: number, echoes = true): Promise<any> {
   const requestId = randomUUID();
-  const r: APIResponse = await request.post(url, {
+  const r = await request.post(url, {
     data,
     headers: { "API-Version": VERSION, "Idempotency-Key": randomUUID(), "Request-Id": requestId, "Content-Type": "application/json" },
   });
@@ -26,9 +39,8 @@ async function acp(request: APIRequestContext, url: string, data: unknown, statu
   return r.json();
 }
 
-test("ACP over REST: discovery → session → buyer → delegate_payment → complete → key → activate → validate → receipt → verify → deactivate", async ({
-  request,
-}) => {
+it("ACP over REST: discovery → session → buyer → delegate_payment → complete → key → activate → validate → receipt → verify → deactivate", async () => {
+  const request = app.request;
   // Discovery: where the API is and what it speaks.
   const discovery = await request.get("/.well-known/acp.json");
   expect(discovery.status()).toBe(200);
