@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError } from "@/lib/http/errors";
+import { AppError, type ProblemFieldError } from "@/lib/http/errors";
 
 /**
  * What a dashboard form's server action hands back when it does not redirect: a message for the whole form, the
@@ -51,7 +51,18 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-type Issue = z.core.$ZodIssue;
+/**
+ * What issueMessage reads of an issue: a zod issue, or one rebuilt from a problem document's field error (see
+ * problemFieldErrors), whose `input` is what the form sent for the field.
+ */
+type Issue = Pick<z.core.$ZodIssue, "path" | "message"> & {
+  code: string;
+  input?: unknown;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  format?: string;
+};
 
 /** One zod issue in words a seller understands. Messages written in the schema are kept; zod's defaults are rephrased. */
 export function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Set()): string {
@@ -104,6 +115,83 @@ export function zodFieldErrors(
     addError(into, opts.rename?.[key] ?? key, issueMessage(issue, opts.numeric));
   }
   return into;
+}
+
+/**
+ * zod's default messages (English), as a problem document's field errors carry them, read back into the issue they
+ * were written from: issueMessage then words them as it words the issue itself.
+ */
+const DEFAULT_MESSAGES: Array<[RegExp, (m: RegExpExecArray) => Omit<Issue, "path" | "message">]> = [
+  [/^Invalid input: expected \w+, received \w+$/, () => ({ code: "invalid_type" })],
+  [/^Invalid (?:option: expected one of |input: expected )/, () => ({ code: "invalid_value" })],
+  [
+    /^Too (small|big): expected (\w+) to (?:have|be) (?:exactly |[<>]=?)(-?[\d.]+)/,
+    (m) => (m[1] === "small" ? { code: "too_small", origin: m[2], minimum: Number(m[3]) } : { code: "too_big", origin: m[2], maximum: Number(m[3]) }),
+  ],
+  [/^Invalid URL$/, () => ({ code: "invalid_format", format: "url" })],
+  [/^Invalid email address$/, () => ({ code: "invalid_format", format: "email" })],
+  [/^Invalid (?:string: must |[A-Za-z0-9 -]+$)/, () => ({ code: "invalid_format", format: "regex" })],
+];
+
+/** The issue a problem document's field error was written from, with what the form sent for that field. */
+function issueOf(error: ProblemFieldError, sent: Record<string, unknown>): Issue {
+  const path = error.name === "(root)" ? [] : error.name.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  let input: unknown = sent;
+  for (const part of path) input = input !== null && typeof input === "object" ? (input as Record<PropertyKey, unknown>)[part] : undefined;
+  // An empty field, or one of spaces (the schemas trim), is a missing one.
+  if (typeof input === "string" && input.trim() === "") input = "";
+  // "Invalid input" is what a union (an address or an uploaded file's path) says when neither fits.
+  const found = error.message === "Invalid input" ? { code: "invalid_union" } : undefined;
+  for (const [re, read] of found ? [] : DEFAULT_MESSAGES) {
+    const m = re.exec(error.message);
+    if (m) return { ...read(m), path, message: error.message, input };
+  }
+  return { code: found?.code ?? "custom", path, message: error.message, input };
+}
+
+export interface ProblemWording {
+  /** What the form sent (the operation's input before parsing), to tell an empty field from a wrong one. */
+  sent?: Record<string, unknown>;
+  /** The form field that shows an input field's problems, when named otherwise (price_cents → price). */
+  rename?: Readonly<Record<string, string>>;
+  /** Input fields that take numbers. */
+  numeric?: ReadonlySet<string>;
+  /** The form's own wording for one problem: given the issue and issueMessage's words, the words to show. */
+  word?: (issue: Issue & { field: string }, message: string) => string;
+}
+
+/**
+ * A refused operation's field problems (a problem document's `errors`, `{ in, name, message }` each) next to the form
+ * fields that show them, worded as issueMessage words a zod issue: the same messages a form gets that checks its
+ * fields itself. Problems about anything but the body (a path parameter, a header) are no field's and are left out.
+ */
+export function problemFieldErrors(problem: AppError, wording: ProblemWording = {}, into: FormState["errors"] = {}): FormState["errors"] {
+  for (const error of problem.extra.errors ?? []) {
+    if (error.in !== "body" && error.in !== "query") continue;
+    const issue = issueOf(error, wording.sent ?? {});
+    const field = String(issue.path[0] ?? "_form");
+    const message = issueMessage(issue, wording.numeric);
+    addError(into, wording.rename?.[field] ?? field, wording.word ? wording.word({ ...issue, field }, message) : message);
+  }
+  return into;
+}
+
+/**
+ * A refused operation as the form shows it: its field problems under their fields (problemFieldErrors) with the
+ * problem's own words on top unless it is only about the fields (a 400), and anything else as the form's message.
+ * `fields`: the form's fields; a problem about another goes to the message, where the seller sees it.
+ */
+export function problemRefusal(
+  problem: AppError,
+  values: FormState["values"],
+  wording: ProblemWording & { fields?: readonly string[] } = {},
+  errors: FormState["errors"] = {},
+): FormState {
+  const found = problemFieldErrors(problem, wording, { ...errors });
+  const stray = wording.fields ? Object.keys(found).filter((f) => !wording.fields?.includes(f)) : [];
+  for (const f of stray) Reflect.deleteProperty(found, f);
+  if (Object.keys(found).length === 0) return refused(values, {}, appErrorMessage(problem));
+  return refused(values, found, problem.status === 400 && stray.length === 0 ? undefined : appErrorMessage(problem));
 }
 
 /** A 404 from a lib function called with an id the seller does not own. */

@@ -30,6 +30,38 @@ export const profileInputSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
+/** A developer profile as its seller sees it: what the profile operations answer. */
+export const developerProfileSchema = z.object({
+  id: z.string().describe("The profile's address in the store (/developers/{id})"),
+  name: z.string(),
+  website: z.string().nullable(),
+  bio: z.string(),
+  refund_policy: z.string(),
+  support_email: z.string().nullable(),
+  support_url: z.string().nullable(),
+});
+export type DeveloperProfile = z.infer<typeof developerProfileSchema>;
+
+export function toDeveloperProfile(d: {
+  id: string;
+  name: string;
+  website: string | null;
+  bio: string;
+  refundPolicy: string;
+  supportEmail: string | null;
+  supportUrl: string | null;
+}): DeveloperProfile {
+  return {
+    id: d.id,
+    name: d.name,
+    website: d.website,
+    bio: d.bio,
+    refund_policy: d.refundPolicy,
+    support_email: d.supportEmail,
+    support_url: d.supportUrl,
+  };
+}
+
 /** The trust columns of a developer: what buyers see under "Support and refunds". */
 export interface ProfileTrust {
   refundPolicy: string;

@@ -73,6 +73,11 @@ export interface Seller {
 
 export interface HandlerContext extends CallContext {
   seller?: Seller;
+  /**
+   * For an operation declaring `sellerProfile: "optional"`: the dashboard session's address when it has no developer
+   * profile yet (`seller` is then absent).
+   */
+  newSeller?: { email: string };
   /** The buyer, for `buyer` operations: the signed-in address (lower case). */
   buyer?: { email: string };
   /** The operator, for `admin` operations. */
@@ -124,6 +129,11 @@ export interface OperationSpec<I, O> {
    * read-only) also pass with the `read` scope. `session`: the dashboard's session only (payouts, token management).
    */
   sellerScope?: Exclude<SellerScope, "read"> | "session";
+  /**
+   * For `seller` operations: "optional" also admits a dashboard session that has no developer profile yet (as
+   * `newSeller`), which every other seller operation refuses (403 `no_developer_profile`). Creating the profile.
+   */
+  sellerProfile?: "optional";
   /** Where REST callers reach it; an operation without one is offered as an MCP tool only. */
   http?: {
     method: Method;

@@ -17,7 +17,7 @@ import { bodyCapOf, callerId, defaultLimit, idempotencyOf, inputBytes, readOnlyO
  * otherwise the dashboard's session, whose writes must also come from our own origin (login CSRF, cross-site forms;
  * a token is never sent by a browser on its own, so it needs no such check).
  */
-async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promise<Seller> {
+async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promise<Seller | { email: string; developer: null }> {
   const token = sellerTokenFrom(ctx.headers);
   if (token !== null) {
     // Per token, whatever the transport, counted before the token is looked up (a flood of made-up tokens too).
@@ -36,11 +36,14 @@ async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promi
   if (!session) throw new AppError("unauthorized", 401, "Sign in to the seller dashboard first.");
   if (write && !originAllowed(ctx.headers, ctx.origin)) throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
   const developer = await getDb().developer.findUnique({ where: { email: session.email }, select: { id: true, name: true, email: true } });
-  if (!developer) throw new AppError("no_developer_profile", 403, "Create your developer profile in the dashboard first.");
+  if (!developer) {
+    if (op.sellerProfile === "optional") return { email: session.email, developer: null };
+    throw new AppError("no_developer_profile", 403, "Create your developer profile in the dashboard first.");
+  }
   return { email: session.email, developer, via: "session", actor: session.email };
 }
 
-type Caller = Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer">;
+type Caller = Pick<HandlerContext, "seller" | "newSeller" | "admin" | "agent" | "buyer">;
 
 /** The buyer behind a `buyer` operation: the My licenses session, whose writes must come from our own origin. */
 async function buyerFor(ctx: CallContext, write: boolean): Promise<{ email: string }> {
@@ -59,7 +62,9 @@ export async function authorize(op: Operation, ctx: CallContext): Promise<Caller
   if (op.auth === "admin") return { admin: await adminFor(ctx, op.http?.method !== "GET") };
   if (op.auth === "agent") return { agent: await agentFor(ctx) };
   if (op.auth === "buyer") return { buyer: await buyerFor(ctx, !readOnlyOf(op)) };
-  return op.auth === "seller" ? { seller: await sellerFor(op, ctx, !readOnlyOf(op)) } : NOBODY;
+  if (op.auth !== "seller") return NOBODY;
+  const seller = await sellerFor(op, ctx, !readOnlyOf(op));
+  return seller.developer ? { seller } : { newSeller: { email: seller.email } };
 }
 
 /**

@@ -1,9 +1,16 @@
 import { z } from "zod";
+import {
+  createDeveloperProfile,
+  developerProfileSchema,
+  profileInputSchema,
+  toDeveloperProfile,
+  updateDeveloperProfile,
+} from "../dashboard/developer-profile.ts";
 import { createProduct, getSellerProduct, updateProduct } from "../dashboard/products.ts";
 import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../dashboard/seller-product.ts";
 import { productParamsSchema } from "../marketplace/schemas.ts";
 import { formatPrice } from "../pricing.ts";
-import { operation } from "./define.ts";
+import { operation, type HandlerContext } from "./define.ts";
 
 const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
   // The executor resolves `seller` auth before any handler runs; this only narrows the type.
@@ -11,8 +18,49 @@ const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
   return c.seller.developer.id;
 };
 
-/** The seller's own products over JSON, with the dashboard's session cookie; another seller's product is a 404. */
+/** The dashboard session's address, with or without a developer profile (see `sellerProfile`). */
+const accountOf = (c: HandlerContext) => {
+  const email = c.newSeller?.email ?? c.seller?.email;
+  if (!email) throw new Error("seller operation ran without a seller");
+  return email;
+};
+
+/**
+ * The seller's developer profile (the dashboard's welcome and profile pages; no REST route or tool: the dashboard's
+ * session only), and the seller's own products over JSON, with the dashboard's session cookie; another seller's
+ * product is a 404.
+ */
 export const SELLER = [
+  operation({
+    id: "createSellerProfile",
+    summary: "Create your developer profile",
+    description:
+      "The first thing a newly signed-in seller does: the name buyers see (its address in the store is made from it), website, bio, and optionally the refund policy and support contact a paid listing needs. One per account: 409 `profile_exists`; 409 `profile_id_taken` when no free address is left for the name.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "session",
+    // The caller has a session but no developer yet: this creates it.
+    sellerProfile: "optional",
+    readOnly: false,
+    input: { body: profileInputSchema },
+    output: z.object({ profile: developerProfileSchema }),
+    errors: [401, 403, 409],
+    handler: async (b, c) => ({ profile: toDeveloperProfile(await createDeveloperProfile(accountOf(c), b)) }),
+  }),
+  operation({
+    id: "updateSellerProfile",
+    summary: "Change your developer profile",
+    description:
+      "Name, website, bio, refund policy and support contact; a trust field left out keeps what is stored. While paid products of yours are listed, their refund policy and support contact stay filled: 409 `seller_profile_incomplete`, naming the fields.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "session",
+    readOnly: false,
+    input: { body: profileInputSchema },
+    output: z.object({ profile: developerProfileSchema }),
+    errors: [401, 403, 409],
+    handler: async (b, c) => ({ profile: toDeveloperProfile(await updateDeveloperProfile(sellerOf(c), b)) }),
+  }),
   operation({
     id: "listSellerProducts",
     summary: "Your products",

@@ -779,6 +779,11 @@ const UPDATES_EXAMPLES: Record<string, Example> = {
     error: () => ({ ...feed({ artifact_id: "nosuchartifact", name: "app.zip" }), status: 404 }),
   },
 };
+// A seller signed in who has no developer profile yet (createSellerProfile).
+const newSellerFx = { cookie: "" };
+beforeAll(async () => {
+  newSellerFx.cookie = await sellerCookie(`walk-new-seller-${run}@example.com`);
+});
 const EXAMPLES: Record<string, Example> = {
   ...RELEASES_EXAMPLES,
   ...UPDATES_EXAMPLES,
@@ -848,6 +853,15 @@ const EXAMPLES: Record<string, Example> = {
       return { raw, env: STRIPE_ON, headers: { "stripe-signature": signer.webhooks.generateTestHeaderString({ payload: raw, secret: SECRET }) } };
     },
     error: () => ({ raw: JSON.stringify({ id: "evt_x", type: "x" }), env: STRIPE_ON, headers: { "stripe-signature": "t=1,v1=00" }, status: 400 }),
+  },
+  // The dashboard's own (no REST route): run by its server actions, and in tests/integration/dashboard-actions.test.ts.
+  createSellerProfile: {
+    ok: () => ({ headers: { cookie: newSellerFx.cookie }, body: { name: `Walk Profile ${run}` } }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}` }, status: 409 }),
+  },
+  updateSellerProfile: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}`, ...SELLER_TRUST } }),
+    error: () => ({ status: 401 }),
   },
   listSellerProducts: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
   getSalesSummary: {
