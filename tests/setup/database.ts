@@ -5,24 +5,32 @@ import { disconnectDb } from "../../lib/db.ts";
 import { engineOf, sqlitePath } from "../../lib/db/engine.ts";
 import { prepareDatabase } from "../../lib/db/prepare.ts";
 import { resetEnv } from "../../lib/env.ts";
+import { workerDatabaseUrl, workerUploadDir } from "./worker-database.ts";
 
-/** Creates the project's fresh database, migrates and seeds it with the same code `npm start` runs, and drops it afterwards. */
+/**
+ * Creates the project's fresh databases, one per Vitest worker (tests/setup/worker.ts points each test file at its
+ * worker's, so two files running at once never share one), migrates and seeds each with the same code `npm start`
+ * runs, and drops them (and the workers' uploads folders) afterwards.
+ */
 export default async function setup(project: TestProject) {
-  const url = project.config.env.DATABASE_URL as string;
-  const engine = engineOf(url);
+  const base = project.config.env.DATABASE_URL as string;
   const adminUrl = project.config.env.TEST_DATABASE_URL;
-  const name = engine === "postgresql" ? new URL(url).pathname.slice(1) : "";
+  const workers = Number(project.config.env.TEST_WORKERS ?? 1);
+  const urls = Array.from({ length: workers }, (_, i) => workerDatabaseUrl(base, i + 1));
+  for (const url of urls) await create(url, adminUrl, project.config.env.BASE_URL);
+  return async () => {
+    for (const url of urls) await drop(url, adminUrl);
+    const { TEST_RUN: run, TEST_PROJECT: name } = project.config.env;
+    if (run && name) for (let w = 1; w <= workers; w++) rmSync(workerUploadDir(run, name, w), { recursive: true, force: true });
+  };
+}
 
-  if (engine === "postgresql") {
-    await adminQuery(adminUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await adminQuery(adminUrl!, `CREATE DATABASE "${name}"`);
-  } else {
-    removeSqlite(url);
-  }
-
+async function create(url: string, adminUrl: string | undefined, baseUrl: string | undefined): Promise<void> {
+  await drop(url, adminUrl);
+  if (engineOf(url) === "postgresql") await adminQuery(adminUrl!, `CREATE DATABASE "${databaseName(url)}"`);
   const previous = { DATABASE_URL: process.env.DATABASE_URL, BASE_URL: process.env.BASE_URL };
   process.env.DATABASE_URL = url;
-  process.env.BASE_URL = project.config.env.BASE_URL;
+  process.env.BASE_URL = baseUrl;
   resetEnv();
   await prepareDatabase(() => undefined);
   await disconnectDb();
@@ -31,12 +39,14 @@ export default async function setup(project: TestProject) {
     else process.env[k] = v;
   }
   resetEnv();
-
-  return async () => {
-    if (engine === "postgresql") await adminQuery(adminUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    else removeSqlite(url);
-  };
 }
+
+async function drop(url: string, adminUrl: string | undefined): Promise<void> {
+  if (engineOf(url) === "postgresql") await adminQuery(adminUrl!, `DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
+  else removeSqlite(url);
+}
+
+const databaseName = (url: string) => new URL(url).pathname.slice(1);
 
 async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
