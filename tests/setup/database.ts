@@ -17,12 +17,29 @@ export default async function setup(project: TestProject) {
   const adminUrl = project.config.env.TEST_DATABASE_URL;
   const workers = Number(project.config.env.TEST_WORKERS ?? 1);
   const urls = Array.from({ length: workers }, (_, i) => workerDatabaseUrl(base, i + 1));
-  for (const url of urls) await create(url, adminUrl, project.config.env.BASE_URL);
+  for (const url of urls) await createWithRetry(url, adminUrl, project.config.env.BASE_URL);
   return async () => {
     for (const url of urls) await drop(url, adminUrl);
     const { TEST_RUN: run, TEST_PROJECT: name } = project.config.env;
     if (run && name) for (let w = 1; w <= workers; w++) rmSync(workerUploadDir(run, name, w), { recursive: true, force: true });
   };
+}
+
+/**
+ * The seed runs in interactive transactions with Prisma's 5 s limit, which a machine busy with other work (two
+ * cores shared with builds and browsers) has been seen to exceed (P2028): the database is dropped and made again,
+ * up to three times, rather than the whole run failing before any test.
+ */
+async function createWithRetry(url: string, adminUrl: string | undefined, baseUrl: string | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await create(url, adminUrl, baseUrl);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "P2028" || attempt === 3) throw error;
+      console.warn(`tests/setup/database.ts: preparing ${url} took too long (attempt ${attempt}), trying again`);
+    }
+  }
 }
 
 async function create(url: string, adminUrl: string | undefined, baseUrl: string | undefined): Promise<void> {
@@ -32,13 +49,16 @@ async function create(url: string, adminUrl: string | undefined, baseUrl: string
   process.env.DATABASE_URL = url;
   process.env.BASE_URL = baseUrl;
   resetEnv();
-  await prepareDatabase(() => undefined);
-  await disconnectDb();
-  for (const [k, v] of Object.entries(previous)) {
-    if (v === undefined) Reflect.deleteProperty(process.env, k);
-    else process.env[k] = v;
+  try {
+    await prepareDatabase(() => undefined);
+  } finally {
+    await disconnectDb();
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) Reflect.deleteProperty(process.env, k);
+      else process.env[k] = v;
+    }
+    resetEnv();
   }
-  resetEnv();
 }
 
 async function drop(url: string, adminUrl: string | undefined): Promise<void> {
