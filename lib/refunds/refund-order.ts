@@ -1,25 +1,27 @@
 import Stripe from "stripe";
-import { z } from "zod";
 import { writeAudit } from "../admin/audit.ts";
 import { newSessionId } from "../checkout/session-id.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { AppError, notFound } from "../http/errors.ts";
-import { invalid } from "../http/input.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
 import { formatPrice } from "../pricing.ts";
-import { refundAmountSchema, refundReasonSchema, type RefundOut } from "./schemas.ts";
+import type { RefundOut } from "./schemas.ts";
 import { orderTotal, settleRefund } from "./settle-refund.ts";
 
 /** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
 type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
 
+/**
+ * Parsed and typed by the caller (the operations parse `refundRequestSchema`): this function does not parse again.
+ */
 export interface RefundOrderInput {
   orderId: string;
-  /** Minor units; absent: all that remains (price + tax − already refunded). */
-  amountCents?: number;
+  /** Minor units, a positive integer; absent: all that remains (price + tax − already refunded). */
+  amountCents?: number | undefined;
+  /** One line, trimmed (refundReasonSchema). */
   reason: string;
   actor: RefundActor;
 }
@@ -38,8 +40,6 @@ export interface RefundResult {
   /** Whether the order is now refunded in full (its license revoked). */
   full: boolean;
 }
-
-const inputSchema = z.object({ amountCents: refundAmountSchema.optional(), reason: refundReasonSchema });
 
 export const newRefundId = () => `rf_${newSessionId().slice(3)}`;
 
@@ -111,9 +111,7 @@ async function askProvider(
  * e-mail). A refusal by the provider gives the reservation back and marks the refund failed.
  */
 export async function refundOrder(input: RefundOrderInput): Promise<RefundResult> {
-  const parsed = inputSchema.safeParse({ amountCents: input.amountCents, reason: input.reason });
-  if (!parsed.success) throw invalid("body", parsed.error);
-  const { reason } = parsed.data;
+  const { reason } = input;
   const db = getDb();
   const order = await db.order.findUnique({ where: { id: input.orderId }, include: { product: { select: { developerId: true } } } });
   if (!order || (input.actor.kind === "seller" && order.product.developerId !== input.actor.developerId)) throw notFound("order");
@@ -129,7 +127,7 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
   }
   const total = orderTotal(order);
   const remaining = remainingOf(order);
-  const amount = parsed.data.amountCents ?? remaining;
+  const amount = input.amountCents ?? remaining;
   if (amount <= 0 || amount > remaining) throw exceeds(remaining, order.currency);
 
   const id = newRefundId();
