@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { env } from "../env.ts";
 import { AppError } from "./errors.ts";
 import { applyCors } from "./cors.ts";
 import { CACHE } from "./headers.ts";
@@ -11,46 +12,89 @@ import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
 import { baseHeaders, requestIdFrom } from "./respond.ts";
+import { dataSecurityHeaders } from "./security-headers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
 /**
- * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts), answers CORS preflights and sets
- * the CORS headers on public paths (lib/http/cors.ts), answers the lean paths itself (lib/http/lean.ts) and MCP
- * (lib/agents/mcp-endpoint.ts, through lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the
- * client address stamped on it.
+ * A URL the front door refuses before any route or page sees it (400 `invalid_url`), or null. Decoded only when it
+ * holds a `%` (the licensing hot path's URLs do not: no work, no allocation for them).
+ * - A path that does not decode: a stray or truncated `%`, or escapes that do not spell UTF-8 (overlong forms, lone
+ *   surrogates, five-byte sequences; decodeURIComponent is strict). Next's router decodes the path itself and
+ *   answered 500 for them on every dynamic route (REST, ACP, MCP, pages).
+ * - A path or query that decodes to a control character: such characters are no part of any address here, and some
+ *   break queries further down (PostgreSQL refuses NUL). The same rule as path and query parameters
+ *   (lib/http/input.ts: C0, DEL, C1).
+ * The query is read the way every reader here reads it (URLSearchParams: a malformed escape stays as it is written,
+ * bytes that are not UTF-8 become U+FFFD), so a hand-typed `?q=100%` still works, and a malformed escape next to an
+ * encoded NUL no longer hides the NUL.
  */
-/**
- * A URL whose path or query decodes to a control character is refused before any page or handler sees it: such
- * characters are no part of any address here, and some break queries further down (PostgreSQL refuses NUL).
- */
-function refuseControlInUrl(url: string): AppError | null {
-  if (!url.includes("%")) return null;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(url.replace(/\+/g, " "));
-  } catch {
-    return null; // Not percent-encoding at all: the handlers answer that as they would without this check.
+function refuseUrl(url: string): AppError | null {
+  const percent = url.indexOf("%");
+  if (percent === -1) return null;
+  const q = url.indexOf("?");
+  if (q === -1 || percent < q) {
+    let path: string;
+    try {
+      path = decodeURIComponent(q === -1 ? url : url.slice(0, q));
+    } catch {
+      return new AppError(
+        "invalid_url",
+        400,
+        "The address's path is not valid percent-encoded UTF-8 (a stray %, or escapes that do not spell UTF-8 text).",
+      );
+    }
+    if (hasControlCharacter(path, false)) return controlInUrl();
   }
-  return hasControlCharacter(decoded, false)
-    ? new AppError("invalid_url", 400, "The address holds a control character (an encoded NUL, line break or the like).")
-    : null;
+  if (q !== -1 && url.includes("%", q)) {
+    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+      if (hasControlCharacter(name, false) || hasControlCharacter(value, false)) return controlInUrl();
+    }
+  }
+  return null;
 }
 
+const controlInUrl = () => new AppError("invalid_url", 400, "The address holds a control character (an encoded NUL, line break or the like).");
+
+/**
+ * Answers a request the front door refuses (a host we do not serve, a bad URL) with a problem document carrying what
+ * every API problem carries: the request id, the Link header, the data answers' security headers and the path's CORS
+ * headers. Whatever body it sent is not read; the connection is not reused.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, cors?: Readonly<Record<string, string>>): void {
+  const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
+  const body = JSON.stringify(problemFor(error, requestId, pathOf(req.url)));
+  const e = env();
+  res.writeHead(error.status, {
+    ...cors,
+    ...dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }),
+    ...baseHeaders(requestId, CACHE.none),
+    ...error.extra.headers,
+    "Content-Type": PROBLEM_CONTENT_TYPE,
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** The CORS headers of a request's path and method, for an answer the front door makes itself. */
+function corsOf(req: IncomingMessage, res: ServerResponse): Readonly<Record<string, string>> | undefined {
+  if (req.method === "OPTIONS") return undefined; // a refused preflight approves nothing (applyCors would answer it)
+  const cors = applyCors(req, res);
+  return cors === true ? undefined : cors;
+}
+
+/**
+ * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts) and URLs that do not decode or hold
+ * control characters (refuseUrl), answers CORS preflights and sets the CORS headers on public paths
+ * (lib/http/cors.ts), answers the lean paths itself (lib/http/lean.ts) and MCP (lib/agents/mcp-endpoint.ts, through
+ * lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the client address stamped on it.
+ */
 export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const refused = admitHost(req) ?? refuseControlInUrl(req.url ?? "/");
+    const refused = admitHost(req) ?? refuseUrl(req.url ?? "/");
     if (refused) {
-      const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
-      const body = JSON.stringify(problemFor(refused, requestId, (req.url ?? "/").replace(/\?.*$/s, "")));
-      res.writeHead(refused.status, {
-        ...baseHeaders(requestId, CACHE.none),
-        "Content-Type": PROBLEM_CONTENT_TYPE,
-        "Content-Length": Buffer.byteLength(body),
-        // Whatever body it sent is not read; the connection is not reused.
-        Connection: "close",
-      });
-      res.end(req.method === "HEAD" ? undefined : body);
+      refuse(req, res, refused, corsOf(req, res));
       return;
     }
     const cors = applyCors(req, res);
