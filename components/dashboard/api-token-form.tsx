@@ -2,6 +2,7 @@
 
 import { useActionState, useEffect, useRef, useState } from "react";
 import { useFormStatus } from "react-dom";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { buttonPrimary, buttonSecondary, focusRing, inputBase } from "@/components/ui/styles";
 import type { FormState } from "./form-state";
@@ -29,9 +30,12 @@ const LABELS: Record<string, string> = { name: "Name", scopes: "Scopes", expiry:
 export function ApiTokenForm({
   action,
   scopes,
+  idempotencyKey,
 }: {
   action: (state: TokenFormState, formData: FormData) => Promise<TokenFormState>;
   scopes: ReadonlyArray<{ value: string; label: string; description: string }>;
+  /** Made when the page is drawn (see IdempotencyField); a new one comes with the page redrawn after each token. */
+  idempotencyKey: string;
 }) {
   const [state, formAction] = useActionState(action, INITIAL);
   // The token shown until the seller dismisses it; a later refused submission does not hide it.
@@ -83,6 +87,7 @@ export function ApiTokenForm({
       </div>
 
       <form action={formAction} aria-label="Create an API token" className="space-y-5" noValidate>
+        <IdempotencyField value={idempotencyKey} />
         {state.message ? (
           <div
             ref={problems}

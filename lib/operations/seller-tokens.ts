@@ -13,7 +13,8 @@ const tokenParamsSchema = z.object({ id: z.string().regex(/^[a-z0-9]{8,40}$/, "m
 /**
  * The seller's API tokens. Managing them needs the dashboard's session (`sellerScope: "session"`): a token that could
  * mint tokens would outlive its own revocation, so a leaked one can do no more than its scopes until it is revoked.
- * Creation is deliberately not idempotent: a replayable answer would store the token in the idempotency table.
+ * Creation takes an Idempotency-Key like every creating POST (the dashboard's form sends one): a retry with the same key
+ * is answered the same token, which the idempotency record therefore holds for its 24 hours.
  */
 export const SELLER_TOKENS: Operation[] = [
   operation({

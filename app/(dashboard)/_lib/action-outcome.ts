@@ -12,3 +12,14 @@ export function sellerRefusal(problem: AppError): AppError {
   if (problem.status === 404) notFound();
   return problem;
 }
+
+/**
+ * A refusal as the `error` code the dashboard's Notice shows after an action that redirects (a button, no form): the
+ * codes the page knows (`known`, in the Notice's spelling, e.g. "payout-account-required"), a rate limit as such, and
+ * anything else as "That did not work".
+ */
+export function refusalNotice(problem: AppError, known: readonly string[] = []): string {
+  const code = problem.code.replace(/_/g, "-");
+  if (known.includes(code)) return code;
+  return problem.status === 429 ? "rate-limited" : "failed";
+}

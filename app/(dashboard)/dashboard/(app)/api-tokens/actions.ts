@@ -1,60 +1,42 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { notFound, redirect } from "next/navigation";
-import { requireSeller } from "@/lib/auth/next-session";
-import { AppError } from "@/lib/http/errors";
-import { createSellerToken, createTokenInputSchema, revokeSellerToken } from "@/lib/seller-api/tokens";
-import { appErrorMessage, formValues, isNotFound, refused, zodFieldErrors } from "@/components/dashboard/form-state";
+import { redirect } from "next/navigation";
+import { formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/operations/action";
+import { refusalNotice, sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
+import { formValues, problemRefusal, refused } from "@/components/dashboard/form-state";
 import type { TokenFormState } from "@/components/dashboard/api-token-form";
 
-const EXPIRY_CHOICES = new Set(["never", "30", "90", "365"]);
+const PAGE = "/dashboard/api-tokens";
+
+/** The form's expiry choices, as createSellerToken's `expires_in_days` (never: none). */
+const EXPIRY_DAYS: Readonly<Record<string, number | null>> = { never: null, "30": 30, "90": 90, "365": 365 };
+
+type Created = NonNullable<TokenFormState["created"]>;
 
 /**
  * Creates a token and hands it back in the form's state, the one place it is ever shown: nothing is stored that could
  * show it again (the database keeps its SHA-256), so a reload of the page shows only its first characters.
  */
-export async function createTokenAction(_prev: TokenFormState, fd: FormData): Promise<TokenFormState> {
-  const { developer, email } = await requireSeller();
+export async function createTokenAction(_prev: TokenFormState, form: unknown): Promise<TokenFormState> {
+  const fd = formOf(form);
   const values = formValues(fd, ["name", "expiry"], ["scopes"]);
-  const expiry = String(values.expiry || "never");
-  const errors: TokenFormState["errors"] = {};
-  if (!EXPIRY_CHOICES.has(expiry)) errors.expiry = ["Choose one of the options."];
-  const parsed = createTokenInputSchema.safeParse(
-    {
-      name: String(values.name),
-      scopes: values.scopes,
-      ...(expiry !== "never" && EXPIRY_CHOICES.has(expiry) ? { expires_in_days: Number(expiry) } : {}),
-    },
-    { reportInput: true },
-  );
-  if (!parsed.success) zodFieldErrors(parsed.error, {}, errors);
-  if (errors.scopes) errors.scopes = ["Tick at least one scope."];
-  if (!parsed.success || Object.keys(errors).length > 0) return { ...refused(values, errors), created: null };
-  try {
-    const created = await createSellerToken(developer.id, email, parsed.data);
-    revalidatePath("/dashboard/api-tokens");
-    return {
-      message: null,
-      errors: {},
-      values: {},
-      created: { id: created.id, token: created.token, name: created.name, scopes: created.scopes, expires_at: created.expires_at },
-    };
-  } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    return { ...refused(values, {}, appErrorMessage(error)), created: null };
+  const days = EXPIRY_DAYS[String(values.expiry || "never")];
+  if (days === undefined) return { ...refused(values, { expiry: ["Choose one of the options."] }), created: null };
+  const body = { name: String(values.name), scopes: values.scopes, ...(days !== null ? { expires_in_days: days } : {}) };
+  const outcome = await runOperation<{ token: Created }>("createSellerToken", { body, idempotencyKey: idempotencyKeyOf(fd) });
+  if (!outcome.ok) {
+    const scopes = (issue: { field: string }, message: string) => (issue.field === "scopes" ? "Tick at least one scope." : message);
+    return { ...problemRefusal(sellerRefusal(outcome.problem), values, { sent: body, word: scopes }), created: null };
   }
+  revalidatePath(PAGE);
+  const { id, token, name, scopes, expires_at } = outcome.output.token;
+  return { message: null, errors: {}, values: {}, created: { id, token, name, scopes, expires_at } };
 }
 
-// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.
+// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and checked by the operation.
 export async function revokeTokenAction(rawTokenId: unknown): Promise<void> {
-  const { developer } = await requireSeller();
-  try {
-    await revokeSellerToken(developer.id, String(rawTokenId));
-  } catch (error) {
-    if (isNotFound(error)) notFound();
-    throw error;
-  }
-  revalidatePath("/dashboard/api-tokens");
-  redirect("/dashboard/api-tokens?done=revoked#tokens");
+  const outcome = await runOperation("revokeSellerToken", { params: { id: idOf(rawTokenId) } });
+  revalidatePath(PAGE);
+  redirect(outcome.ok ? `${PAGE}?done=revoked#tokens` : `${PAGE}?error=${refusalNotice(sellerRefusal(outcome.problem))}`);
 }

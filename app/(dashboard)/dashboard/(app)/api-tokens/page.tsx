@@ -3,6 +3,7 @@ import { listSellerTokens, MAX_TOKENS_PER_SELLER, SCOPE_DESCRIPTIONS, SELLER_SCO
 import { ApiTokenForm } from "@/components/dashboard/api-token-form";
 import { ApiTokenRevoke } from "@/components/dashboard/api-token-revoke";
 import { formatDay, formatMoment, param } from "@/components/dashboard/format";
+import { Notice } from "@/components/dashboard/notice";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, th } from "@/components/dashboard/table";
 import { Badge } from "@/components/ui/badge";
@@ -43,6 +44,7 @@ export default async function ApiTokensPage({ searchParams }: Props) {
 
   return (
     <>
+      <Notice searchParams={query} />
       {done ? (
         <div role="status" id="tokens-notice" className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
           {done}
@@ -158,6 +160,7 @@ export default async function ApiTokensPage({ searchParams }: Props) {
         <div className={`${card} p-6`}>
           <ApiTokenForm
             action={createTokenAction}
+            idempotencyKey={crypto.randomUUID()}
             scopes={SELLER_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] ?? s, description: SCOPE_DESCRIPTIONS[s] }))}
           />
         </div>
