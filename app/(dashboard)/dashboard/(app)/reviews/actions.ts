@@ -2,26 +2,24 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requireSeller } from "@/lib/auth/next-session";
-import { AppError } from "@/lib/http/errors";
-import { replyToReview } from "@/lib/reviews/respond";
-import { replyBodySchema, reviewIdSchema } from "@/lib/reviews/schemas";
-import { appErrorMessage, formText, formValues, refused, zodFieldErrors, type FormState } from "@/components/dashboard/form-state";
+import { formOf, runOperation, textOf } from "@/lib/operations/action";
+import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
+import { formValues, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";
+
+const NOT_YOURS = "That review is not one of yours.";
 
 /** "Post reply" under a review: the session decides whose products' reviews may be answered; another's is "not found". */
-export async function replyAction(_prev: FormState, fd: FormData): Promise<FormState> {
-  const { developer } = await requireSeller();
+export async function replyAction(_prev: FormState, form: unknown): Promise<FormState> {
+  const fd = formOf(form);
   const values = formValues(fd, ["reply"]);
-  const id = reviewIdSchema.safeParse(formText(fd, "review_id"));
-  const parsed = replyBodySchema.safeParse({ reply: values.reply }, { reportInput: true });
-  if (!id.success) return refused(values, {}, "That review is not one of yours.");
-  if (!parsed.success) return refused(values, zodFieldErrors(parsed.error));
-  try {
-    await replyToReview(developer.id, id.data, parsed.data.reply);
-  } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    return refused(values, {}, error.status === 404 ? "That review is not one of yours." : appErrorMessage(error));
+  const id = textOf(fd, "review_id");
+  const body = { reply: values.reply };
+  const outcome = await runOperation("replyToReview", { params: { id }, body });
+  if (!outcome.ok) {
+    // A review id that names no review of theirs (another seller's, or not an id at all): said on the form.
+    if (outcome.problem.status === 404 || outcome.problem.code === "invalid_path") return refused(values, {}, NOT_YOURS);
+    return problemRefusal(sellerRefusal(outcome.problem), values, { sent: body });
   }
   revalidatePath("/dashboard/reviews");
-  redirect(`/dashboard/reviews?done=replied#review-${id.data}`);
+  redirect(`/dashboard/reviews?done=replied#review-${encodeURIComponent(id)}`);
 }
