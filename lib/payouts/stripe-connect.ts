@@ -110,9 +110,9 @@ async function ensureStripeAccount(developer: { id: string; email: string }, cou
  */
 export async function connectPayoutAccount(
   developer: { id: string; email: string },
-  input: z.input<typeof connectInputSchema> = {},
+  // Parsed by the caller (connectPayoutAccount's operation parses connectInputSchema): not parsed again here.
+  { country }: z.infer<typeof connectInputSchema> = {},
 ): Promise<z.infer<typeof connectOutputSchema>> {
-  const { country } = connectInputSchema.parse(input);
   const mode = paymentMode().provider;
   if (mode === null) throw payoutsNotConfigured();
   if (mode === "test") {
