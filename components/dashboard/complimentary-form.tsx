@@ -1,3 +1,4 @@
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { ActionForm, SelectField, SubmitButton, TextField } from "./form-fields";
 import type { FormState } from "./form-state";
 
@@ -7,12 +8,16 @@ const LABELS = { product_id: "Product", buyer_email: "Recipient's e-mail", max_m
 export function ComplimentaryForm({
   action,
   products,
+  idempotencyKey,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
   products: Array<{ id: string; name: string; maxMachines: number; status: string }>;
+  /** Made when the page is drawn (see IdempotencyField): a second click issues no second license. */
+  idempotencyKey: string;
 }) {
   return (
     <ActionForm action={action} prefix="comp" labels={LABELS} label="Issue a complimentary license" className="space-y-5">
+      <IdempotencyField value={idempotencyKey} />
       <SelectField
         name="product_id"
         label={LABELS.product_id}

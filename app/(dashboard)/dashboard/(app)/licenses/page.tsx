@@ -237,7 +237,7 @@ export default async function LicensesPage({ searchParams }: Props) {
       >
         {products.length > 0 ? (
           <div className="max-w-xl">
-            <ComplimentaryForm action={issueComplimentaryAction} products={products} />
+            <ComplimentaryForm action={issueComplimentaryAction} products={products} idempotencyKey={crypto.randomUUID()} />
           </div>
         ) : (
           <p className="text-sm text-slate-600">
