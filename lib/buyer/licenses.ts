@@ -4,6 +4,7 @@ import { notFound } from "../http/errors.ts";
 import { deactivateMachine } from "../licensing/deactivate-machine.ts";
 import { licenseIsActive } from "../receipts/issue-receipt.ts";
 import { orderCharges } from "../pricing.ts";
+import { restoreReleasedMachine } from "../seller-api/licenses.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 
 /** Every license bought with (or given to) an e-mail address, with its machines. */
@@ -66,4 +67,15 @@ export async function buyerReleaseMachine(email: string, licenseId: string, acti
   const activation = license?.activations[0];
   if (!license || !activation) throw notFound("activation", "You have no such machine on this license.");
   return deactivateMachine({ license_key: license.key, machine_fingerprint: activation.fingerprint }, { type: "buyer", name: email.toLowerCase() });
+}
+
+/**
+ * The undo of a buyer's release: only a license of theirs (anyone else's is "not found", as for a machine), within the
+ * undo window (lib/licensing/restore-machine.ts). Logged as "restored" by the buyer.
+ */
+export async function buyerRestoreMachine(email: string, licenseId: string, activationId: string): Promise<{ restored: boolean }> {
+  const buyer = email.toLowerCase();
+  const own = await getDb().license.findFirst({ where: { id: licenseId, buyerEmail: buyer }, select: { id: true } });
+  if (!own) throw notFound("license", "You have no such license.");
+  return restoreReleasedMachine(own.id, activationId, { type: "buyer", name: buyer });
 }

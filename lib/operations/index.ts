@@ -2,6 +2,7 @@ import { ACP } from "./acp.ts";
 import { ACP_PAYMENTS } from "./acp-payments.ts";
 import { ADMIN } from "./admin.ts";
 import { AGENT_PLATFORMS } from "./agent-platforms.ts";
+import { BUYER } from "./buyer.ts";
 import { CHECKOUT } from "./checkout.ts";
 import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
@@ -49,6 +50,7 @@ export function operations(): Operation[] {
     ...COUPONS,
     ...REFUNDS,
     ...REVIEWS,
+    ...BUYER,
     ...ADMIN,
     ...AGENT_PLATFORMS,
     ...DEVTOOLS,

@@ -24,6 +24,7 @@ import { MCP_MAX_BATCH } from "@/lib/http/mcp-transport";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import type { Operation } from "@/lib/operations/define";
+import { execute, parseParts } from "@/lib/operations/execute";
 import { restRoutes } from "@/lib/operations/http";
 import { operations } from "@/lib/operations/index";
 import { ingestArtifact } from "@/lib/releases/ingest";
@@ -567,6 +568,69 @@ const AGENT_PLATFORM_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// My licenses' own operations (no REST route, no tool): a buyer signed in, with a bought license with one machine and a
+// complimentary one (which may not review). Run through execute() below, and in tests/integration/buyer-operations.test.ts.
+const buyerFx = { cookie: "", license: "", machine: "", gift: "" };
+beforeAll(async () => {
+  const email = `walk-my-licenses-${run}@example.com`;
+  const license = await issueLicense(getDb(), { productId: revFx.product, buyerEmail: email, maxMachines: 2, source: "purchase" });
+  const gift = await issueLicense(getDb(), { productId: revFx.product, buyerEmail: email, maxMachines: 1, source: "complimentary" });
+  const fp = fingerprint(`walk-my-licenses-${run}`);
+  await activateMachine({ license_key: license.key, machine_fingerprint: fp, plugin_id: `com.walk.rev${run}` });
+  buyerFx.license = license.id;
+  buyerFx.gift = gift.id;
+  buyerFx.machine = (await getDb().activation.findFirstOrThrow({ where: { licenseId: license.id, fingerprint: fp } })).id;
+  await requestSignIn({ email, purpose: "buyer" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  buyerFx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+const asBuyer = (c: Call = {}): Call => ({ ...c, headers: { cookie: buyerFx.cookie, ...c.headers } });
+const BUYER_EXAMPLES: Record<string, Example> = {
+  // A machine still on the license: the undo changes nothing (restored: false), so the order of the two does not matter.
+  buyerRestoreMachine: {
+    ok: () => asBuyer({ params: { id: buyerFx.license, machine_id: buyerFx.machine } }),
+    error: () => ({ params: { id: buyerFx.license, machine_id: buyerFx.machine }, status: 401 }),
+  },
+  buyerReleaseMachine: {
+    ok: () => asBuyer({ params: { id: buyerFx.license, machine_id: buyerFx.machine } }),
+    error: () => ({ ...asBuyer({ params: { id: "not-their-license", machine_id: buyerFx.machine } }), status: 404 }),
+  },
+  buyerSaveReview: {
+    ok: () => asBuyer({ body: { license_id: buyerFx.license, rating: 4, title: "Walk review from My licenses", author_name: "Walker" } }),
+    error: () => ({ ...asBuyer({ body: { license_id: buyerFx.gift, rating: 4 } }), status: 403 }),
+  },
+};
+describe("operations without REST or tools: My licenses'", () => {
+  for (const [id, example] of Object.entries(BUYER_EXAMPLES)) {
+    it(`${id} answers its declared output, and a declared problem, through execute()`, async () => {
+      const op = operations().find((o) => o.id === id)!;
+      const runIt = async (c: Call) => {
+        const ctx = {
+          transport: "action" as const,
+          client: "198.51.100.3",
+          requestId: "walk",
+          headers: new Headers(c.headers),
+          origin: "http://localhost:3000",
+        };
+        try {
+          return { ok: true as const, output: await execute(op, parseParts(op, { params: c.params, query: c.query, body: c.body }), ctx) };
+        } catch (error) {
+          return { ok: false as const, problem: error as { status: number; code: string } };
+        }
+      };
+      const ok = await runIt(example.ok());
+      expect(ok.ok, JSON.stringify(ok)).toBe(true);
+      if (ok.ok) expect(op.output.safeParse(ok.output).success, `${id}: ${JSON.stringify(ok.output)}`).toBe(true);
+      const { status, ...bad } = example.error();
+      const err = await runIt(bad);
+      expect(err.ok ? undefined : err.problem.status, JSON.stringify(err)).toBe(status);
+      const declared = new Set([...(op.errors ?? []), 500, 503, ...(op.input ? [400] : []), ...(op.input?.body ? [413] : [])]);
+      expect(declared.has(status), `${id} answered ${status}, which it does not declare`).toBe(true);
+    });
+  }
+});
+
 // ACP delegated payments (test vault): an open ACP checkout session of an anonymous agent; a card failing Luhn is 422.
 const acpPayFx = { session: "" };
 beforeAll(async () => {
@@ -797,6 +861,7 @@ const EXAMPLES: Record<string, Example> = {
   ...ADMIN_EXAMPLES,
   ...AGENT_PLATFORM_EXAMPLES,
   ...REVIEWS_EXAMPLES,
+  ...BUYER_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },

@@ -25,13 +25,14 @@ const ctx = (): CallContext => ({
 });
 
 /** The caller execute() would have established, so the walk needs no database. */
-function callerFor(op: Operation): Pick<HandlerContext, "seller" | "admin" | "agent"> {
+function callerFor(op: Operation): Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer"> {
   if (op.auth === "seller")
     return {
       seller: { email: "s@example.com", developer: { id: "dev_1", name: "S", email: "s@example.com" }, via: "session", actor: "s@example.com" },
     };
   if (op.auth === "admin") return { admin: { email: "op@example.com" } };
   if (op.auth === "agent") return { agent: { platformId: null, name: "anonymous" } };
+  if (op.auth === "buyer") return { buyer: { email: "b@example.com" } };
   return {};
 }
 

@@ -2,78 +2,59 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { currentBuyer } from "@/lib/auth/next-session";
-import { buyerReleaseMachine } from "@/lib/buyer/licenses";
-import { getDb } from "@/lib/db";
-import { AppError } from "@/lib/http/errors";
-import { restoreReleasedMachine } from "@/lib/seller-api/licenses";
+import { formOf, idOf, runOperation, textOf } from "@/lib/operations/action";
 import type { ActionResult } from "@/components/licenses/confirm-undo";
+import { buyerRefusal, refusalMessage, sessionEnded } from "./_lib/action-outcome";
 import type { ErrorCode, NoticeCode } from "./messages";
 
-const ID_MAX = 64;
+// Each action runs the buyer's operation (lib/operations/buyer.ts) through the registry: the My licenses session,
+// same-origin writes and the per-buyer limit are execute()'s. Only the session's e-mail decides whose licenses these
+// are: the ids merely name one of them, and the operation answers 404 for anything that is not the buyer's.
 
-function field(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value.trim().slice(0, ID_MAX) : "";
+const GONE = "That machine is not on this license any more.";
+
+/** Where the form without JavaScript comes back to: the page with a code it words (./messages.ts). */
+function afterRelease(outcome: Awaited<ReturnType<typeof runOperation>>): string {
+  if (outcome.ok) return `/licenses?notice=${"released" satisfies NoticeCode}`;
+  const problem = buyerRefusal(outcome.problem);
+  // A machine named wrongly, released meanwhile or not the buyer's is all one to them: it is not on their licenses.
+  if (problem.status === 400 || problem.status === 404) return `/licenses?notice=${"release_not_found" satisfies NoticeCode}`;
+  if (problem.status === 429) return `/licenses?error=${"too_many_attempts" satisfies ErrorCode}`;
+  return "/licenses?error=failed";
 }
 
-/**
- * "Release this machine". Only the session's e-mail decides whose licenses these are: the ids in the form merely
- * name one of them, and lib answers 404 for anything that is not the buyer's.
- */
-export async function releaseMachine(formData: FormData): Promise<void> {
-  const buyer = await currentBuyer();
-  if (!buyer) redirect(`/licenses?error=${"session_ended" satisfies ErrorCode}`);
-
-  const licenseId = field(formData, "license_id");
-  const activationId = field(formData, "activation_id");
-  let notice: NoticeCode = "released";
-  if (!licenseId || !activationId) {
-    notice = "release_not_found";
-  } else {
-    try {
-      const result = await buyerReleaseMachine(buyer.email, licenseId, activationId);
-      if (!result.deactivated) notice = "release_not_found";
-    } catch (error) {
-      if (error instanceof AppError && error.status === 404) notice = "release_not_found";
-      else throw error;
-    }
-  }
+/** "Release this machine" without JavaScript: the plain form posts the license's and the machine's ids. */
+export async function releaseMachine(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  const outcome = await runOperation("buyerReleaseMachine", { params: { id: textOf(fd, "license_id"), machine_id: textOf(fd, "activation_id") } });
   revalidatePath("/licenses");
-  redirect(`/licenses?notice=${notice}`);
+  redirect(afterRelease(outcome));
 }
 
 // The confirm/undo flow with JavaScript (components/licenses/confirm-undo.tsx): the release above, answering a
-// message instead of redirecting, and its undo. Bound arguments arrive as sent: typed `unknown`, coerced and bounded.
+// message instead of redirecting, and its undo. Bound arguments arrive as sent: typed `unknown` and checked.
 
 export async function releaseMachineNow(rawLicenseId: unknown, rawActivationId: unknown): Promise<ActionResult> {
-  const buyer = await currentBuyer();
-  if (!buyer) return { ok: false, message: "Your session has ended. Sign in again to release a machine." };
-  try {
-    const result = await buyerReleaseMachine(buyer.email, String(rawLicenseId).slice(0, ID_MAX), String(rawActivationId).slice(0, ID_MAX));
+  const params = { id: idOf(rawLicenseId), machine_id: idOf(rawActivationId) };
+  const outcome = await runOperation("buyerReleaseMachine", { params });
+  if (outcome.ok) {
     revalidatePath("/licenses");
-    return result.deactivated
-      ? { ok: true, message: "Machine released. Its seat is free." }
-      : { ok: false, message: "That machine is not on this license any more." };
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) return { ok: false, message: "That machine is not on this license any more." };
-    throw error;
+    return { ok: true, message: "Machine released. Its seat is free." };
   }
+  const problem = outcome.problem;
+  if (sessionEnded(problem)) return { ok: false, message: "Your session has ended. Sign in again to release a machine." };
+  return { ok: false, message: problem.status === 400 || problem.status === 404 ? GONE : refusalMessage(problem) };
 }
 
 export async function restoreMachineNow(rawLicenseId: unknown, rawActivationId: unknown): Promise<ActionResult> {
-  const buyer = await currentBuyer();
-  if (!buyer) return { ok: false, message: "Your session has ended. Sign in again." };
-  const licenseId = String(rawLicenseId).slice(0, ID_MAX);
-  // Only the session's e-mail decides whose license this is.
-  const own = await getDb().license.findFirst({ where: { id: licenseId, buyerEmail: buyer.email.toLowerCase() }, select: { id: true } });
-  if (!own) return { ok: false, message: "That license is not yours." };
-  try {
-    await restoreReleasedMachine(own.id, String(rawActivationId).slice(0, ID_MAX), { type: "buyer", name: buyer.email.toLowerCase() });
+  const params = { id: idOf(rawLicenseId), machine_id: idOf(rawActivationId) };
+  const outcome = await runOperation("buyerRestoreMachine", { params });
+  if (outcome.ok) {
     revalidatePath("/licenses");
     return { ok: true, message: "Release undone: the machine is back." };
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) return { ok: false, message: error.detail };
-    throw error;
   }
+  const problem = outcome.problem;
+  if (sessionEnded(problem)) return { ok: false, message: "Your session has ended. Sign in again." };
+  if (problem.code === "license_not_found" || problem.status === 400) return { ok: false, message: "That license is not yours." };
+  return { ok: false, message: refusalMessage(problem) };
 }

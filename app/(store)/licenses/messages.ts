@@ -15,6 +15,8 @@ export type Notice = (typeof NOTICES)[NoticeCode];
 const ERRORS = {
   /** Set by the release action (./actions.ts). */
   session_ended: "Your session has ended. Sign in again to release a machine.",
+  /** Set by the release action when the buyer's limit was reached. */
+  too_many_attempts: "Too many attempts in a short time. Wait a minute and try again.",
   /** Set by the buyer sign-in form's route (/auth/sign-in, as invalid-email and rate-limited). */
   invalid_email: "Please enter a valid e-mail address.",
   rate_limited: "Too many sign-in links for this address; wait a few minutes.",

@@ -2,51 +2,50 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { currentBuyer } from "@/lib/auth/next-session";
-import { AppError } from "@/lib/http/errors";
-import { hasControlCharacter } from "@/lib/http/input";
-import { reviewContentSchema } from "@/lib/reviews/schemas";
-import { submitReview } from "@/lib/reviews/submit-review";
-import { formText, formValues, refused, zodFieldErrors, type FormState } from "@/components/dashboard/form-state";
-import type { ErrorCode, NoticeCode } from "./messages";
+import { formOf, runOperation, textOf } from "@/lib/operations/action";
+import { formValues, problemFieldErrors, refused, type FormState } from "@/components/dashboard/form-state";
+import { buyerRefusal, refusalMessage } from "./_lib/action-outcome";
+import type { NoticeCode } from "./messages";
 
 const FIELDS = ["rating", "title", "body", "author_name"] as const;
 
+/** The stars as a number: none chosen is left out (the operation says it is required), anything else as typed. */
+function ratingOf(text: string): number | undefined {
+  return text === "" ? undefined : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+}
+
+const RATING: ReadonlySet<string> = new Set(["rating"]);
+
+/** The review form's own words: the stars whatever was wrong with them, and plain words for characters that are not text. */
+function word(issue: { field: string; message: string }, message: string): string {
+  if (issue.field === "rating") return "Choose from 1 to 5 stars.";
+  if (issue.message.startsWith("must not contain control characters")) return "Remove the special characters this text contains.";
+  return message;
+}
+
 /**
- * "Post review" / "Save changes" on My licenses. Only the session's e-mail decides whose license it is: the form's
- * license id merely names one of theirs (anything else is "not found"). A refusal keeps what the buyer typed.
+ * "Post review" / "Save changes" on My licenses, through the buyer's operation (lib/operations/buyer.ts). Only the
+ * session's e-mail decides whose license it is: the form's license id merely names one of theirs (anything else is
+ * "not found"). A refusal keeps what the buyer typed, with each problem next to its field.
  */
-export async function saveReview(_prev: FormState, fd: FormData): Promise<FormState> {
-  const buyer = await currentBuyer();
-  if (!buyer) redirect(`/licenses?error=${"session_ended" satisfies ErrorCode}`);
+export async function saveReview(_prev: FormState, form: unknown): Promise<FormState> {
+  const fd = formOf(form);
   const values = formValues(fd, FIELDS);
-  const licenseId = formText(fd, "license_id").slice(0, 64);
-  const rating = String(values.rating);
-  const parsed = reviewContentSchema.safeParse(
-    {
-      rating: /^[1-5]$/.test(rating) ? Number(rating) : rating === "" ? undefined : Number.NaN,
-      title: values.title,
-      body: values.body,
-      author_name: values.author_name,
-    },
-    { reportInput: true },
-  );
-  if (!parsed.success) {
-    const errors = zodFieldErrors(parsed.error);
-    if (errors.rating) errors.rating = ["Choose from 1 to 5 stars."];
-    // Where the text holds a character that is not text, say so plainly.
-    for (const f of ["title", "body", "author_name"] as const)
-      if (errors[f] && hasControlCharacter(String(values[f]), f === "body")) errors[f] = ["Remove the special characters this text contains."];
-    return refused(values, errors);
-  }
-  let created: boolean;
-  try {
-    created = (await submitReview({ licenseId, buyerEmail: buyer.email }, parsed.data)).created;
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500)
-      return refused(values, {}, error.status === 429 ? "Too many attempts in a short time. Wait a minute and try again." : error.detail);
-    throw error;
+  const sent = {
+    license_id: textOf(fd, "license_id"),
+    rating: ratingOf(textOf(fd, "rating")),
+    title: textOf(fd, "title"),
+    body: textOf(fd, "body"),
+    author_name: textOf(fd, "author_name"),
+  };
+  const outcome = await runOperation<{ created: boolean }>("buyerSaveReview", { body: sent });
+  if (!outcome.ok) {
+    const problem = buyerRefusal(outcome.problem);
+    const errors = problem.status === 400 ? problemFieldErrors(problem, { sent, numeric: RATING, word }) : {};
+    // The license id is the page's, not typed: a bad one is a license the buyer does not have.
+    if (errors.license_id) return refused(values, {}, "You have no such license.");
+    return Object.keys(errors).length ? refused(values, errors) : refused(values, {}, refusalMessage(problem));
   }
   revalidatePath("/licenses");
-  redirect(`/licenses?notice=${(created ? "review_posted" : "review_saved") satisfies NoticeCode}`);
+  redirect(`/licenses?notice=${(outcome.output.created ? "review_posted" : "review_saved") satisfies NoticeCode}`);
 }

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { buyerReleaseMachine, buyerRestoreMachine } from "../buyer/licenses.ts";
+import { notFound } from "../http/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
+import { UNDO_WINDOW_MS } from "../licensing/restore-machine.ts";
+import { reviewContentSchema, submitReviewResponseSchema } from "../reviews/schemas.ts";
+import { submitReview } from "../reviews/submit-review.ts";
+import { operation, type HandlerContext, type Operation } from "./define.ts";
+
+const buyerOf = (c: HandlerContext): string => {
+  // The executor resolves `buyer` auth before any handler runs; this only narrows the type.
+  if (!c.buyer) throw new Error("buyer operation ran without a buyer");
+  return c.buyer.email;
+};
+
+const id = (what: string) => z.string().trim().min(1).max(64).refine(singleLineText, CONTROL_CHARACTER_MESSAGE).describe(what);
+const machineParams = z.object({ id: id("The license id"), machine_id: id("The machine's id (an activation of that license)") });
+
+/**
+ * What a buyer signed in to My licenses does there: release one of their machines, undo that, review what they bought.
+ * Only the session's e-mail decides whose license a call may touch: the ids merely name one of theirs, and anything
+ * else (another buyer's license, a machine not on it) is a 404. No REST route and no MCP tool: these are the My
+ * licenses page's own (its server actions run them through execute(), with the default per-buyer write limit and the
+ * session's same-origin check). Holders of a key review over REST with `submitReview`.
+ */
+export const BUYER: Operation[] = [
+  operation({
+    id: "buyerReleaseMachine",
+    summary: "Release one of your machines",
+    description: `Frees the machine's seat at once (after a reinstall, say); the app on it asks for the key again. Undo within ${String(UNDO_WINDOW_MS / 1000)} seconds with buyerRestoreMachine. A machine no longer on the license, or a license that is not the buyer's, is 404.`,
+    tag: "Licenses",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: machineParams },
+    output: z.object({ machine_id: z.string(), active_machines: z.int().nullable(), undo_until: z.string() }),
+    errors: [401, 403, 404, 429],
+    handler: async (p, c) => {
+      const done = await buyerReleaseMachine(buyerOf(c), p.id, p.machine_id);
+      // Released by a concurrent request a moment ago: the same 404 as a machine that is gone.
+      if (!done.deactivated) throw notFound("activation", "You have no such machine on this license.");
+      return { machine_id: p.machine_id, active_machines: done.active_machines, undo_until: new Date(Date.now() + UNDO_WINDOW_MS).toISOString() };
+    },
+  }),
+  operation({
+    id: "buyerRestoreMachine",
+    summary: "Undo the release of one of your machines",
+    description: `Puts back a machine released in the last ${String(UNDO_WINDOW_MS / 1000)} seconds, as it was, if a seat is free: 409 \`undo_expired\` after that, 409 \`no_free_seat\` when another machine took the seat. A machine that is back already changes nothing (\`restored\`: false). A license that is not the buyer's is 404.`,
+    tag: "Licenses",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: machineParams },
+    output: z.object({ restored: z.boolean() }),
+    errors: [401, 403, 404, 409, 429],
+    handler: (p, c) => buyerRestoreMachine(buyerOf(c), p.id, p.machine_id),
+  }),
+  operation({
+    id: "buyerSaveReview",
+    summary: "Review a product you bought, or change your review",
+    description:
+      "The review of one of the buyer's licenses: rating 1–5, an optional title and text, and the name shown (default \"Verified buyer\"; never the e-mail address). One review per license; sending again changes it. Only a license bought in this store and valid now may review (403 with the reason otherwise); a license that is not the buyer's is 404.",
+    tag: "Reviews",
+    auth: "buyer",
+    readOnly: false,
+    input: { body: reviewContentSchema.extend({ license_id: id("The license whose product is reviewed") }) },
+    output: submitReviewResponseSchema,
+    errors: [401, 403, 404, 429],
+    handler: async (i, c) => {
+      const { license_id, ...content } = i;
+      const r = await submitReview({ licenseId: license_id, buyerEmail: buyerOf(c) }, content);
+      return { review: r.review, created: r.created, product_rating: r.productRating };
+    },
+  }),
+];
