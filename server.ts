@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     return handle(req, res);
   };
 
-  // Hosts we do not serve are refused first (DNS rebinding); then the lean paths, then Next.
+  // Hosts we do not serve (DNS rebinding) and addresses that do not decode are refused first; then the lean paths,
+  // then Next. A refused body is read away, within bounds, before the connection closes (lib/http/lean.ts LINGER).
   // Check for stalled connections every 2 s, so the header and request time limits below act promptly.
   const server = createServer({ connectionsCheckingInterval: 2_000 }, frontDoor(toNext));
   // Bounded time for slow or stalled clients (slowloris), generous for real ones.

@@ -4,14 +4,14 @@ import { AppError } from "./errors.ts";
 import { applyCors } from "./cors.ts";
 import { CACHE } from "./headers.ts";
 import { admitHost } from "./host.ts";
-import { hasControlCharacter } from "./input.ts";
+import { DEFAULT_MAX_BODY_BYTES, hasControlCharacter, tooLarge } from "./input.ts";
 import { mcpEndpoint } from "../agents/mcp-endpoint.ts";
 import { serveFetch } from "./fetch-bridge.ts";
-import { handleLean } from "./lean.ts";
+import { endAfterBody, handleLean, LINGER } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
-import { baseHeaders, requestIdFrom } from "./respond.ts";
+import { baseHeaders, problemResponse, requestIdFrom } from "./respond.ts";
 import { dataSecurityHeaders } from "./security-headers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
@@ -57,9 +57,10 @@ function refuseUrl(url: string): AppError | null {
 const controlInUrl = () => new AppError("invalid_url", 400, "The address holds a control character (an encoded NUL, line break or the like).");
 
 /**
- * Answers a request the front door refuses (a host we do not serve, a bad URL) with a problem document carrying what
- * every API problem carries: the request id, the Link header, the data answers' security headers and the path's CORS
- * headers. Whatever body it sent is not read; the connection is not reused.
+ * Answers a request the front door refuses (a host we do not serve, a bad URL, an MCP body over the cap) with a
+ * problem document carrying what every API problem carries: the request id, the Link header, the data answers'
+ * security headers and the path's CORS headers. The connection is closed after it (the body, if any, is not for
+ * anyone), once what the client is still sending has been read away (lib/http/lean.ts endAfterBody, bounded).
  */
 function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, cors?: Readonly<Record<string, string>>): void {
   const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
@@ -74,7 +75,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, cors
     "Content-Length": Buffer.byteLength(body),
     Connection: "close",
   });
-  res.end(req.method === "HEAD" ? undefined : body);
+  endAfterBody(req, res, req.method === "HEAD" ? undefined : body);
 }
 
 /** The CORS headers of a request's path and method, for an answer the front door makes itself. */
@@ -105,7 +106,7 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
         if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
         stampClient(req);
         // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
-        if (pathOf(req.url) === MCP_PATH) return serveFetch(mcpEndpoint, req, res);
+        if (pathOf(req.url) === MCP_PATH) return serveMcp(req, res, cors);
         return toNext(req, res);
       })
       .catch((error: unknown) => {
@@ -123,6 +124,53 @@ const pathOf = (url = "/") => {
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
 };
+
+/**
+ * MCP through the fetch bridge. The endpoint reads a JSON-RPC body of at most DEFAULT_MAX_BODY_BYTES
+ * (lib/http/mcp-transport.ts) and gives up on the rest, which the bridge streams to it when the body's length is not
+ * declared within that cap: the socket then closed with the rest unread, and a client still sending lost its 413 to
+ * a reset. So such a body is settled here. A declared length over the cap is refused at once (the rest read away,
+ * bounded). A chunked body is read here: handed over whole within the cap; past it, read away to its end (within
+ * LINGER's bounds, then cut off) before the 413 goes out, so the client has finished sending when it reads it.
+ */
+function serveMcp(req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>> | undefined): Promise<void> | undefined {
+  const method = req.method ?? "GET";
+  const declared = req.headers["content-length"];
+  if (method === "GET" || method === "HEAD" || method === "DELETE" || (declared !== undefined && Number(declared) <= DEFAULT_MAX_BODY_BYTES)) {
+    return serveFetch(mcpEndpoint, req, res);
+  }
+  if (declared === undefined) return serveFetch(mcpWithinCap, req, res);
+  refuse(req, res, tooLarge(DEFAULT_MAX_BODY_BYTES), cors);
+  return undefined;
+}
+
+async function mcpWithinCap(request: Request): Promise<Response> {
+  const reader = request.body?.getReader();
+  if (!reader) return mcpEndpoint(request);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size <= DEFAULT_MAX_BODY_BYTES) chunks.push(value);
+      else if (size - DEFAULT_MAX_BODY_BYTES > LINGER.bytes) break;
+      else timer ??= setTimeout(() => void reader.cancel().catch(() => undefined), LINGER.ms);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (size > DEFAULT_MAX_BODY_BYTES) {
+    await reader.cancel().catch(() => undefined);
+    const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    const response = problemResponse(tooLarge(DEFAULT_MAX_BODY_BYTES), requestId, new URL(request.url).pathname);
+    response.headers.set("Connection", "close");
+    return response;
+  }
+  return mcpEndpoint(new Request(request, { body: Buffer.concat(chunks) }));
+}
 
 /** Route handlers see the client only through these headers; a client's own copies are overwritten or removed. */
 function stampClient(req: IncomingMessage): void {

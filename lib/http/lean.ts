@@ -180,32 +180,94 @@ function sendSuccess(
   writeAnswer(res, op.http.status ?? 200, pairs, successBody(op, result), head);
 }
 
-/** Reads a request body up to `max` bytes; past that it answers 413 without reading the rest. */
+/**
+ * Reads a request body up to `max` bytes. Past that it stops keeping what arrives and refuses with 413; the answer
+ * then reads the rest away (endAfterBody) so that the client can finish sending and read it.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? NaN);
   if (Number.isFinite(declared) && declared > max) return Promise.reject(tooLarge(max));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > max) {
-        req.removeAllListeners("data");
-        req.resume();
+        req.removeListener("data", onData);
+        req.removeListener("end", onEnd);
         reject(tooLarge(max));
         return;
       }
       chunks.push(chunk);
-    });
-    req.on("end", () => {
+    };
+    const onEnd = () => {
       try {
         resolve(UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
       } catch {
         reject(new AppError("invalid_encoding", 400, "The request body is not valid UTF-8."));
       }
-    });
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
     req.on("error", reject);
   });
+}
+
+/**
+ * How much of a request's body is still read after an answer that refused it (bodies over the cap, a refused URL or
+ * host, a failed upload), and for how long, before the connection is closed:
+ * - bytes: 8 MiB after the answer. Closing a socket with unread bytes in it makes the kernel send a reset, and a
+ *   client still writing its body then gets EPIPE or ECONNRESET instead of the answer already sent to it (a Node
+ *   client posting 4 MB to /validate lost its 413 on about a third of requests). Reading on lets its write complete
+ *   (RFC 9112 §9.6, staged close). 8 MiB is twice the largest body any route here takes (a server action's 4 MB):
+ *   a file sent by mistake is read away, a client that keeps sending past that is cut off.
+ * - time: 10 s after the answer, so a client that sends slowly (or stalls) cannot hold the connection much beyond
+ *   it: 8 MiB fits in 10 s at 0.8 MB/s. Node's requestTimeout (server.ts) still bounds the request as a whole.
+ * The bytes are thrown away as they arrive: lingering costs a socket and a timer, no memory. Tests may lower both.
+ */
+export const LINGER = { bytes: 8 * 1024 * 1024, ms: 10_000 };
+
+/** Whether a request declares a body: a length other than 0, or chunked transfer encoding. */
+const declaresBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+
+/**
+ * Ends an answer whose head (with `Connection: close` and its Content-Length) is written, once the request's body
+ * has been read to its end, or LINGER's bounds are reached, or the client goes away: `body` goes out at once, so the
+ * client can read it while it is still sending; the connection closes after (server.ts's node:http closes it once
+ * the answer is finished, Connection: close). A request whose body is already read, or that has none, ends at once.
+ */
+export function endAfterBody(req: IncomingMessage, res: ServerResponse, body: string | undefined): void {
+  if (req.complete || req.readableEnded || req.destroyed || !declaresBody(req)) {
+    res.end(body);
+    return;
+  }
+  if (body !== undefined) res.write(body);
+  let left = LINGER.bytes;
+  let timer: NodeJS.Timeout | undefined;
+  const done = () => {
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    req.removeListener("data", discard);
+    req.removeListener("end", done);
+    req.removeListener("close", done);
+    res.removeListener("close", done);
+    // Past a bound, the client may still be sending: closing the socket now cuts it off (a reset), as intended.
+    if (!res.destroyed) res.end();
+  };
+  const discard = (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) done();
+  };
+  timer = setTimeout(done, LINGER.ms);
+  // Whoever read the body before (the JSON reader, an upload's stream) gets nothing more: the rest is thrown away.
+  req.removeAllListeners("data");
+  req.on("data", discard);
+  req.once("end", done);
+  req.once("close", done);
+  res.once("close", done);
+  req.resume();
 }
 
 /**
@@ -262,16 +324,18 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse, cors
     sendSuccess(res, op, result, requestId, head, cors);
   } catch (error) {
     const appError = toAppError(error, requestId);
-    // A body we stopped reading must not be taken for the next request on this connection.
-    if (appError.status === 413 || (op.http.bodyStream && !req.readableEnded)) res.setHeader("Connection", "close");
-    send(
-      res,
-      appError.status,
-      { ...baseHeaders(requestId, CACHE.none), ...appError.extra.headers, "Content-Type": PROBLEM_CONTENT_TYPE },
-      problemBody(appError, requestId, pathname),
-      head,
-      cors,
-    );
+    const headers = { ...baseHeaders(requestId, CACHE.none), ...appError.extra.headers, "Content-Type": PROBLEM_CONTENT_TYPE };
+    const body = problemBody(appError, requestId, pathname);
+    // A body we stopped reading must not be taken for the next request on this connection: the answer closes it,
+    // after reading the rest away (bounded), so that the client can finish sending and read this answer.
+    if (appError.status === 413 || (op.http.bodyStream && !req.readableEnded)) {
+      const pairs = pairsWith(fixedFor(cors), { ...headers, Connection: "close" });
+      pairs.push("Content-Length", String(Buffer.byteLength(body)));
+      res.writeHead(appError.status, pairs);
+      endAfterBody(req, res, head ? undefined : body);
+    } else {
+      send(res, appError.status, headers, body, head, cors);
+    }
   }
   return true;
 }

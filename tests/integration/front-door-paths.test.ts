@@ -198,6 +198,16 @@ describe("addresses that do not decode", () => {
     expect(seller.status).toBe(400);
     expect(seller.headers["access-control-allow-origin"]).toBeUndefined();
   });
+
+  it("a body sent to a refused address is read away before the connection closes, so the client reads its 400", async () => {
+    // tests/integration/body-cap-413.test.ts sends many, from another process, as real clients do.
+    const body = " ".repeat(4 * 1024 * 1024);
+    for (const path of ["/validate/%00", "/validate/%ff", "/api/mcp%ff"]) {
+      const r = await send(path, { method: "POST", body });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body).toMatchObject({ code: "invalid_url" });
+    }
+  });
 });
 
 describe("well-formed escapes", () => {
