@@ -13,6 +13,7 @@ import { enqueueEmail } from "@/lib/email/enqueue-email";
 import { licenseEmail } from "@/lib/email/templates";
 import { DevMailboxTransport, mailTransport, ResendTransport, type MailTransport, type OutgoingMail } from "@/lib/email/transport";
 import { env, resetEnv } from "@/lib/env";
+import { clockPast } from "../helpers/clock";
 import { call, expectProblem } from "../helpers/http";
 
 // The dev mailbox pages read the request headers through next/headers; here they come from `pageHeaders`.
@@ -167,9 +168,9 @@ describe("deliverPendingEmails", () => {
 
   it("respects the limit and sends the longest-waiting first", async () => {
     const first = await enqueueEmail(db(), message());
-    await sleep(5);
+    await clockPast();
     const second = await enqueueEmail(db(), message());
-    await sleep(5);
+    await clockPast();
     await enqueueEmail(db(), message());
     const { transport, calls } = recordingTransport();
     expect(await deliverPendingEmails({ transport, limit: 2 })).toEqual({ sent: 2, failed: 0 });
@@ -424,7 +425,7 @@ describe("dev mailbox", () => {
   it("lists the newest messages to an address as JSON for local clients", async () => {
     const to = address();
     const a = await enqueueEmail(db(), message(to, { subject: "Older" }));
-    await sleep(5);
+    await clockPast();
     const b = await enqueueEmail(db(), message(to, { subject: "Newer", kind: "license" }));
     await enqueueEmail(db(), message()); // someone else's
     await deliverPendingEmails({ transport: new DevMailboxTransport(), limit: 50 });

@@ -8,6 +8,7 @@ import { FEATURED_LIMIT, homeRows } from "@/lib/marketplace/featured";
 import { getDeveloperPage } from "@/lib/marketplace/get-developer";
 import { restRoutes } from "@/lib/operations/http";
 import { call, expectProblem, type Reply } from "../helpers/http";
+import { clockPast } from "../helpers/clock";
 import { createTestProduct, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 
 /**
@@ -84,7 +85,7 @@ describe("featuring a product", () => {
     expect(first.status, first.text).toBe(200);
     expect(first.body.product).toMatchObject({ id: fx.a, status: "active", featured_at: expect.any(String) });
     expect((await featuredIds())[0]).toBe(fx.a);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clockPast();
     expect((await post("feature", fx.b, { cookie: cookies.admin })).status).toBe(200);
     // Newest featured first.
     expect((await featuredIds()).slice(0, 2)).toEqual([fx.b, fx.a]);

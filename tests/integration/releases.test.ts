@@ -4,7 +4,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nacl from "tweetnacl";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as listPublic } from "@/app/api/marketplace/product/[id]/releases/route";
 import { GET as listOwn, POST as createOwn } from "@/app/api/v1/products/[id]/releases/route";
 import { DELETE as deleteOwn, PATCH as patchOwn } from "@/app/api/v1/products/[id]/releases/[version]/route";
@@ -401,8 +401,8 @@ describe("bad artifacts leave nothing behind", () => {
     } finally {
       setEnv({ ARTIFACT_MAX_MB: "512" });
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await expectNothingStored();
+    // The refused upload's clean-up may still be finishing after the answer: waited for, not slept on.
+    await vi.waitFor(expectNothingStored, { timeout: 5_000, interval: 20 });
   });
 });
 

@@ -18,6 +18,7 @@ import { clearReadCache } from "@/lib/marketplace/read-cache";
 import { productInputSchema, type ProductSort } from "@/lib/marketplace/schemas";
 import { call } from "../helpers/http";
 import { createTestProduct, SELLER_TRUST, sellingDeveloper, testProductBody } from "../helpers/sellers";
+import { clockPast } from "../helpers/clock";
 
 afterAll(() => disconnectDb());
 
@@ -114,7 +115,7 @@ describe("relevance", () => {
     const inName = `Ranked ${word} ${run}`;
     const inText = `Other ${run}`;
     await product(inName);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clockPast();
     await product(inText, { description: `A product whose description, not its name, says ${word} once.` });
     expect(await search(word)).toEqual([inName, inText]);
     expect(await search(word, "relevance")).toEqual([inName, inText]);
@@ -125,7 +126,7 @@ describe("relevance", () => {
   it("is the API's order for a search without a sort, newest without a search", async () => {
     const word = `v${letters(7)}`;
     await product(`Beta ${word} ${run}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clockPast();
     await product(`Alpha ${run}`, { description: `Mentions ${word} in passing, at the end of a description.` });
     const names = async (query: string) => {
       clearReadCache();

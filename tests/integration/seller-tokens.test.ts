@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as openapi } from "@/app/openapi.json/route";
 import { GET as coupons } from "@/app/api/v1/coupons/route";
 import { POST as deactivateCoupon } from "@/app/api/v1/coupons/[id]/deactivate/route";
@@ -171,9 +171,9 @@ describe("a seller API token", () => {
   it("is rate-limited on its own (RATE_LIMIT_SELLER_TOKEN_PER_MIN): the call after the limit is 429 with Retry-After", async () => {
     const token = await sellerToken(a.id, ["read"]);
     const other = await sellerToken(a.id, ["read"]);
-    // The windows are aligned to the clock: start well inside one, so the counted calls share it.
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
+    // The windows are aligned to the clock: the clock (Date only; timers run as usual) is held a second into the
+    // next window, so the counted calls share it, instead of sleeping past a window's end that is too near.
+    vi.useFakeTimers({ toFake: ["Date"], now: (Math.floor(Date.now() / 60_000) + 1) * 60_000 + 1_000 });
     process.env.RATE_LIMIT_SELLER_TOKEN_PER_MIN = "3";
     try {
       const replies = [];
@@ -184,6 +184,7 @@ describe("a seller API token", () => {
       // Another token of the same seller has its own budget.
       expect((await call(products, "/api/v1/products", { headers: bearer(other) })).status).toBe(200);
     } finally {
+      vi.useRealTimers();
       delete process.env.RATE_LIMIT_SELLER_TOKEN_PER_MIN;
       rateLimiter().reset();
     }
