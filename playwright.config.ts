@@ -60,7 +60,7 @@ export default defineConfig({
             "operator@e2e.example.com,operator-a11y@e2e.example.com,operator-discovery@e2e.example.com,operator-responsive@e2e.example.com,operator-reviews@e2e.example.com",
           // The operator's public contact, on /contact (e2e/trust.spec.ts).
           SUPPORT_EMAIL: "help@example.com",
-          // Every request of the suite comes from one address (the fuzz run alone sends thousands): limits stay on, set high.
+          // Every request of the suite comes from one address: limits stay on, set high.
           RATE_LIMIT_VALIDATE_PER_MIN: "1000000",
           RATE_LIMIT_ACTIVATION_PER_MIN: "1000000",
           RATE_LIMIT_RECEIPT_PER_MIN: "1000000",
