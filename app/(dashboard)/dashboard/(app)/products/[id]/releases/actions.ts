@@ -1,27 +1,17 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { notFound, redirect } from "next/navigation";
-import { requireSeller } from "@/lib/auth/next-session";
-import { AppError } from "@/lib/http/errors";
-import { multiLineText } from "@/lib/http/input";
-import {
-  createRelease,
-  createReleaseInputSchema,
-  deleteArtifact,
-  deleteRelease,
-  publishRelease,
-  updateRelease,
-  updateReleaseInputSchema,
-  yankRelease,
-} from "@/lib/releases/manage";
+import { redirect } from "next/navigation";
+import type { AppError } from "@/lib/http/errors";
+import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/operations/action";
+import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { releaseAnchor } from "@/components/dashboard/release-anchor";
-import { appErrorMessage, formValues, isNotFound, refused, zodFieldErrors, type FormState } from "@/components/dashboard/form-state";
+import { appErrorMessage, formValues, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";
 
 /**
- * The Releases page's actions. Each calls lib/releases/manage.ts, which scopes every change to the signed-in seller's
- * own product (another seller's is "not found") and applies the same rules as the REST endpoints; a refusal comes
- * back as the form's message with the problem's own words, a success redirects with a notice.
+ * The Releases page's actions, each one of the release operations (the REST endpoints' own), which scope every change
+ * to the signed-in seller's own product (another seller's is the 404 page). A refusal comes back as the form's message
+ * in the problem's own words, or under the field it names; a success redirects with a notice.
  */
 
 const CONTROL = "Remove the control characters (invisible characters such as NUL or escape).";
@@ -38,88 +28,82 @@ function revalidateReleases(productId: string) {
   revalidatePath("/");
 }
 
-/** A refusal from lib/: a named field (the problem's `errors`) gets it under the field, anything else on top. */
-function refusedBy(error: unknown, values: FormState["values"], fields: readonly string[]): FormState {
-  if (isNotFound(error) && (error as AppError).code === "product_not_found") notFound();
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
-  const field = error.extra.errors?.[0]?.name;
-  if (field && fields.includes(field)) return refused(values, { [field]: [appErrorMessage(error)] });
-  if (fields.includes("version") && /version/.test(error.code)) return refused(values, { version: [appErrorMessage(error)] });
-  return refused(values, {}, appErrorMessage(error));
+/** The form's words for a field problem: an empty version asks for one, a control character says what to remove. */
+function word(issue: { field: string; input?: unknown }, message: string): string {
+  if (issue.field === "version" && issue.input === "") return "Enter a version such as 1.0.0.";
+  return /control characters/.test(message) ? CONTROL : message;
 }
 
-// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.
-export async function createReleaseAction(rawProductId: unknown, _prev: FormState, fd: FormData): Promise<FormState> {
-  const productId = String(rawProductId);
-  const { developer } = await requireSeller();
+/**
+ * A refused operation on a release form: another seller's product (or none) is the 404 page; a problem naming one of
+ * the form's fields is shown under it (a version that is no semantic version under the version);
+ * anything else (a release or file gone meanwhile, a rule of publishing) on top.
+ */
+function refusal(problem: AppError, values: FormState["values"], fields: readonly string[], sent: Record<string, unknown> = {}): FormState {
+  if (problem.status !== 404 || problem.code === "product_not_found") sellerRefusal(problem);
+  if (fields.includes("version") && /version/.test(problem.code) && !problem.extra.errors?.length)
+    return refused(values, { version: [appErrorMessage(problem)] });
+  return problemRefusal(problem, values, { sent, fields, word });
+}
+
+function productIdOf(raw: unknown): string {
+  return idOf(raw, 64);
+}
+
+// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and checked by the operation.
+export async function createReleaseAction(rawProductId: unknown, _prev: FormState, form: unknown): Promise<FormState> {
+  const productId = productIdOf(rawProductId);
+  const fd = formOf(form);
   const values = formValues(fd, ["version", "channel", "notes"]);
   values.notes = lf(String(values.notes));
-  const version = String(values.version).trim();
-  if (!version) return refused(values, { version: ["Enter a version such as 1.0.0."] });
-  const parsed = createReleaseInputSchema.safeParse({ version, channel: values.channel || undefined, notes: values.notes }, { reportInput: true });
-  if (!parsed.success) return refused(values, zodFieldErrors(parsed.error));
-  if (!multiLineText(values.notes)) return refused(values, { notes: [CONTROL] });
-  let created: string;
-  try {
-    created = (await createRelease(developer.id, productId, parsed.data)).version;
-  } catch (error) {
-    return refusedBy(error, values, ["version", "channel", "notes"]);
-  }
+  const body = { version: String(values.version).trim(), channel: values.channel || undefined, notes: values.notes };
+  const outcome = await runOperation<{ version: string }>("createRelease", {
+    params: { id: productId },
+    body,
+    idempotencyKey: idempotencyKeyOf(fd),
+  });
+  if (!outcome.ok) return refusal(outcome.problem, values, ["version", "channel", "notes"], body);
   revalidateReleases(productId);
-  redirect(`${releasesPath(productId)}?notice=release-created#${releaseAnchor(created)}`);
+  redirect(`${releasesPath(productId)}?notice=release-created#${releaseAnchor(outcome.output.version)}`);
 }
 
-export async function updateReleaseAction(rawProductId: unknown, rawVersion: unknown, _prev: FormState, fd: FormData): Promise<FormState> {
-  const productId = String(rawProductId);
-  const version = String(rawVersion);
-  const { developer } = await requireSeller();
-  const values = formValues(fd, ["notes", "channel"]);
+export async function updateReleaseAction(rawProductId: unknown, rawVersion: unknown, _prev: FormState, form: unknown): Promise<FormState> {
+  const productId = productIdOf(rawProductId);
+  const version = idOf(rawVersion);
+  const values = formValues(formOf(form), ["notes", "channel"]);
   values.notes = lf(String(values.notes));
   // A published release's form has no channel field (only drafts may change it).
-  const parsed = updateReleaseInputSchema.safeParse({ notes: values.notes, channel: values.channel || undefined }, { reportInput: true });
-  if (!parsed.success) return refused(values, zodFieldErrors(parsed.error));
-  if (!multiLineText(values.notes)) return refused(values, { notes: [CONTROL] });
-  try {
-    await updateRelease(developer.id, productId, version, parsed.data);
-  } catch (error) {
-    return refusedBy(error, values, ["notes", "channel"]);
-  }
+  const body = { notes: values.notes, channel: values.channel || undefined };
+  const outcome = await runOperation("updateRelease", { params: { id: productId, version }, body });
+  if (!outcome.ok) return refusal(outcome.problem, values, ["notes", "channel"], body);
   revalidateReleases(productId);
   redirect(`${releasesPath(productId)}?notice=release-saved#${releaseAnchor(version)}`);
 }
 
 const STEPS = {
-  publish: { run: publishRelease, notice: "release-published" },
-  yank: { run: yankRelease, notice: "release-yanked" },
-  delete: { run: deleteRelease, notice: "release-deleted" },
+  publish: { operation: "publishRelease", notice: "release-published" },
+  yank: { operation: "yankRelease", notice: "release-yanked" },
+  delete: { operation: "deleteRelease", notice: "release-deleted" },
 } as const;
 
 /** Publish, yank or delete a release (the form holds only its button). */
 export async function releaseStepAction(rawProductId: unknown, rawVersion: unknown, rawStep: unknown, _prev: FormState): Promise<FormState> {
-  const productId = String(rawProductId);
-  const version = String(rawVersion);
-  const step = STEPS[String(rawStep) as keyof typeof STEPS] as (typeof STEPS)[keyof typeof STEPS] | undefined;
-  if (!step) throw new AppError("invalid_step", 400, "Unknown release action.");
-  const { developer } = await requireSeller();
-  try {
-    await step.run(developer.id, productId, version);
-  } catch (error) {
-    return refusedBy(error, {}, []);
-  }
+  const productId = productIdOf(rawProductId);
+  const version = idOf(rawVersion);
+  if (rawStep !== "publish" && rawStep !== "yank" && rawStep !== "delete") badArguments("Unknown release action.");
+  const step = STEPS[rawStep];
+  const outcome = await runOperation(step.operation, { params: { id: productId, version } });
+  if (!outcome.ok) return refusal(outcome.problem, {}, []);
   revalidateReleases(productId);
   const anchor = step === STEPS.delete ? "" : `#${releaseAnchor(version)}`;
   redirect(`${releasesPath(productId)}?notice=${step.notice}${anchor}`);
 }
 
 export async function deleteArtifactAction(rawProductId: unknown, rawVersion: unknown, rawArtifactId: unknown, _prev: FormState): Promise<FormState> {
-  const productId = String(rawProductId);
-  const version = String(rawVersion);
-  const { developer } = await requireSeller();
-  try {
-    await deleteArtifact(developer.id, productId, version, String(rawArtifactId));
-  } catch (error) {
-    return refusedBy(error, {}, []);
-  }
+  const productId = productIdOf(rawProductId);
+  const version = idOf(rawVersion);
+  const outcome = await runOperation("deleteArtifact", { params: { id: productId, version, artifact_id: idOf(rawArtifactId) } });
+  if (!outcome.ok) return refusal(outcome.problem, {}, []);
   revalidateReleases(productId);
   redirect(`${releasesPath(productId)}?notice=artifact-deleted#${releaseAnchor(version)}`);
 }

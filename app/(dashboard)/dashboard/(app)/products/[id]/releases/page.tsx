@@ -11,6 +11,7 @@ import { ArtifactUpload } from "@/components/dashboard/artifact-upload";
 import { buttonDanger, buttonSmall } from "@/components/dashboard/buttons";
 import { ActionForm, ChoiceGroup, SubmitButton, TextAreaField, TextField } from "@/components/dashboard/form-fields";
 import { Notice } from "@/components/dashboard/notice";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { releaseAnchor } from "@/components/dashboard/release-anchor";
 import { ReleaseStatusBadge } from "@/components/dashboard/status-badge";
@@ -278,6 +279,7 @@ export default async function ReleasesPage({ params, searchParams }: Props) {
               label="New release"
               className="mt-4 space-y-4"
             >
+              <IdempotencyField value={crypto.randomUUID()} />
               <TextField
                 name="version"
                 label="Version"
