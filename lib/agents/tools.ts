@@ -4,7 +4,7 @@ import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { refuseControlCharacters } from "../http/input.ts";
 import { execute, mergedInputSchema } from "../operations/execute.ts";
 import { readOnlyOf } from "../operations/guarantees.ts";
-import { operations } from "../operations/index.ts";
+import { domainOperations } from "../operations/domains.ts";
 
 /**
  * The MCP tools, derived from the operation registry (lib/operations): each is an operation's tool entry, with the
@@ -67,7 +67,7 @@ let cache: { list: Tool[]; byName: Map<string, Tool>; seller: Tool[] } | undefin
 function build() {
   const list: Tool[] = [];
   const seller: Tool[] = [];
-  for (const op of operations()) {
+  for (const op of domainOperations()) {
     for (const spec of op.tools ?? []) {
       const objectOutput = op.output instanceof z.ZodObject;
       // A seller tool in a public layer would show in the public documents (and A2A), a public one in the seller's

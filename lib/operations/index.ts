@@ -1,72 +1,15 @@
-import { ACP } from "./acp.ts";
-import { ACP_PAYMENTS } from "./acp-payments.ts";
-import { ADMIN } from "./admin.ts";
-import { AGENT_PLATFORMS } from "./agent-platforms.ts";
-import { BUYER } from "./buyer.ts";
-import { CHECKOUT } from "./checkout.ts";
-import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
-import { withDefaults } from "./guarantees.ts";
-import { DEVTOOLS } from "./devtools.ts";
-import { LICENSING } from "./licensing.ts";
-import { MARKETPLACE } from "./marketplace.ts";
-import { PAYOUTS } from "./payouts.ts";
-import { RECEIPTS } from "./receipts.ts";
-import { RELEASES } from "./releases.ts";
-import { REFUNDS } from "./refunds.ts";
-import { REVIEWS } from "./reviews.ts";
-import { SELLER } from "./seller.ts";
-import { SELLER_AGENTS } from "./seller-agents.ts";
-import { SELLER_LICENSES } from "./seller-licenses.ts";
-import { SELLER_TOKENS } from "./seller-tokens.ts";
-import { SELLER_WEBHOOKS } from "./seller-webhooks.ts";
-import { SERVICE } from "./service.ts";
-import { UPDATES } from "./updates.ts";
+import { DOCUMENTS } from "./documents.ts";
+import { checked, domainOperations } from "./domains.ts";
 
 /**
- * Every operation the service offers, each declared once in its domain's file. Read it through these functions, not
- * at module load: documents derived from the registry are themselves operations, so the modules import each other.
+ * Every operation the service offers: the domains' (lib/operations/domains.ts) and the documents derived from them
+ * (lib/operations/documents.ts), which read the domains' list rather than this one, so nothing here imports itself.
  */
 let all: Operation[] | undefined;
 
 export function operations(): Operation[] {
-  if (all) return all;
-  const list = [
-    ...SERVICE,
-    ...MARKETPLACE,
-    ...LICENSING,
-    ...RECEIPTS,
-    ...CHECKOUT,
-    ...ACP,
-    ...ACP_PAYMENTS,
-    ...SELLER,
-    ...SELLER_TOKENS,
-    ...SELLER_LICENSES,
-    ...SELLER_WEBHOOKS,
-    ...SELLER_AGENTS,
-    ...RELEASES,
-    ...UPDATES,
-    ...PAYOUTS,
-    ...COUPONS,
-    ...REFUNDS,
-    ...REVIEWS,
-    ...BUYER,
-    ...ADMIN,
-    ...AGENT_PLATFORMS,
-    ...DEVTOOLS,
-  ];
-  const seen = new Set<string>();
-  for (const op of list) {
-    withDefaults(op);
-    if (op.auth === "seller" && !op.sellerScope) throw new Error(`operation registry: ${op.id} is a seller operation without a sellerScope`);
-    if (op.http?.bodyStream && op.tools?.length) throw new Error(`operation registry: ${op.id} streams its body and cannot be a tool`);
-    const keys = [`id:${op.id}`, ...(op.http ? [`http:${op.http.method} ${op.http.path}`] : []), ...(op.tools ?? []).map((t) => `tool:${t.name}`)];
-    for (const k of keys) {
-      if (seen.has(k)) throw new Error(`operation registry: ${k} is declared twice`);
-      seen.add(k);
-    }
-  }
-  all = list;
+  all ??= checked([...domainOperations(), ...DOCUMENTS]);
   return all;
 }
 

@@ -1,13 +1,12 @@
 import { z } from "zod";
-import { discoverySchema, healthSchema, termsSchema, toolManifestSchema } from "../api/doc-schemas.ts";
-import { discoveryPayload, toolManifest } from "../agents/documents.ts";
+import { healthSchema, termsSchema } from "../api/doc-schemas.ts";
 import { CACHE } from "../http/headers.ts";
 import { PRICING } from "../pricing.ts";
 import { getTerms } from "../terms/get-terms.ts";
 import { VERSIONS } from "../versions.ts";
 import { operation } from "./define.ts";
 
-/** The service itself: health, terms, and the documents agents start from. */
+/** The service itself: health and terms (the documents agents start from are in documents.ts). */
 export const SERVICE = [
   operation({
     id: "getHealth",
@@ -36,23 +35,5 @@ export const SERVICE = [
         text: (t) => JSON.stringify(t, null, 2),
       },
     ],
-  }),
-  operation({
-    id: "getDiscovery",
-    summary: "Discovery payload",
-    tag: "Agents",
-    auth: "public",
-    http: { method: "GET", path: "/api/discover", cache: CACHE.document },
-    output: discoverySchema,
-    handler: () => discoveryPayload(),
-  }),
-  operation({
-    id: "getToolManifest",
-    summary: "Tool manifest (OpenAI function format)",
-    tag: "Agents",
-    auth: "public",
-    http: { method: "GET", path: "/api/tools", cache: CACHE.document },
-    output: toolManifestSchema,
-    handler: () => toolManifest(),
   }),
 ];
