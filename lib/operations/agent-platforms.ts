@@ -50,8 +50,9 @@ const deliveryParams = z.object({ id: z.string().regex(/^[a-z0-9]{10,40}$/, "mus
 /**
  * The operator's agent platforms (ADMIN_EMAILS only; anyone else gets a 404): the Bearer keys agents call the Agentic
  * Commerce Protocol endpoints with, and the webhook each platform's order events go to. Keys and webhook secrets
- * are returned once, by the call that makes them, and are never stored in the idempotency table (these calls take
- * no Idempotency-Key) nor listed. Every write records an audit entry in its own transaction. Not MCP tools.
+ * are returned by the call that makes them and never listed; a call that carried an Idempotency-Key (the console's
+ * register form does) keeps that answer for its retries, in the idempotency table, for 24 h. Every write records an
+ * audit entry in its own transaction. Not MCP tools.
  */
 export const AGENT_PLATFORMS: Operation[] = [
   operation({

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useId } from "react";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { buttonPrimary, buttonSecondary, inputBase } from "@/components/ui/styles";
 import { registerPlatformAction, rotateSecretAction, type SecretState } from "./actions";
 
@@ -40,8 +41,11 @@ function Problem({ message, id }: { message?: string; id?: string }) {
   );
 }
 
-/** Registers a platform; the answer shows its key and webhook secret this once. */
-export function RegisterPlatformForm() {
+/**
+ * Registers a platform; the answer shows its key and webhook secret this once. The idempotency key is made when the
+ * page is drawn: a second submission of the same form (a double click) shows the first answer, not a second platform.
+ */
+export function RegisterPlatformForm({ idempotencyKey }: { idempotencyKey: string }) {
   const [state, action, pending] = useActionState(registerPlatformAction, {});
   const id = useId();
   return (
@@ -53,6 +57,7 @@ export function RegisterPlatformForm() {
         aria-label="Register an agent platform"
         className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
       >
+        <IdempotencyField value={idempotencyKey} />
         <div>
           <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-900">
             Name

@@ -1,38 +1,16 @@
 "use server";
 
-import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
-import {
-  platformNameSchema,
-  registerAgentPlatform,
-  revokeAgentPlatform,
-  rotateAgentPlatformSecret,
-  setAgentPlatformWebhook,
-  webhookUrlSchema,
-} from "@/lib/acp/platforms";
-import { reasonBodySchema } from "@/lib/admin/schemas";
-import { requireAdmin } from "@/lib/admin/session";
-import { AppError } from "@/lib/http/errors";
-import { kickWebhooks } from "@/lib/webhooks/deliver";
-import { retryWebhookDelivery } from "@/lib/webhooks/deliveries";
+import { formOf, idempotencyKeyOf, runOperation, textOf, type ActionCall } from "@/lib/operations/action";
+import type { OperationId } from "@/lib/operations/index";
+import { adminRefusal, fieldProblem, refusalCode } from "../_lib/action-outcome";
 
-// Every action checks the operator itself (a server action is its own endpoint); Next checks the Origin of every
-// action post. Keys and secrets travel only in the action's own answer to the operator's browser, never in a URL.
+// Each action runs the operator's operation (lib/operations/agent-platforms.ts) through the registry: the operator's
+// session, same-origin writes, limits and idempotency are execute()'s. Keys and secrets travel only in the action's
+// own answer to the operator's browser, never in a URL.
 
 const BACK = "/admin/agents";
-const idSchema = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/);
-const deliveryIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/);
-
-const text = (fd: FormData, name: string) => {
-  const v = fd.get(name);
-  return typeof v === "string" ? v : "";
-};
 
 /** What the register and rotate forms show after posting: the new key and secret once, or what was wrong. */
 export interface SecretState {
@@ -46,76 +24,66 @@ export interface SecretState {
   webhookSecret?: string;
 }
 
-/** Redirects back with a known notice, or (for a refusal) a known error code the page words itself. */
-async function run(notice: string, act: () => Promise<unknown>): Promise<never> {
-  try {
-    await act();
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500)
-      redirect(
-        `${BACK}?error=${encodeURIComponent(error.status === 400 ? (error.code === "invalid_webhook_url" ? error.code : "invalid") : error.code)}`,
-      );
-    throw error;
+/** A webhook URL field: blank is none. */
+const webhookUrl = (fd: FormData) => textOf(fd, "webhook_url").trim() || null;
+
+/** Why the form was refused, in words: a bad field by its name, anything else as the operation words it. */
+function registerRefusal(problem: Parameters<typeof adminRefusal>[0]): string {
+  if (fieldProblem(problem, "name")) return "Give the platform a name of 2 to 100 characters on one line.";
+  const url = fieldProblem(problem, "webhook_url");
+  if (url) return `The webhook URL ${url.message}.`;
+  if (problem.status === 429) return "Too many attempts in a short time. Wait a minute and try again.";
+  return problem.status === 400 ? "Please check the form." : problem.detail;
+}
+
+export async function registerPlatformAction(_prev: SecretState, form: unknown): Promise<SecretState> {
+  const fd = formOf(form);
+  const values = { name: textOf(fd, "name").slice(0, 100), webhook_url: textOf(fd, "webhook_url").slice(0, 2000) };
+  const outcome = await runOperation<{ platform: { name: string }; api_key: string; webhook_secret: string }>("registerAgentPlatform", {
+    body: { name: textOf(fd, "name"), webhook_url: webhookUrl(fd) },
+    idempotencyKey: idempotencyKeyOf(fd),
+  });
+  if (!outcome.ok) return { error: registerRefusal(adminRefusal(outcome.problem)), values, nonce: crypto.randomUUID() };
+  revalidatePath(BACK);
+  return { name: outcome.output.platform.name, apiKey: outcome.output.api_key, webhookSecret: outcome.output.webhook_secret };
+}
+
+export async function rotateSecretAction(_prev: SecretState, form: unknown): Promise<SecretState> {
+  const fd = formOf(form);
+  const outcome = await runOperation<{ platform: { name: string }; webhook_secret: string }>("rotateAgentPlatformWebhookSecret", {
+    params: { id: textOf(fd, "id") },
+  });
+  if (!outcome.ok) {
+    const problem = adminRefusal(outcome.problem);
+    return { error: problem.status === 400 ? "That platform does not exist." : problem.detail };
   }
+  revalidatePath(BACK);
+  return { name: outcome.output.platform.name, webhookSecret: outcome.output.webhook_secret };
+}
+
+/** Runs a change and comes back to the page with a notice, or (for a refusal) a code the page words itself. */
+async function act(notice: string, id: OperationId, call: ActionCall, invalid = "invalid"): Promise<never> {
+  const outcome = await runOperation(id, call);
+  if (!outcome.ok) redirect(`${BACK}?error=${encodeURIComponent(refusalCode(adminRefusal(outcome.problem), invalid))}`);
   revalidatePath(BACK);
   redirect(`${BACK}?notice=${notice}`);
 }
 
-export async function registerPlatformAction(_prev: SecretState, fd: FormData): Promise<SecretState> {
-  const admin = await requireAdmin();
-  const values = { name: text(fd, "name").slice(0, 100), webhook_url: text(fd, "webhook_url").slice(0, 2000) };
-  const nonce = randomUUID();
-  const name = platformNameSchema.safeParse(values.name);
-  if (!name.success) return { error: "Give the platform a name of 2 to 100 characters on one line.", values, nonce };
-  const rawUrl = values.webhook_url.trim();
-  const url = rawUrl ? webhookUrlSchema.safeParse(rawUrl) : null;
-  if (url && !url.success) return { error: `The webhook URL ${url.error.issues[0]?.message ?? "is invalid"}.`, values, nonce };
-  const made = await registerAgentPlatform(admin, { name: name.data, webhook_url: url?.data ?? null });
-  revalidatePath(BACK);
-  return { name: made.platform.name, apiKey: made.api_key, webhookSecret: made.webhook_secret };
+export async function setWebhookAction(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  await act(
+    "webhook-updated",
+    "updateAgentPlatform",
+    { params: { id: textOf(fd, "id") }, body: { webhook_url: webhookUrl(fd) } },
+    "invalid_webhook_url",
+  );
 }
 
-export async function rotateSecretAction(_prev: SecretState, fd: FormData): Promise<SecretState> {
-  const admin = await requireAdmin();
-  const id = idSchema.safeParse(text(fd, "id"));
-  if (!id.success) return { error: "That platform does not exist." };
-  try {
-    const rotated = await rotateAgentPlatformSecret(admin, id.data);
-    revalidatePath(BACK);
-    return { name: rotated.platform.name, webhookSecret: rotated.webhook_secret };
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) return { error: error.detail };
-    throw error;
-  }
+export async function revokePlatformAction(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  await act("platform-revoked", "revokeAgentPlatform", { params: { id: textOf(fd, "id") }, body: { reason: textOf(fd, "reason") } });
 }
 
-export async function setWebhookAction(fd: FormData): Promise<void> {
-  const admin = await requireAdmin();
-  await run("webhook-updated", async () => {
-    const id = idSchema.safeParse(text(fd, "id"));
-    const raw = text(fd, "webhook_url").trim();
-    const url = raw ? webhookUrlSchema.safeParse(raw) : null;
-    if (!id.success || (url && !url.success)) throw new AppError("invalid_webhook_url", 400, "invalid webhook URL");
-    await setAgentPlatformWebhook(admin, id.data, url?.data ?? null);
-  });
-}
-
-export async function revokePlatformAction(fd: FormData): Promise<void> {
-  const admin = await requireAdmin();
-  await run("platform-revoked", async () => {
-    const id = idSchema.safeParse(text(fd, "id"));
-    const body = reasonBodySchema.safeParse({ reason: text(fd, "reason") });
-    if (!id.success || !body.success) throw new AppError("invalid", 400, "invalid form");
-    await revokeAgentPlatform(admin, id.data, body.data.reason);
-  });
-}
-
-export async function retryDeliveryAction(fd: FormData): Promise<void> {
-  const admin = await requireAdmin();
-  await run("delivery-retried", async () => {
-    const id = deliveryIdSchema.safeParse(text(fd, "id"));
-    if (!id.success) throw new AppError("invalid", 400, "invalid form");
-    await retryWebhookDelivery(admin, id.data);
-    kickWebhooks();
-  });
+export async function retryDeliveryAction(form: unknown): Promise<void> {
+  await act("delivery-retried", "retryWebhookDelivery", { params: { id: textOf(formOf(form), "id") } });
 }

@@ -28,6 +28,7 @@ const ERRORS: Record<string, string> = {
   webhook_delivery_not_failed: "Only a failed delivery can be sent again.",
   webhook_delivery_not_found: "There is no such delivery.",
   webhook_url_missing: "That platform has no webhook URL: set one first.",
+  rate_limited: "Too many attempts in a short time. Wait a minute and try again.",
 };
 const known = (map: Record<string, string>, code: string) => (Object.hasOwn(map, code) ? map[code] : undefined);
 
@@ -48,7 +49,7 @@ export default async function AdminAgentsPage({ searchParams }: { searchParams: 
       />
 
       <Section id="register" title="Register a platform" className="mt-8">
-        <RegisterPlatformForm />
+        <RegisterPlatformForm idempotencyKey={crypto.randomUUID()} />
       </Section>
 
       <Section id="platforms" title="Platforms" className="mt-10">

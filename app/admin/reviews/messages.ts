@@ -10,6 +10,7 @@ const ERRORS = {
   review_not_found: "There is no such review.",
   review_already_hidden: "That review is already hidden.",
   review_not_hidden: "That review is not hidden.",
+  rate_limited: "Too many attempts in a short time. Wait a minute and try again.",
   failed: "That did not work. Please try again.",
 } as const;
 

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/http/errors";
 import { formatPrice, minorToDecimal, TAX_NOT_CALCULATED } from "@/lib/pricing";
 import { formatMoment, param } from "@/components/dashboard/format";
 import { RefundAmountLine } from "@/components/dashboard/refund-amount-line";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
 import { buttonSecondary, card, focusRing, inputBase } from "@/components/ui/styles";
@@ -199,6 +200,7 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
                 Up to {money(remaining)} remains. A full refund revokes the license; the buyer is told by e-mail.
               </p>
               <input type="hidden" name="id" value={o.id} />
+              <IdempotencyField value={crypto.randomUUID()} />
               <RefundAmountLine id="refund-amount-understood" currency={o.currency} buyerEmail={o.buyer_email} remainingCents={remaining}>
                 <label htmlFor="refund-amount" className="block text-sm font-medium text-slate-900">
                   Amount in {o.currency.toUpperCase()} (empty: all that remains)
@@ -235,6 +237,7 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
                   : "Open a dispute on this test order: the license is suspended and the seller is e-mailed, as with a real chargeback."}
               </p>
               <input type="hidden" name="id" value={o.id} />
+              <IdempotencyField value={crypto.randomUUID()} />
               <div className="flex flex-wrap gap-2">
                 {o.dispute_status === "open" ? (
                   <>
