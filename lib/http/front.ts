@@ -9,6 +9,7 @@ import { mcpEndpoint } from "../agents/mcp-endpoint.ts";
 import { serveFetch } from "./fetch-bridge.ts";
 import { endAfterBody, handleLean, LINGER } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
+import { actionRequest } from "../operations/action-request.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom } from "./respond.ts";
@@ -107,7 +108,7 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
         stampClient(req);
         // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
         if (pathOf(req.url) === MCP_PATH) return serveMcp(req, res, cors);
-        return toNext(req, res);
+        return req.method === "POST" && req.headers["next-action"] !== undefined ? serveAction(req, res, toNext) : toNext(req, res);
       })
       .catch((error: unknown) => {
         console.error("request failed:", error);
@@ -170,6 +171,42 @@ async function mcpWithinCap(request: Request): Promise<Response> {
     return response;
   }
   return mcpEndpoint(new Request(request, { body: Buffer.concat(chunks) }));
+}
+
+/**
+ * A server action's call, handed to Next inside the action-request store (lib/operations/action-request.ts). An action
+ * called with arguments a browser could not have sent (no form, a bound id that is not a string) records a 400
+ * problem there and throws; Next would answer its thrown error with a 500. When a problem was recorded, the answer
+ * Next starts is replaced here, headers and body, by that problem document.
+ */
+function serveAction(req: IncomingMessage, res: ServerResponse, toNext: Handler): Promise<unknown> | undefined {
+  const store: { problem?: AppError } = {};
+  type Write = (...args: unknown[]) => unknown;
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string | number>) => ServerResponse;
+  const write = res.write.bind(res) as Write;
+  const end = res.end.bind(res) as Write;
+  let replaced = false;
+  const replace = (): boolean => {
+    if (replaced || !store.problem) return replaced;
+    replaced = true;
+    const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
+    const body = JSON.stringify(problemFor(store.problem, requestId, pathOf(req.url)));
+    // Only the CORS headers the front door set stay; whatever Next had set belongs to the answer being replaced.
+    for (const name of res.getHeaderNames()) if (!name.startsWith("access-control-")) res.removeHeader(name);
+    const e = env();
+    writeHead(store.problem.status, {
+      ...dataSecurityHeaders({ baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }),
+      ...baseHeaders(requestId, CACHE.none),
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      "Content-Length": Buffer.byteLength(body),
+    });
+    end(body);
+    return true;
+  };
+  res.writeHead = ((...args: unknown[]) => (replace() ? res : (writeHead as Write)(...args))) as ServerResponse["writeHead"];
+  res.write = ((...args: unknown[]) => (replace() ? true : write(...args))) as ServerResponse["write"];
+  res.end = ((...args: unknown[]) => (replace() ? res : end(...args))) as ServerResponse["end"];
+  return actionRequest().run(store, () => toNext(req, res) as Promise<unknown> | undefined);
 }
 
 /** Route handlers see the client only through these headers; a client's own copies are overwritten or removed. */

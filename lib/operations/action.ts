@@ -1,10 +1,12 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { headers } from "next/headers";
 import { env } from "../env.ts";
-import { AppError } from "../http/errors.ts";
+import type { AppError } from "../http/errors.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { requestIdFrom, toAppError } from "../http/respond.ts";
+import { badArguments } from "./action-request.ts";
 import type { CallContext } from "./define.ts";
+
+export { badArguments } from "./action-request.ts";
 import { execute, parseParts } from "./execute.ts";
 import { operationById, type OperationId } from "./index.ts";
 
@@ -50,24 +52,6 @@ export async function runOperation<O = unknown>(id: OperationId, call: ActionCal
   } catch (error) {
     return { ok: false, problem: toAppError(error, requestId) };
   }
-}
-
-/**
- * The request a server action answers, as the front door saw it (server.ts runs Next inside this store for requests
- * carrying `Next-Action`): an action refusing its arguments records its problem here, and the front door answers it
- * as a 400 problem document instead of the 500 Next would send for the thrown error.
- */
-export const actionRequest = new AsyncLocalStorage<{ problem?: AppError }>();
-
-/**
- * Refuses arguments a browser could not have sent (no form, a bound id that is not a string): 400 `invalid_action_arguments`.
- * Thrown, so the action stops; the front door turns it into the 400.
- */
-export function badArguments(detail: string): never {
-  const problem = new AppError("invalid_action_arguments", 400, detail);
-  const store = actionRequest.getStore();
-  if (store) store.problem = problem;
-  throw problem;
 }
 
 /** A server action's form, or a 400 when it was called without one. */
