@@ -67,6 +67,8 @@ export default defineConfig({
           RATE_LIMIT_CHECKOUT_PER_MIN: "1000000",
           RATE_LIMIT_TRIAL_PER_HOUR: "1000000",
           RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
+          RATE_LIMIT_READ_PER_MIN: "1000000",
+          RATE_LIMIT_WRITE_PER_MIN: "1000000",
         },
       },
 });

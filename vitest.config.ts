@@ -69,6 +69,8 @@ const common = {
   RATE_LIMIT_CHECKOUT_PER_MIN: "1000000",
   RATE_LIMIT_TRIAL_PER_HOUR: "1000000",
   RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
+  RATE_LIMIT_READ_PER_MIN: "1000000",
+  RATE_LIMIT_WRITE_PER_MIN: "1000000",
   NODE_ENV: "test" as const,
 };
 const alias = { "@": root };
