@@ -156,6 +156,8 @@ export interface ProblemWording {
   rename?: Readonly<Record<string, string>>;
   /** Input fields that take numbers. */
   numeric?: ReadonlySet<string>;
+  /** Input fields whose problems the form has already reported in its own words (one it could not translate). */
+  skip?: ReadonlySet<string>;
   /** The form's own wording for one problem: given the issue and issueMessage's words, the words to show. */
   word?: (issue: Issue & { field: string }, message: string) => string;
 }
@@ -170,6 +172,7 @@ export function problemFieldErrors(problem: AppError, wording: ProblemWording = 
     if (error.in !== "body" && error.in !== "query") continue;
     const issue = issueOf(error, wording.sent ?? {});
     const field = String(issue.path[0] ?? "_form");
+    if (wording.skip?.has(field)) continue;
     const message = issueMessage(issue, wording.numeric);
     addError(into, wording.rename?.[field] ?? field, wording.word ? wording.word({ ...issue, field }, message) : message);
   }

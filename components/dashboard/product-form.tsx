@@ -3,6 +3,7 @@ import { CATEGORIES, CATEGORY_LABELS, PLATFORMS, SEAT_MODELS, type SeatModel } f
 import { MAX_UPLOAD_BYTES } from "@/lib/dashboard/uploads";
 import { MAX_DEMO_LINKS, SYSTEM_REQUIREMENTS_MAX, UPDATE_DAYS_MAX, type ProductInput } from "@/lib/marketplace/schemas";
 import { currencyLabel, minorToDecimal, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { PLATFORM_LABELS, SEAT_MODEL_LABELS } from "@/components/store/labels";
 import { formatBytes } from "@/components/ui/format";
 import { card } from "@/components/ui/styles";
@@ -56,9 +57,11 @@ export interface ProductFormProps {
   submitLabel: string;
   /** What the icon field says about the saved icon on edit. */
   hasCurrentIcon?: boolean;
+  /** A new product's form: its idempotency key, made when the page is drawn (see IdempotencyField). */
+  idempotencyKey?: string;
 }
 
-export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: ProductFormProps) {
+export function ProductForm({ action, initial, submitLabel, hasCurrentIcon, idempotencyKey }: ProductFormProps) {
   const v = initial;
   const editing = Boolean(initial);
   return (
@@ -70,6 +73,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon }: Pr
       maxBodyBytes={MAX_FORM_BYTES}
       className="space-y-6"
     >
+      {idempotencyKey ? <IdempotencyField value={idempotencyKey} /> : null}
       <Group legend="Basics" description="What buyers see first in the store and what agents read in the catalog.">
         <TextField name="name" label={L.name} defaultValue={v?.name} required maxLength={80} autoComplete="off" />
         <TextField

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
+import { z } from "zod";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { stringList } from "../marketplace/serialize.ts";
 import { objectStore, type StoredObjectInfo } from "../storage/index.ts";
 
@@ -46,11 +47,6 @@ function kindOf(bytes: Uint8Array): Kind {
     throw new AppError("upload_type", 415, "Upload a PNG, JPEG, WebP or GIF image.");
   }
   return kind;
-}
-
-/** Checks an image without storing it: the form checks every file before it stores any. */
-export function checkUpload(bytes: Uint8Array): void {
-  kindOf(bytes);
 }
 
 /** The type an uploaded image is served with, from its name (null for a name that is no upload's). */
@@ -106,6 +102,44 @@ export async function saveUploads(developerId: string, files: Uint8Array[]): Pro
     await store.put(f.name, body, { size: body.byteLength, contentType: f.type });
   }
   return named.map((f) => `/uploads/${f.name}`);
+}
+
+/** The most images one product form stores at once: its icon and its screenshots (productInputSchema's images). */
+const MAX_IMAGES_PER_FORM = 7;
+
+/** Image files as a form sends them (the dashboard's product form), each within the size limit. */
+export const imageFilesInputSchema = z.object({
+  files: z
+    .array(
+      z
+        .file()
+        .min(1, "The file is empty.")
+        .max(MAX_UPLOAD_BYTES, `Images may be at most ${MAX_UPLOAD_BYTES / 1024} KiB.`),
+    )
+    .min(1)
+    .max(MAX_IMAGES_PER_FORM)
+    .describe("The icon first, then the screenshots, as chosen"),
+});
+
+/**
+ * Stores the image files a form chose (saveUploads), each checked by its bytes first: files that are no image we take
+ * are refused together, each named in the problem's errors (`files.<i>`), and then none is stored.
+ */
+export async function saveImageFiles(developerId: string, files: readonly File[]): Promise<string[]> {
+  const bytes = await Promise.all(files.map(async (file) => new Uint8Array(await file.arrayBuffer())));
+  const errors: ProblemFieldError[] = [];
+  let first: AppError | undefined;
+  bytes.forEach((b, i) => {
+    try {
+      kindOf(b);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      first ??= error;
+      errors.push({ in: "body", name: `files.${String(i)}`, message: error.detail });
+    }
+  });
+  if (first) throw new AppError(first.code, first.status, first.detail, { errors });
+  return saveUploads(developerId, bytes);
 }
 
 /** One image, stored for a seller (see saveUploads). */

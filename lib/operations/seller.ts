@@ -6,8 +6,10 @@ import {
   toDeveloperProfile,
   updateDeveloperProfile,
 } from "../dashboard/developer-profile.ts";
-import { createProduct, getSellerProduct, updateProduct } from "../dashboard/products.ts";
+import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "../dashboard/products.ts";
 import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../dashboard/seller-product.ts";
+import { imageFilesInputSchema, saveImageFiles } from "../dashboard/uploads.ts";
+import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productParamsSchema } from "../marketplace/schemas.ts";
 import { formatPrice } from "../pricing.ts";
 import { operation, type HandlerContext } from "./define.ts";
@@ -123,5 +125,57 @@ export const SELLER = [
       const { id, ...body } = i;
       return { product: toSellerProduct(await updateProduct(sellerOf(c), id, body)) };
     },
+  }),
+  // The dashboard's product pages' own (no REST route or tool): the form's checks, its image files, the list buttons.
+  operation({
+    id: "setSellerProductStatus",
+    summary: "Unlist or relist one of your products",
+    description:
+      "`unlisted`: hidden from the store, the API and checkout; existing licenses keep working. `active`: listed again, under the rules of a new listing (403 `seller_suspended`, 409 `payout_account_required` or `seller_profile_incomplete` for a paid one). A listing the operator holds is 409 `listing_held_by_operator`.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "products",
+    readOnly: false,
+    input: { params: productParamsSchema, body: z.object({ status: z.enum(PRODUCT_STATUSES) }) },
+    output: z.object({ product: sellerProductSchema }),
+    errors: [401, 403, 404, 409],
+    handler: async (i, c) => ({ product: toSellerProduct(await setProductStatus(sellerOf(c), i.id, i.status)) }),
+  }),
+  operation({
+    id: "checkSellerProduct",
+    summary: "Check a product without saving it",
+    description:
+      "Parses a product as createSellerProduct and updateSellerProduct take it: valid, or a 400 naming each field's problem. Nothing is saved. The dashboard's product form checks its fields so before it stores the image files chosen with them, so that a refused form leaves no file behind.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "products",
+    readOnly: true,
+    input: { body: sellerProductInputSchema },
+    output: z.object({ valid: z.literal(true) }),
+    errors: [401, 403],
+    handler: () => ({ valid: true as const }),
+  }),
+  /*
+   * Storing an uploaded image is a write of its own, before the product that uses it: the dashboard's product form
+   * sends image files with its fields, while createSellerProduct and updateSellerProduct take JSON with the images'
+   * addresses (as REST and MCP send them). So the form's action checks its fields (checkSellerProduct), stores the
+   * files through this operation, then saves the product with the paths it answers. The input is the files
+   * themselves (File objects, which only a server action's form carries; the body cap counts none of their bytes, so
+   * the schema and lib/dashboard/uploads.ts hold each to MAX_UPLOAD_BYTES, and the seller's quota holds them all).
+   * No idempotency key: a file's name is its content's hash, so storing it twice stores one file.
+   */
+  operation({
+    id: "storeProductImages",
+    summary: "Store image files for your products",
+    description:
+      "Stores PNG, JPEG, WebP or GIF images (by their bytes; at most 512 KiB each) for your products' icons and screenshots, within your upload quota, and answers their paths in the order given (/uploads/…), for icon_url and images. Files that are no such image are refused together (415 `upload_type`, 413 `upload_too_large`, 400 `upload_empty`, each named in `errors` as files.<i>), beyond the quota 413 `upload_quota_exceeded`; then none is stored. An image no product uses is deleted after an hour.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "products",
+    readOnly: false,
+    input: { body: imageFilesInputSchema },
+    output: z.object({ paths: z.array(z.string()) }),
+    errors: [401, 403, 413, 415],
+    handler: async (b, c) => ({ paths: await saveImageFiles(sellerOf(c), b.files) }),
   }),
 ];

@@ -20,12 +20,12 @@ import { createProduct } from "@/lib/dashboard/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";
-import { MCP_MAX_BATCH } from "@/lib/http/mcp-transport";
+import { MCP_MAX_BATCH } from "@/lib/transports/mcp-transport";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import type { Operation } from "@/lib/operations/define";
 import { execute, parseParts } from "@/lib/operations/execute";
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 import { operations } from "@/lib/operations/index";
 import { ingestArtifact } from "@/lib/releases/ingest";
 import { createRelease, publishRelease } from "@/lib/releases/manage";
@@ -601,33 +601,35 @@ const BUYER_EXAMPLES: Record<string, Example> = {
     error: () => ({ ...asBuyer({ body: { license_id: buyerFx.gift, rating: 4 } }), status: 403 }),
   },
 };
+/** An operation without REST or tools answers its example's output, and its error example's declared problem, through execute(). */
+async function withoutRest(id: string, example: Example) {
+  const op = operations().find((o) => o.id === id)!;
+  const runIt = async (c: Call) => {
+    const ctx = {
+      transport: "action" as const,
+      client: "198.51.100.3",
+      requestId: "walk",
+      headers: new Headers(c.headers),
+      origin: "http://localhost:3000",
+    };
+    try {
+      return { ok: true as const, output: await execute(op, parseParts(op, { params: c.params, query: c.query, body: c.body }), ctx) };
+    } catch (error) {
+      return { ok: false as const, problem: error as { status: number; code: string } };
+    }
+  };
+  const ok = await runIt(example.ok());
+  expect(ok.ok, JSON.stringify(ok)).toBe(true);
+  if (ok.ok) expect(op.output.safeParse(ok.output).success, `${id}: ${JSON.stringify(ok.output)}`).toBe(true);
+  const { status, ...bad } = example.error();
+  const err = await runIt(bad);
+  expect(err.ok ? undefined : err.problem.status, JSON.stringify(err)).toBe(status);
+  const declared = new Set([...(op.errors ?? []), 500, 503, ...(op.input ? [400] : []), ...(op.input?.body ? [413] : [])]);
+  expect(declared.has(status), `${id} answered ${status}, which it does not declare`).toBe(true);
+}
 describe("operations without REST or tools: My licenses'", () => {
   for (const [id, example] of Object.entries(BUYER_EXAMPLES)) {
-    it(`${id} answers its declared output, and a declared problem, through execute()`, async () => {
-      const op = operations().find((o) => o.id === id)!;
-      const runIt = async (c: Call) => {
-        const ctx = {
-          transport: "action" as const,
-          client: "198.51.100.3",
-          requestId: "walk",
-          headers: new Headers(c.headers),
-          origin: "http://localhost:3000",
-        };
-        try {
-          return { ok: true as const, output: await execute(op, parseParts(op, { params: c.params, query: c.query, body: c.body }), ctx) };
-        } catch (error) {
-          return { ok: false as const, problem: error as { status: number; code: string } };
-        }
-      };
-      const ok = await runIt(example.ok());
-      expect(ok.ok, JSON.stringify(ok)).toBe(true);
-      if (ok.ok) expect(op.output.safeParse(ok.output).success, `${id}: ${JSON.stringify(ok.output)}`).toBe(true);
-      const { status, ...bad } = example.error();
-      const err = await runIt(bad);
-      expect(err.ok ? undefined : err.problem.status, JSON.stringify(err)).toBe(status);
-      const declared = new Set([...(op.errors ?? []), 500, 503, ...(op.input ? [400] : []), ...(op.input?.body ? [413] : [])]);
-      expect(declared.has(status), `${id} answered ${status}, which it does not declare`).toBe(true);
-    });
+    it(`${id} answers its declared output, and a declared problem, through execute()`, () => withoutRest(id, example));
   }
 });
 
@@ -843,10 +845,39 @@ const UPDATES_EXAMPLES: Record<string, Example> = {
     error: () => ({ ...feed({ artifact_id: "nosuchartifact", name: "app.zip" }), status: 404 }),
   },
 };
-// A seller signed in who has no developer profile yet (createSellerProfile).
+// The seller dashboard's own operations (no REST route or tool; its server actions run them): a seller signed in who
+// has no developer profile yet (createSellerProfile), and the walk's seller with their product.
 const newSellerFx = { cookie: "" };
 beforeAll(async () => {
   newSellerFx.cookie = await sellerCookie(`walk-new-seller-${run}@example.com`);
+});
+const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+const DASHBOARD_EXAMPLES: Record<string, Example> = {
+  createSellerProfile: {
+    ok: () => ({ headers: { cookie: newSellerFx.cookie }, body: { name: `Walk Profile ${run}` } }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}` }, status: 409 }),
+  },
+  updateSellerProfile: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}`, ...SELLER_TRUST } }),
+    error: () => ({ body: { name: `Walk Studio ${run}` }, status: 401 }),
+  },
+  setSellerProductStatus: {
+    ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: { status: "active" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, body: { status: "unlisted" }, status: 404 }),
+  },
+  checkSellerProduct: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: productBody(`Walk Checked ${run}`, `com.walk.checked${run}`) }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { name: "x" }, status: 400 }),
+  },
+  storeProductImages: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: { files: [new File([new Uint8Array(Buffer.concat([PNG, Buffer.from(run)]))], "icon.png")] } }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { files: [new File(["<svg/>"], "icon.png")] }, status: 415 }),
+  },
+};
+describe("operations without REST or tools: the seller dashboard's", () => {
+  for (const [id, example] of Object.entries(DASHBOARD_EXAMPLES)) {
+    it(`${id} answers its declared output, and a declared problem, through execute()`, () => withoutRest(id, example));
+  }
 });
 const EXAMPLES: Record<string, Example> = {
   ...RELEASES_EXAMPLES,
@@ -862,6 +893,7 @@ const EXAMPLES: Record<string, Example> = {
   ...AGENT_PLATFORM_EXAMPLES,
   ...REVIEWS_EXAMPLES,
   ...BUYER_EXAMPLES,
+  ...DASHBOARD_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },
@@ -918,15 +950,6 @@ const EXAMPLES: Record<string, Example> = {
       return { raw, env: STRIPE_ON, headers: { "stripe-signature": signer.webhooks.generateTestHeaderString({ payload: raw, secret: SECRET }) } };
     },
     error: () => ({ raw: JSON.stringify({ id: "evt_x", type: "x" }), env: STRIPE_ON, headers: { "stripe-signature": "t=1,v1=00" }, status: 400 }),
-  },
-  // The dashboard's own (no REST route): run by its server actions, and in tests/integration/dashboard-actions.test.ts.
-  createSellerProfile: {
-    ok: () => ({ headers: { cookie: newSellerFx.cookie }, body: { name: `Walk Profile ${run}` } }),
-    error: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}` }, status: 409 }),
-  },
-  updateSellerProfile: {
-    ok: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}`, ...SELLER_TRUST } }),
-    error: () => ({ status: 401 }),
   },
   listSellerProducts: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
   getSalesSummary: {

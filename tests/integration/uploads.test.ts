@@ -2,13 +2,15 @@ import { mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { readProductForm } from "@/app/(dashboard)/_lib/product-form-data";
+import { createProductAction } from "@/app/(dashboard)/dashboard/(app)/products/actions";
 import { GET as uploadRoute } from "@/app/uploads/[file]/route";
-import { sellingDeveloper } from "../helpers/sellers";
+import { EMPTY_FORM, type FormState } from "@/components/dashboard/form-state";
+import { sellerCookie, sellingDeveloper } from "../helpers/sellers";
 import { createProduct, updateProduct } from "@/lib/dashboard/products";
 import { saveUpload, saveUploads, startUploadSweep, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
+import { stringList } from "@/lib/marketplace/serialize";
 import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
 import { call } from "../helpers/http";
 
@@ -17,6 +19,35 @@ import { call } from "../helpers/http";
  * seller could fill the disk with files no product uses by submitting invalid forms. Now the whole form is checked
  * first, each seller has a quota, and files no product uses are deleted.
  */
+
+// The product form's server action, run here as the browser would: the seller's session cookie in the request's
+// headers, and Next's redirect as a thrown answer.
+let cookie = "";
+vi.mock("next/headers", () => ({ headers: () => Promise.resolve(new Headers({ cookie })) }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+class Redirect extends Error {}
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    throw new Redirect(url);
+  },
+  notFound: () => {
+    throw new Redirect("404");
+  },
+}));
+
+/** Sends the new product form as the signed-in seller: its state after a refusal, or where a success redirects. */
+async function submit(fd: FormData): Promise<{ state: FormState } | { redirect: string }> {
+  try {
+    return { state: await createProductAction(EMPTY_FORM, fd) };
+  } catch (error) {
+    if (error instanceof Redirect) return { redirect: error.message };
+    throw error;
+  }
+}
+const refusal = (r: Awaited<ReturnType<typeof submit>>): FormState => {
+  if (!("state" in r)) throw new Error(`expected a refusal, got a redirect to ${r.redirect}`);
+  return r.state;
+};
 
 let dir = "";
 beforeAll(async () => {
@@ -54,7 +85,9 @@ function png(seed: string, kib = 1): Buffer {
 const gif = (seed: string) => Buffer.concat([Buffer.from("GIF89a"), Buffer.from(seed), Buffer.alloc(64)]);
 
 async function seller() {
-  return sellingDeveloper(`up-${unique()}@example.com`, { name: `Up ${unique()}`, website: null, bio: "" });
+  const dev = await sellingDeveloper(`up-${unique()}@example.com`, { name: `Up ${unique()}`, website: null, bio: "" });
+  cookie = await sellerCookie(dev.email);
+  return dev;
 }
 
 function form(fields: Record<string, string>, uploads: Record<string, Buffer[]> = {}): FormData {
@@ -98,38 +131,39 @@ function input(icon: string, images: string[] = []): ProductInput {
 
 describe("product form uploads", () => {
   it("stores no file when the rest of the form is invalid", async () => {
-    const dev = await seller();
+    await seller();
     const before = await files();
-    const result = await readProductForm(
-      form({ description: "too short", price: "abc" }, { icon: [png(`icon-${unique()}`)], image_files: [png(`shot-${unique()}`)] }),
-      null,
-      dev.id,
+    const state = refusal(
+      await submit(form({ description: "too short", price: "abc" }, { icon: [png(`icon-${unique()}`)], image_files: [png(`shot-${unique()}`)] })),
     );
-    expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.state.errors.description).toBeDefined();
-      expect(result.state.message).toMatch(/Choose your image files again/);
-    }
+    expect(state.errors.description).toBeDefined();
+    expect(state.errors.price).toBeDefined();
+    expect(state.message).toMatch(/Choose your image files again/);
     expect(await files()).toEqual(before);
   });
 
   it("stores the files once the whole form is valid, and refuses files by their bytes, not their names", async () => {
-    const dev = await seller();
-    const ok = await readProductForm(form({}, { icon: [png(`ok-${unique()}`)], image_files: [gif(`g-${unique()}`)] }), null, dev.id);
-    expect(ok.ok).toBe(true);
-    if (ok.ok) {
-      expect(ok.input.icon_url).toMatch(/^\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
-      expect(ok.input.images).toHaveLength(1);
-      expect(ok.input.images[0]).toMatch(/\.gif$/);
-      expect(await exists(ok.input.icon_url)).toBe(true);
-      const served = await call(uploadRoute, ok.input.icon_url, { params: { file: ok.input.icon_url.slice("/uploads/".length) } });
-      expect(served.status).toBe(200);
-      expect(served.headers.get("content-type")).toBe("image/png");
-    }
+    await seller();
+    const ok = await submit(form({}, { icon: [png(`ok-${unique()}`)], image_files: [gif(`g-${unique()}`)] }));
+    if (!("redirect" in ok)) throw new Error(`refused: ${JSON.stringify(ok.state)}`);
+    expect(ok.redirect).toMatch(/^\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+    const product = await getDb().product.findUniqueOrThrow({ where: { id: decodeURIComponent(ok.redirect.split("/")[3]!.split("?")[0]!) } });
+    expect(product.iconUrl).toMatch(/^\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
+    const images = stringList(product.images);
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatch(/\.gif$/);
+    expect(await exists(product.iconUrl)).toBe(true);
+    const served = await call(uploadRoute, product.iconUrl, { params: { file: product.iconUrl.slice("/uploads/".length) } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+
     const before = await files();
-    const svg = await readProductForm(form({}, { icon: [Buffer.from(`<svg onload=alert(1)>${unique()}</svg>`)] }), null, dev.id);
-    expect(svg.ok).toBe(false);
-    if (!svg.ok) expect(svg.state.errors.icon?.[0]).toMatch(/PNG, JPEG, WebP or GIF/);
+    const svg = refusal(await submit(form({}, { icon: [Buffer.from(`<svg onload=alert(1)>${unique()}</svg>`)] })));
+    expect(svg.errors.icon?.[0]).toMatch(/PNG, JPEG, WebP or GIF/);
+    // A screenshot is named by its file name; a good file sent with a bad one is not stored either.
+    const mixed = refusal(await submit(form({}, { icon: [png(`fine-${unique()}`)], image_files: [Buffer.from(`not an image ${unique()}`)] })));
+    expect(mixed.errors.image_files?.[0]).toMatch(/^f0\.png: Upload a PNG, JPEG, WebP or GIF image/);
+    expect(mixed.errors.icon).toBeUndefined();
     expect(await files()).toEqual(before);
   });
 
@@ -142,9 +176,8 @@ describe("product form uploads", () => {
     expect(await uploadUsage(dev.id)).toBeGreaterThan(800 * 1024);
     const before = await files();
     await expect(saveUpload(png(`q3-${unique()}`, 400), dev.id)).rejects.toMatchObject({ status: 413, code: "upload_quota_exceeded" });
-    const viaForm = await readProductForm(form({}, { icon: [png(`q4-${unique()}`, 400)] }), null, dev.id);
-    expect(viaForm.ok).toBe(false);
-    if (!viaForm.ok) expect(viaForm.state.errors.icon?.[0]).toMatch(/at most 1 MB/);
+    const viaForm = refusal(await submit(form({}, { icon: [png(`q4-${unique()}`, 400)] })));
+    expect(viaForm.errors.icon?.[0]).toMatch(/at most 1 MB/);
     expect(await files()).toEqual(before);
     // The same bytes again take no more room; another seller has a quota of their own.
     await expect(saveUpload(first, dev.id)).resolves.toMatch(/^\/uploads\//);

@@ -1,38 +1,83 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { notFound, redirect } from "next/navigation";
-import { requireSeller } from "@/lib/auth/next-session";
-import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "@/lib/dashboard/products";
-import { AppError } from "@/lib/http/errors";
-import { PRODUCT_STATUSES, type ProductStatus } from "@/lib/marketplace/constants";
-import { appErrorMessage, isNotFound, refused, type FormState } from "@/components/dashboard/form-state";
+import { redirect } from "next/navigation";
+import type { AppError } from "@/lib/http/errors";
+import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation, type ActionOutcome } from "@/lib/operations/action";
 import { paths } from "@/lib/urls";
-import { readProductForm } from "../../../_lib/product-form-data";
+import { refusalNotice, sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
+import { appErrorMessage, refused, type FormState } from "@/components/dashboard/form-state";
+import {
+  chosenFiles,
+  productProblems,
+  readProductForm,
+  refusedProductForm,
+  uploadProblems,
+  withStoredFiles,
+  type ProductForm,
+} from "@/components/dashboard/product-form-data";
 
-/** A refusal from lib/ shown on the form: a taken plugin id belongs to its field, anything else to the whole form. */
-function refusedBy(error: unknown, values: FormState["values"]): FormState {
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
-  if (error.code === "plugin_id_taken") return refused(values, { plugin_id: [error.detail] });
+/** The publish gate's refusals, which the product pages explain (a relist refused). */
+const PUBLISH_GATE = ["payout-account-required", "seller-suspended", "seller-profile-incomplete"];
+
+/** A refusal of the product's save shown on the form: a few in the form's words, field problems under their fields. */
+function refusedBy(problem: AppError, form: ProductForm): FormState {
+  if (problem.code === "plugin_id_taken") return refusedProductForm(form, { plugin_id: [problem.detail] });
   // The publish gate: the whole reason on top, and the price marked (what a payout account is needed for).
-  if (error.code === "payout_account_required") {
-    return refused(values, { price: ["A paid listing needs a ready payout account: connect one under Payouts first."] }, appErrorMessage(error));
-  }
+  if (problem.code === "payout_account_required")
+    return refusedProductForm(
+      form,
+      { price: ["A paid listing needs a ready payout account: connect one under Payouts first."] },
+      appErrorMessage(problem),
+    );
   // The profile lacks what a paid listing shows: the reason on top with the way to the profile, the price marked.
-  if (error.code === "seller_profile_incomplete") {
+  if (problem.code === "seller_profile_incomplete") {
+    const price = ["A paid listing needs your refund policy and support contact: add them to your profile first."];
     return {
-      ...refused(
-        values,
-        { price: ["A paid listing needs your refund policy and support contact: add them to your profile first."] },
-        appErrorMessage(error),
-      ),
+      ...refusedProductForm(form, { price }, appErrorMessage(problem)),
       link: { href: paths.profileSupport, label: "Add them to your profile" },
     };
   }
-  const field = error.extra.errors?.[0];
-  if (field?.name === "download_url")
-    return refused(values, { download_url: [`${field.message.charAt(0).toUpperCase()}${field.message.slice(1)}.`] });
-  return refused(values, {}, appErrorMessage(error));
+  const errors = productProblems(problem, form);
+  if (Object.keys(errors).length === 0) return refusedProductForm(form, {}, appErrorMessage(problem));
+  return refusedProductForm(form, errors, problem.status === 400 ? undefined : appErrorMessage(problem));
+}
+
+type Saved = ActionOutcome<{ product: { id: string } }>;
+
+/**
+ * The product form, saved: read into the operations' input; when it chose image files (or could not translate
+ * something), checked whole first (checkSellerProduct), so that files are stored (storeProductImages) only for a form
+ * that is otherwise valid and a refused form leaves nothing stored; then saved with the stored files' paths.
+ */
+async function saveProduct(fd: FormData, currentIcon: string | null, save: (body: Record<string, unknown>) => Promise<Saved>) {
+  let form = readProductForm(fd, currentIcon);
+  const files = chosenFiles(form);
+  const untranslated = Object.keys(form.errors).length > 0;
+  if (untranslated || files.length > 0) {
+    const check = await runOperation("checkSellerProduct", { body: form.body });
+    if (!check.ok) {
+      const problem = sellerRefusal(check.problem);
+      const errors = problem.status === 400 ? productProblems(problem, form, structuredClone(form.errors)) : form.errors;
+      return { ok: false as const, state: refusedProductForm(form, errors, problem.status === 400 ? undefined : appErrorMessage(problem)) };
+    }
+    if (untranslated) return { ok: false as const, state: refusedProductForm(form, form.errors) };
+  }
+  if (files.length > 0) {
+    const stored = await runOperation<{ paths: string[] }>("storeProductImages", { body: { files } });
+    if (!stored.ok) {
+      const problem = sellerRefusal(stored.problem);
+      const aboutFiles = [400, 413, 415].includes(problem.status);
+      return {
+        ok: false as const,
+        state: refusedProductForm(form, aboutFiles ? uploadProblems(problem, form) : {}, aboutFiles ? undefined : appErrorMessage(problem)),
+      };
+    }
+    form = withStoredFiles(form, stored.output.paths);
+  }
+  const saved = await save(form.body);
+  if (!saved.ok) return { ok: false as const, state: refusedBy(sellerRefusal(saved.problem), form) };
+  return { ok: true as const, id: saved.output.product.id };
 }
 
 /** Everything that shows a product: the dashboard, the store's pages and search. */
@@ -42,59 +87,37 @@ function revalidateProduct(id: string) {
   revalidatePath(`/products/${id}`);
 }
 
-export async function createProductAction(_prev: FormState, fd: FormData): Promise<FormState> {
-  const { developer } = await requireSeller();
-  const form = await readProductForm(fd, null, developer.id);
-  if (!form.ok) return form.state;
-  let id: string;
-  try {
-    id = (await createProduct(developer.id, form.input)).id;
-  } catch (error) {
-    return refusedBy(error, form.values);
-  }
-  revalidateProduct(id);
-  redirect(`/dashboard/products/${encodeURIComponent(id)}?notice=product-created`);
+export async function createProductAction(_prev: FormState, form: unknown): Promise<FormState> {
+  const fd = formOf(form);
+  const idempotencyKey = idempotencyKeyOf(fd);
+  const saved = await saveProduct(fd, null, (body) => runOperation("createSellerProduct", { body, idempotencyKey }));
+  if (!saved.ok) return saved.state;
+  revalidateProduct(saved.id);
+  redirect(`/dashboard/products/${encodeURIComponent(saved.id)}?notice=product-created`);
 }
 
-// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and coerced here.
-export async function updateProductAction(productId: unknown, _prev: FormState, fd: FormData): Promise<FormState> {
-  const { developer } = await requireSeller();
-  let current: Awaited<ReturnType<typeof getSellerProduct>>;
-  try {
-    current = await getSellerProduct(developer.id, String(productId));
-  } catch (error) {
-    if (isNotFound(error)) notFound();
-    throw error;
-  }
-  const form = await readProductForm(fd, current.iconUrl, developer.id);
-  if (!form.ok) return form.state;
-  try {
-    await updateProduct(developer.id, current.id, form.input);
-  } catch (error) {
-    if (isNotFound(error)) notFound();
-    return refusedBy(error, form.values);
-  }
-  revalidateProduct(current.id);
-  redirect(`/dashboard/products/${encodeURIComponent(current.id)}?notice=product-saved`);
+// Bound arguments of a server action arrive from the browser as sent: typed `unknown` and checked by the operation.
+export async function updateProductAction(rawProductId: unknown, _prev: FormState, form: unknown): Promise<FormState> {
+  const productId = idOf(rawProductId, 64);
+  const fd = formOf(form);
+  // The saved icon, kept when the form gives neither a file nor an address.
+  const current = await runOperation<{ product: { id: string; icon_url: string } }>("getSellerProduct", { params: { id: productId } });
+  if (!current.ok) return refused(readProductForm(fd, null).values, {}, appErrorMessage(sellerRefusal(current.problem)));
+  const id = current.output.product.id;
+  const saved = await saveProduct(fd, current.output.product.icon_url, (body) => runOperation("updateSellerProduct", { params: { id }, body }));
+  if (!saved.ok) return saved.state;
+  revalidateProduct(id);
+  redirect(`/dashboard/products/${encodeURIComponent(id)}?notice=product-saved`);
 }
 
 /** Unlist or relist; `back` is where the button was ("list" or "edit"). */
-export async function setProductStatusAction(rawProductId: unknown, status: ProductStatus, back: unknown): Promise<void> {
-  const productId = String(rawProductId);
-  const { developer } = await requireSeller();
-  if (!PRODUCT_STATUSES.includes(status)) throw new AppError("invalid_status", 400, "Unknown product status.");
+export async function setProductStatusAction(rawProductId: unknown, status: unknown, back: unknown): Promise<void> {
+  const productId = idOf(rawProductId, 64);
+  if (status !== "active" && status !== "unlisted") badArguments("Unknown product status.");
   const page = back === "edit" ? `/dashboard/products/${encodeURIComponent(productId)}` : "/dashboard/products";
-  try {
-    await setProductStatus(developer.id, productId, status);
-  } catch (error) {
-    if (isNotFound(error)) notFound();
-    // The publish gate refused a relist: say why on the page instead of the error screen.
-    if (error instanceof AppError && ["payout_account_required", "seller_suspended", "seller_profile_incomplete"].includes(error.code)) {
-      redirect(`${page}?error=${error.code.replace(/_/g, "-")}`);
-    }
-    throw error;
-  }
+  const outcome = await runOperation("setSellerProductStatus", { params: { id: productId }, body: { status } });
+  // The publish gate refused a relist: said on the page instead of the error screen.
+  if (!outcome.ok) redirect(`${page}?error=${refusalNotice(sellerRefusal(outcome.problem), PUBLISH_GATE)}`);
   revalidateProduct(productId);
-  const notice = status === "active" ? "product-relisted" : "product-unlisted";
-  redirect(back === "edit" ? `/dashboard/products/${encodeURIComponent(productId)}?notice=${notice}` : `/dashboard/products?notice=${notice}`);
+  redirect(`${page}?notice=${status === "active" ? "product-relisted" : "product-unlisted"}`);
 }

@@ -23,7 +23,7 @@ export default async function NewProductPage() {
         description="Everything here is what the store page, the catalog API and AI agents show. You can change all of it later."
       />
       <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <ProductForm action={createProductAction} submitLabel="Create product" />
+        <ProductForm action={createProductAction} submitLabel="Create product" idempotencyKey={crypto.randomUUID()} />
         <aside aria-labelledby="how-heading" className="lg:sticky lg:top-6 lg:self-start">
           <div className={`${card} p-5`}>
             <h2 id="how-heading" className="text-base font-semibold text-slate-900">
