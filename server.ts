@@ -3,12 +3,12 @@ import next from "next";
 import { dbEngine, disconnectDb } from "./lib/db.ts";
 import { prepareDatabase } from "./lib/db/prepare.ts";
 import { env, freezeLiveSettings } from "./lib/env.ts";
-import { frontDoor } from "./lib/http/front.ts";
+import { frontDoor } from "./lib/transports/front.ts";
 import { hostPolicy } from "./lib/http/host.ts";
 import { builtConfig } from "./lib/server/built-config.ts";
 import { heapRoomAdvice } from "./lib/server/heap-room.ts";
-import { servePageFromCache } from "./lib/http/page-cache.ts";
-import { missingPageRewrite } from "./lib/http/page-guards.ts";
+import { servePageFromCache } from "./lib/transports/page-cache.ts";
+import { missingPageRewrite } from "./lib/transports/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
@@ -21,7 +21,7 @@ import { paymentModeSummary } from "./lib/payments/provider.ts";
 import { checkStorageSettings } from "./lib/storage/index.ts";
 
 /**
- * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/http/lean.ts)
+ * The process. A plain node:http server answers the licensing hot path and /health itself (see lib/transports/lean.ts)
  * and hands every other request to Next.js. `npm run dev` and `npm start` both run this file.
  */
 // Nothing may call home: this service runs on machines without internet access.
@@ -50,10 +50,10 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  // The client address is stamped on the request by frontDoor (lib/http/front.ts) before it gets here.
+  // The client address is stamped on the request by frontDoor (lib/transports/front.ts) before it gets here.
   const toNext = async (req: IncomingMessage, res: ServerResponse) => {
     if ((req.method === "GET" || req.method === "HEAD") && !req.url?.startsWith("/_next/")) {
-      // Storefront pages and the catalog from cache while the content version is unchanged (lib/http/page-cache.ts).
+      // Storefront pages and the catalog from cache while the content version is unchanged (lib/transports/page-cache.ts).
       if (await servePageFromCache(req, res)) return undefined;
       const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
       if (rewrite) req.url = rewrite;
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   };
 
   // Hosts we do not serve (DNS rebinding) and addresses that do not decode are refused first; then the lean paths,
-  // then Next. A refused body is read away, within bounds, before the connection closes (lib/http/lean.ts LINGER).
+  // then Next. A refused body is read away, within bounds, before the connection closes (lib/transports/lean.ts LINGER).
   // Check for stalled connections every 2 s, so the header and request time limits below act promptly.
   const server = createServer({ connectionsCheckingInterval: 2_000 }, frontDoor(toNext));
   // Bounded time for slow or stalled clients (slowloris), generous for real ones.

@@ -91,7 +91,7 @@ const fields = z.object({
   /** How long marketplace reads (listings, catalog pages) are cached per instance (0: no cache). */
   LISTING_CACHE_TTL_MS: millis(5_000, 0),
   /**
-   * Memory for storefront pages and the catalog served from cache in front of Next (lib/http/page-cache.ts), in
+   * Memory for storefront pages and the catalog served from cache in front of Next (lib/transports/page-cache.ts), in
    * megabytes (0: no page cache). Entries are valid while the content version is unchanged, checked per request.
    */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4_096).default(32),

@@ -1,5 +1,5 @@
 import { llmsFullTxt } from "@/lib/agents/text-documents";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { textResponse } from "@/lib/http/text";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

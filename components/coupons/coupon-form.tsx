@@ -1,6 +1,7 @@
 import { SUPPORTED_CURRENCIES, currencyLabel } from "@/lib/pricing";
 import { ActionForm, ChoiceGroup, SelectField, SubmitButton, TextField } from "@/components/dashboard/form-fields";
 import type { FormState } from "@/components/dashboard/form-state";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 
 const LABELS = {
   code: "Code",
@@ -17,12 +18,16 @@ const LABELS = {
 export function CouponForm({
   action,
   products,
+  idempotencyKey,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
   products: Array<{ id: string; name: string; currency: string }>;
+  /** Made when the page is drawn (see IdempotencyField): a second click creates no second coupon. */
+  idempotencyKey: string;
 }) {
   return (
     <ActionForm action={action} prefix="coupon" labels={LABELS} label="Create a coupon" className="space-y-5">
+      <IdempotencyField value={idempotencyKey} />
       <TextField
         name="code"
         label={LABELS.code}

@@ -8,7 +8,7 @@ import { PRICING } from "../pricing.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { RESOURCE_METADATA_PATH } from "../seller-api/tokens.ts";
-import { MCP_CAPABILITIES, MCP_SERVER_INFO } from "./mcp-server.ts";
+import { MCP_CAPABILITIES, MCP_SERVER_INFO } from "./mcp-info.ts";
 import { strictParameters } from "./strict-schema.ts";
 import { LAYERS, tools, toolParameters } from "./tools.ts";
 import { A2A_PATH, A2A_ROUTING } from "./a2a/paths.ts";

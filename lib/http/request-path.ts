@@ -1,7 +1,7 @@
 /**
  * The path Next renders a request under, set by proxy.ts on every request (a client's own copy is replaced), so
  * the root not-found page can say what was not found. A request for a missing record reaches Next under the
- * unmatched path missingPath(kind) (server.ts, lib/http/page-guards.ts): Next renders only an unmatched URL's
+ * unmatched path missingPath(kind) (server.ts, lib/transports/page-guards.ts): Next renders only an unmatched URL's
  * 404 page in full without JavaScript, and that page is always the root one.
  */
 export const REQUEST_PATH_HEADER = "x-request-path";

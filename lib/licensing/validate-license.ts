@@ -6,7 +6,7 @@ import type { LicenseCode } from "./codes.ts";
 
 /**
  * The answer of a valid perpetual license on its machine (most launches of most apps), the same for every such key:
- * made once and frozen, so its JSON is made once too (lib/operations/http.ts: successBody).
+ * made once and frozen, so its JSON is made once too (lib/transports/rest.ts: successBody).
  */
 const VALID_PERPETUAL: ValidationResult = Object.freeze({
   valid: true,

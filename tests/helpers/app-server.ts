@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { relative } from "node:path";
 import { resetEnv } from "@/lib/env";
-import { serveFetch } from "@/lib/http/fetch-bridge";
-import { frontDoor } from "@/lib/http/front";
+import { serveFetch } from "@/lib/transports/fetch-bridge";
+import { frontDoor } from "@/lib/transports/front";
 import type { Reply } from "./http";
 import { APP_DIR, bySpecificity, matchRoute, routeFilesUnder, type RouteHandler } from "./next-routes";
 
@@ -18,9 +18,9 @@ interface Routed {
 
 /**
  * The service's HTTP API on a random local port, in this process, on the test project's database: server.ts's real
- * request listener (lib/http/front.ts: host check, CORS, the lean licensing path, MCP, the client address), with a
+ * request listener (lib/transports/front.ts: host check, CORS, the lean licensing path, MCP, the client address), with a
  * stand-in for Next that calls every route file under app/ (matched the way Next's file-system router does,
- * tests/helpers/next-routes.ts) through server.ts's own fetch bridge (lib/http/fetch-bridge.ts: the Web Request, the
+ * tests/helpers/next-routes.ts) through server.ts's own fetch bridge (lib/transports/fetch-bridge.ts: the Web Request, the
  * streamed answer, and the security headers proxy.ts gives the same path under Next). Pages are Next's renderer and
  * answer 404 here; a handler that throws is answered 500 (as Next would) and recorded in `errors`.
  *

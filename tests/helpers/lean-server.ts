@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleLean } from "@/lib/http/lean";
+import { handleLean } from "@/lib/transports/lean";
 
 /** server.ts's lean path on a random local port; other paths answer 418. */
 export async function startLeanServer(): Promise<{ base: string; close: () => Promise<void> }> {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { relative } from "node:path";
 import { GET as didDocumentGet } from "@/app/.well-known/did.json/route";
 import { GET as licenseFileGet } from "@/app/api/license-file/route";
-import { handleLean } from "@/lib/http/lean";
+import { handleLean } from "@/lib/transports/lean";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { APP_DIR, bySpecificity, matchRoute, routeFilesUnder, type RouteHandler } from "./next-routes";
 

@@ -11,10 +11,10 @@ import * as a2aRoute from "@/app/api/a2a/route";
 import { tools } from "@/lib/agents/tools";
 import { disconnectDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { frontDoor } from "@/lib/http/front";
+import { frontDoor } from "@/lib/transports/front";
 
 /**
- * The A2A endpoint with the official @a2a-js/sdk client, on server.ts's real listener (lib/http/front.ts: host check,
+ * The A2A endpoint with the official @a2a-js/sdk client, on server.ts's real listener (lib/transports/front.ts: host check,
  * CORS, client address) with a stand-in for Next that calls the real route handlers and streams their bodies.
  */
 

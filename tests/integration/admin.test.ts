@@ -15,7 +15,7 @@ import { validateLicense } from "@/lib/licensing/validate-license";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { ADMIN } from "@/lib/operations/admin";
 import type { Operation } from "@/lib/operations/define";
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
 import { SELLER_TRUST, sellingDeveloper } from "../helpers/sellers";

@@ -5,7 +5,7 @@ import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { AGENT_PLATFORMS } from "@/lib/operations/agent-platforms";
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 
 /**

@@ -6,12 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as sellerLicenses from "@/app/api/v1/licenses/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { frontDoor } from "@/lib/http/front";
-import { LINGER } from "@/lib/http/lean";
+import { frontDoor } from "@/lib/transports/front";
+import { LINGER } from "@/lib/transports/lean";
 import { sellerToken } from "../helpers/seller-tokens";
 
 /**
- * Bodies over the cap, on server.ts's real request listener (lib/http/front.ts) over real sockets: the lean path
+ * Bodies over the cap, on server.ts's real request listener (lib/transports/front.ts) over real sockets: the lean path
  * (/validate, /deactivate) and MCP are the production code. The server answers 413 before the body is in, and
  * used to close the connection with the rest unread: the kernel then resets it, and a client still writing got
  * EPIPE or ECONNRESET instead of its answer (about a third to most of 50 Node clients posting 4 MB). Now the answer

@@ -9,11 +9,11 @@ import * as listings from "@/app/api/marketplace/listings/route";
 import * as revocation from "@/app/api/status/revocation/route";
 import { disconnectDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { corsRule } from "@/lib/http/cors";
-import { frontDoor } from "@/lib/http/front";
+import { corsRule } from "@/lib/transports/cors";
+import { frontDoor } from "@/lib/transports/front";
 
 /**
- * CORS on server.ts's real listener (lib/http/front.ts → lib/http/cors.ts): the lean path (/validate) answers for
+ * CORS on server.ts's real listener (lib/transports/front.ts → lib/transports/cors.ts): the lean path (/validate) answers for
  * itself, and a stand-in for Next calls the real route handlers and keeps the headers already set on the response,
  * as Next does. Public paths allow any origin, without credentials; seller routes stay same-origin.
  */

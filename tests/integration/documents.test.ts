@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as terms } from "@/app/api/terms/route";
-import { handleLean } from "@/lib/http/lean";
+import { handleLean } from "@/lib/transports/lean";
 import { disconnectDb } from "@/lib/db";
 import { call } from "../helpers/http";
 

@@ -6,7 +6,7 @@ import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { FEATURED_LIMIT, homeRows } from "@/lib/marketplace/featured";
 import { getDeveloperPage } from "@/lib/marketplace/get-developer";
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { clockPast } from "../helpers/clock";
 import { createTestProduct, sellerCookie, sellingDeveloper } from "../helpers/sellers";

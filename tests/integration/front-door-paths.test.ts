@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as marketplaceProduct from "@/app/api/marketplace/product/[id]/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { serveFetch } from "@/lib/http/fetch-bridge";
-import { frontDoor } from "@/lib/http/front";
+import { serveFetch } from "@/lib/transports/fetch-bridge";
+import { frontDoor } from "@/lib/transports/front";
 import { fingerprint, newLicense } from "../helpers/licenses";
 
 /**
- * Addresses that do not decode, on server.ts's real request listener (lib/http/front.ts) over real sockets: the lean
+ * Addresses that do not decode, on server.ts's real request listener (lib/transports/front.ts) over real sockets: the lean
  * path, MCP and the front door's refusals are the production code; Next is a stand-in that records what reached it
  * (and, for one API route, calls the real route handler with the path decoded the way Next's router decodes it).
  * Next's router decodes a path itself and answered 500 (text/plain) to every one of these on a dynamic route:

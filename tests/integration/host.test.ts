@@ -4,12 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as mailboxRoute } from "@/app/api/dev/mailbox/route";
 import { disconnectDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { frontDoor } from "@/lib/http/front";
+import { frontDoor } from "@/lib/transports/front";
 import { rateLimiter } from "@/lib/http/rate-limit";
 import { fingerprint, newLicense } from "../helpers/licenses";
 
 /**
- * server.ts's request listener (lib/http/front.ts: host check, lean path, client address) on a real socket, with a
+ * server.ts's request listener (lib/transports/front.ts: host check, lean path, client address) on a real socket, with a
  * stand-in for Next that calls the real dev-mailbox route handler the way Next does (Next adds X-Forwarded-Host and
  * X-Forwarded-For when they are missing). The e2e suite (e2e/security.spec.ts) repeats the attacks against the real
  * production process.

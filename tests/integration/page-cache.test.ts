@@ -3,12 +3,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { contentVersion } from "@/lib/cache/content-version";
 import { updateProduct } from "@/lib/dashboard/products";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
-import { pageCacheKey } from "@/lib/http/page-cache";
+import { pageCacheKey } from "@/lib/transports/page-cache";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { createTestProduct, sellingDeveloper, testProductBody } from "../helpers/sellers";
 
 /**
- * The content version behind the page cache (lib/http/page-cache.ts): database triggers raise it on every write to
+ * The content version behind the page cache (lib/transports/page-cache.ts): database triggers raise it on every write to
  * what the storefront shows, whichever code (or none) makes the write, and leave it alone for licensing traffic; a
  * migration that redefines a watched table would drop its triggers, which the first test catches.
  */

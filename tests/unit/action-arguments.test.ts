@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
-import { frontDoor } from "@/lib/http/front";
+import { frontDoor } from "@/lib/transports/front";
 import { formOf, idOf } from "@/lib/operations/action";
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { deflateParts, gzipJoin } from "@/lib/http/gzip-join";
+import { deflateParts, gzipJoin } from "@/lib/transports/gzip-join";
 
 /** Pages and pieces of several shapes: markup that compresses well, random bytes that do not, empty parts. */
 const markup = (n: number) => Buffer.from(`<div class="card">product ${"é".repeat(n % 7)}</div>\n`.repeat(n));

@@ -1,9 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { registerTools } from "@/lib/agents/mcp-server";
+import { registerTools } from "@/lib/transports/mcp-server";
 import { sellerTools, tools } from "@/lib/agents/tools";
-import { toolCalls } from "@/lib/http/mcp-transport";
-import { mcpRequest } from "@/lib/operations/context";
+import { toolCalls } from "@/lib/transports/mcp-transport";
+import { mcpRequest } from "@/lib/transports/mcp-context";
 
 /**
  * Each MCP exchange gets its own SDK server (the handler is stateless). An exchange that only calls tools has only

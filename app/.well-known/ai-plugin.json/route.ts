@@ -1,6 +1,6 @@
 import { aiPluginManifest } from "@/lib/agents/documents";
 import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({ cache: CACHE.document, handler: () => aiPluginManifest() }),

@@ -1,3 +1,3 @@
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 
 export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/.well-known/did.json");

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/http/errors";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/transports/route";
 
 // Unknown API paths answer with a problem document, not the storefront's HTML 404 page.
 const unknown = route({

@@ -4,7 +4,7 @@ import { requestSignIn, signInRequestSchema } from "@/lib/auth/sign-in";
 import { seeOther } from "@/lib/checkout/form";
 import { AppError } from "@/lib/http/errors";
 import { RULES } from "@/lib/http/rate-limit";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 
 // The sign-in forms of the dashboard and "My licenses": e-mail a link, remember this browser asked for it, then say so.
 // A refusal goes back to the form as a code (?error=invalid-email | rate-limited), never as text the page would echo.

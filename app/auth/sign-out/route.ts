@@ -1,7 +1,7 @@
 import { clearedCookie, readCookie } from "@/lib/auth/cookies";
 import { consumeForm } from "@/lib/auth/forms";
 import { endSession, SESSION_COOKIE } from "@/lib/auth/sign-in";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { absoluteUrl } from "@/lib/urls";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

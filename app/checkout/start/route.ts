@@ -5,7 +5,7 @@ import { readForm, seeOther } from "@/lib/checkout/form";
 import { createCheckoutRequestSchema } from "@/lib/checkout/schemas";
 import { AppError } from "@/lib/http/errors";
 import { RULES } from "@/lib/http/rate-limit";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { productIdSchema } from "@/lib/marketplace/schemas";
 import { paths } from "@/lib/urls";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { getDownload } from "@/lib/marketplace/get-download";
 import { productParamsSchema } from "@/lib/marketplace/schemas";
 

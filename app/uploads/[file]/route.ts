@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { openUpload } from "@/lib/dashboard/uploads";
 import { notFound } from "@/lib/http/errors";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({

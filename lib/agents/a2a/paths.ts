@@ -5,7 +5,7 @@
 export const A2A_PATH = "/api/a2a";
 
 /**
- * How a message picks its skill (lib/agents/a2a/route-message.ts), as the agent card and the text documents state it.
+ * How a message picks its skill (lib/transports/a2a/route-message.ts), as the agent card and the text documents state it.
  * Deterministic on purpose: there is no language model behind the agent, so a caller can know what will run.
  */
 export const A2A_ROUTING =

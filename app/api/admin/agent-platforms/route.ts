@@ -1,2 +1,2 @@
-import { restRoutes } from "@/lib/operations/http";
+import { restRoutes } from "@/lib/transports/rest";
 export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/admin/agent-platforms");

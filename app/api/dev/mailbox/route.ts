@@ -1,5 +1,5 @@
 import { CACHE } from "@/lib/http/headers";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { assertDevMailbox, listDevMailbox } from "@/lib/email/dev-mailbox";
 import { mailboxQuerySchema } from "@/lib/email/schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { serveSignedFile } from "@/lib/storage/serve";
 
 /**

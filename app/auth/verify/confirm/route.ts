@@ -3,7 +3,7 @@ import { consumeSignIn } from "@/lib/auth/sign-in";
 import { readForm } from "@/lib/checkout/form";
 import { AppError } from "@/lib/http/errors";
 import { RULES } from "@/lib/http/rate-limit";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 import { absoluteUrl } from "@/lib/urls";
 
 const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };

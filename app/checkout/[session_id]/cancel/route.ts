@@ -1,7 +1,7 @@
 import { seeOther } from "@/lib/checkout/form";
 import { sessionParamsSchema } from "@/lib/checkout/schemas";
 import { cancelTestCheckout } from "@/lib/checkout/test-payment";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 
 // Test mode's cancel link.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

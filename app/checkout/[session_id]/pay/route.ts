@@ -2,7 +2,7 @@ import { seeOther } from "@/lib/checkout/form";
 import { sessionParamsSchema } from "@/lib/checkout/schemas";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { AppError } from "@/lib/http/errors";
-import { methods, route } from "@/lib/http/route";
+import { methods, route } from "@/lib/transports/route";
 
 // Test mode's Pay button.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

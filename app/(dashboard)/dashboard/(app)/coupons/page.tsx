@@ -5,6 +5,7 @@ import { listSellerProducts } from "@/lib/dashboard/products";
 import { formatPrice } from "@/lib/pricing";
 import { CouponForm } from "@/components/coupons/coupon-form";
 import { formatDay, param } from "@/components/dashboard/format";
+import { Notice } from "@/components/dashboard/notice";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { ScrollTable, td, tdNum, th, thNum } from "@/components/dashboard/table";
 import { Badge } from "@/components/ui/badge";
@@ -47,6 +48,7 @@ export default async function CouponsPage({ searchParams }: Props) {
 
   return (
     <>
+      <Notice searchParams={query} />
       {done ? (
         <div role="status" id="coupons-notice" className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
           {created ? `Coupon created: ${created.code}, ${discount(created)}. ${CREATED_NEXT}` : done}
@@ -144,7 +146,11 @@ export default async function CouponsPage({ searchParams }: Props) {
 
       <Section id="new-coupon" title="New coupon" className="mt-12">
         <div className={`${card} p-6`}>
-          <CouponForm action={createCouponAction} products={products.map((p) => ({ id: p.id, name: p.name, currency: p.currency }))} />
+          <CouponForm
+            action={createCouponAction}
+            products={products.map((p) => ({ id: p.id, name: p.name, currency: p.currency }))}
+            idempotencyKey={crypto.randomUUID()}
+          />
         </div>
       </Section>
     </>

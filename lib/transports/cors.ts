@@ -3,7 +3,7 @@ import { hasHttp } from "../operations/define.ts";
 import { operations } from "../operations/index.ts";
 
 /**
- * Cross-origin access, decided in one place for every request server.ts sees (lib/http/front.ts calls `applyCors`
+ * Cross-origin access, decided in one place for every request server.ts sees (lib/transports/front.ts calls `applyCors`
  * before the lean path and before Next, and hands the headers it returns to whichever answers).
  *
  * Which paths allow any origin:
@@ -24,7 +24,7 @@ const PUBLIC_DOCUMENTS = ["/.well-known/*", "/openapi.json", "/llms.txt", "/llms
 
 /** The MCP endpoint (streamable HTTP): GET opens the event stream, POST sends messages, DELETE ends a session. */
 const MCP_PATH = "/api/mcp";
-/** The A2A endpoint (JSON-RPC, POST only; lib/agents/a2a/endpoint.ts). */
+/** The A2A endpoint (JSON-RPC, POST only; lib/transports/a2a/endpoint.ts). */
 const A2A_PATH = "/api/a2a";
 
 const BASE_REQUEST_HEADERS = [

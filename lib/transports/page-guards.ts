@@ -1,5 +1,5 @@
 import { getDb } from "../db.ts";
-import { missingPath, type MissingKind } from "./request-path.ts";
+import { missingPath, type MissingKind } from "../http/request-path.ts";
 
 /**
  * Pages whose existence depends on the database. Next.js answers a page that calls notFound() with a 404 whose

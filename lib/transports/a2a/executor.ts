@@ -6,10 +6,10 @@ import { acpError } from "../../acp/errors.ts";
 import { AppError } from "../../http/errors.ts";
 import { toAppError } from "../../http/respond.ts";
 import type { CallContext } from "../../operations/define.ts";
-import { callTool, type Tool } from "../tools.ts";
+import { callTool, type Tool } from "../../agents/tools.ts";
 import { routeMessage } from "./route-message.ts";
 
-/** Where the endpoint (lib/agents/a2a/endpoint.ts) puts the HTTP caller in the SDK's per-call state. */
+/** Where the endpoint (lib/transports/a2a/endpoint.ts) puts the HTTP caller in the SDK's per-call state. */
 export const CALLER_KEY = "ilm.caller";
 
 function textPart(text: string): Part {

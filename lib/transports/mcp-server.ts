@@ -2,18 +2,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { acpError } from "../acp/errors.ts";
 import { AppError } from "../http/errors.ts";
-import { mcpRequest } from "../operations/context.ts";
-import { SERVICE_NAME, VERSIONS } from "../versions.ts";
-import { callTool, sellerTools, toolParameters, tools, type Tool } from "./tools.ts";
-
-export const MCP_SERVER_INFO = { name: "indie-license-market", title: SERVICE_NAME, version: VERSIONS.server };
-
-/**
- * What `initialize` answers as the server's capabilities, and what the server card repeats: tools only, and the list
- * never changes while the server runs (it is the registry's, fixed at build time; a request with a seller API token
- * also gets that seller's tools, the same for every request with the token), so `listChanged` is false.
- */
-export const MCP_CAPABILITIES = { tools: { listChanged: false } } as const;
+import { mcpRequest } from "./mcp-context.ts";
+import { callTool, sellerTools, toolParameters, tools, type Tool } from "../agents/tools.ts";
 
 /**
  * A tool's input schema as the MCP SDK reads it (Standard Schema): `tools/list` publishes the tool's real JSON

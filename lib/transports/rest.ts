@@ -3,11 +3,11 @@ import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObjec
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { acpError } from "../acp/errors.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
-import { methods } from "../http/route.ts";
-import type { HttpOperation, Method, Operation, Redirect } from "./define.ts";
-import { hasHttp } from "./define.ts";
-import { authorize, execute, parseParts } from "./execute.ts";
-import { operationsAt } from "./index.ts";
+import { methods } from "./route.ts";
+import type { HttpOperation, Method, Operation, Redirect } from "../operations/define.ts";
+import { hasHttp } from "../operations/define.ts";
+import { authorize, execute, parseParts } from "../operations/execute.ts";
+import { operationsAt } from "../operations/index.ts";
 
 /** Status, headers and body of a successful call, as every HTTP adapter sends it. */
 export function success(op: Operation, result: unknown, requestId: string): { status: number; headers: Record<string, string>; body: string } {

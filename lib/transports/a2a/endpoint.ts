@@ -16,7 +16,7 @@ import { CACHE } from "../../http/headers.ts";
 import { DEFAULT_MAX_BODY_BYTES, parseJsonText, readBodyText } from "../../http/input.ts";
 import { CLIENT_ADDRESS_HEADER } from "../../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../../http/respond.ts";
-import { agentCard } from "../documents.ts";
+import { agentCard } from "../../agents/documents.ts";
 import { CALLER_KEY, ToolExecutor } from "./executor.ts";
 import { BoundedTaskStore } from "./task-store.ts";
 

@@ -2,16 +2,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { hasHttp, type HttpOperation, type Redirect } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
-import { success, successBody } from "../operations/http.ts";
+import { success, successBody } from "./rest.ts";
 import { operations } from "../operations/index.ts";
 import { env } from "../env.ts";
-import { AppError } from "./errors.ts";
-import { CACHE } from "./headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge, UTF8 } from "./input.ts";
-import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
-import { clientAddress } from "./rate-limit.ts";
-import { dataSecurityHeaders } from "./security-headers.ts";
-import { baseHeaders, problemBody, requestIdFrom, toAppError } from "./respond.ts";
+import { AppError } from "../http/errors.ts";
+import { CACHE } from "../http/headers.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge, UTF8 } from "../http/input.ts";
+import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
+import { clientAddress } from "../http/rate-limit.ts";
+import { dataSecurityHeaders } from "../http/security-headers.ts";
+import { baseHeaders, problemBody, requestIdFrom, toAppError } from "../http/respond.ts";
 
 /**
  * The operations declared `lean` (the licensing hot path every licensed app calls at every launch, the health
@@ -81,7 +81,7 @@ const fixedOf = (headers: Readonly<Record<string, string>>): Fixed => {
 };
 /**
  * The security headers of data answers, and those after each set of CORS headers (two: the API's and MCP's;
- * lib/http/cors.ts), made once; made again only if BASE_URL changes (tests). `answers` holds each lean operation's
+ * lib/transports/cors.ts), made once; made again only if BASE_URL changes (tests). `answers` holds each lean operation's
  * whole success header block per CORS set and kind of result (JSON or text), with a slot for the request id.
  */
 let security:
@@ -150,7 +150,7 @@ function writeAnswer(res: ServerResponse, status: number, pairs: string[], body:
 const REQUEST_ID_SLOT = "\u0000request-id";
 
 /**
- * A successful answer: its headers are the operation's (`success`, lib/operations/http.ts) merged with the fixed
+ * A successful answer: its headers are the operation's (`success`, lib/transports/rest.ts) merged with the fixed
  * ones once per operation, CORS set and kind of result; each request copies that block and puts in its request id.
  */
 function sendSuccess(
@@ -272,7 +272,7 @@ export function endAfterBody(req: IncomingMessage, res: ServerResponse, body: st
 
 /**
  * Answers a request on a lean path. Returns false when the path is not one of ours. `cors` are the headers the front
- * door's CORS rule gives this request (lib/http/cors.ts), sent with the answer.
+ * door's CORS rule gives this request (lib/transports/cors.ts), sent with the answer.
  */
 export async function handleLean(req: IncomingMessage, res: ServerResponse, cors?: Readonly<Record<string, string>>): Promise<boolean> {
   const url = req.url ?? "/";

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { AppError } from "./errors.ts";
-import { CACHE } from "./headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, queryObject, readBodyText } from "./input.ts";
-import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
-import { CLIENT_ADDRESS_HEADER, enforce, type RateRule } from "./rate-limit.ts";
+import { AppError } from "../http/errors.ts";
+import { CACHE } from "../http/headers.ts";
+import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, parseWith, queryObject, readBodyText } from "../http/input.ts";
+import { jsonResponse, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
+import { CLIENT_ADDRESS_HEADER, enforce, type RateRule } from "../http/rate-limit.ts";
 
 interface RouteInput<Q, B, P> {
   query: Q;

@@ -1,19 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "../env.ts";
-import { AppError } from "./errors.ts";
+import { AppError } from "../http/errors.ts";
 import { applyCors } from "./cors.ts";
-import { CACHE } from "./headers.ts";
-import { admitHost } from "./host.ts";
-import { DEFAULT_MAX_BODY_BYTES, hasControlCharacter, tooLarge } from "./input.ts";
-import { mcpEndpoint } from "../agents/mcp-endpoint.ts";
+import { CACHE } from "../http/headers.ts";
+import { admitHost } from "../http/host.ts";
+import { DEFAULT_MAX_BODY_BYTES, hasControlCharacter, tooLarge } from "../http/input.ts";
+import { mcpEndpoint } from "./mcp-endpoint.ts";
 import { serveFetch } from "./fetch-bridge.ts";
 import { endAfterBody, handleLean, LINGER } from "./lean.ts";
-import { PROBLEM_CONTENT_TYPE, problemFor } from "./problem.ts";
+import { PROBLEM_CONTENT_TYPE, problemFor } from "../http/problem.ts";
 import { actionRequest } from "../operations/action-request.ts";
-import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "./proxy.ts";
-import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
-import { baseHeaders, problemResponse, requestIdFrom } from "./respond.ts";
-import { dataSecurityHeaders } from "./security-headers.ts";
+import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "../http/proxy.ts";
+import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
+import { baseHeaders, problemResponse, requestIdFrom } from "../http/respond.ts";
+import { dataSecurityHeaders } from "../http/security-headers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
@@ -61,7 +61,7 @@ const controlInUrl = () => new AppError("invalid_url", 400, "The address holds a
  * Answers a request the front door refuses (a host we do not serve, a bad URL, an MCP body over the cap) with a
  * problem document carrying what every API problem carries: the request id, the Link header, the data answers'
  * security headers and the path's CORS headers. The connection is closed after it (the body, if any, is not for
- * anyone), once what the client is still sending has been read away (lib/http/lean.ts endAfterBody, bounded).
+ * anyone), once what the client is still sending has been read away (lib/transports/lean.ts endAfterBody, bounded).
  */
 function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, cors?: Readonly<Record<string, string>>): void {
   const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
@@ -89,8 +89,8 @@ function corsOf(req: IncomingMessage, res: ServerResponse): Readonly<Record<stri
 /**
  * server.ts's request listener: refuses hosts we do not serve (lib/http/host.ts) and URLs that do not decode or hold
  * control characters (refuseUrl), answers CORS preflights and sets the CORS headers on public paths
- * (lib/http/cors.ts), answers the lean paths itself (lib/http/lean.ts) and MCP (lib/agents/mcp-endpoint.ts, through
- * lib/http/fetch-bridge.ts), and hands everything else to `toNext` with the client address stamped on it.
+ * (lib/transports/cors.ts), answers the lean paths itself (lib/transports/lean.ts) and MCP (lib/transports/mcp-endpoint.ts, through
+ * lib/transports/fetch-bridge.ts), and hands everything else to `toNext` with the client address stamped on it.
  */
 export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -128,7 +128,7 @@ const pathOf = (url = "/") => {
 
 /**
  * MCP through the fetch bridge. The endpoint reads a JSON-RPC body of at most DEFAULT_MAX_BODY_BYTES
- * (lib/http/mcp-transport.ts) and gives up on the rest, which the bridge streams to it when the body's length is not
+ * (lib/transports/mcp-transport.ts) and gives up on the rest, which the bridge streams to it when the body's length is not
  * declared within that cap: the socket then closed with the rest unread, and a client still sending lost its 413 to
  * a reset. So such a body is settled here. A declared length over the cap is refused at once (the rest read away,
  * bounded). A chunked body is read here: handed over whole within the cap; past it, read away to its end (within

@@ -5,8 +5,8 @@ import { CATEGORIES } from "../marketplace/constants.ts";
 import { clearReadCache } from "../marketplace/read-cache.ts";
 import { ALL_SORTS } from "../marketplace/schemas.ts";
 import { deflateParts, gzipJoin } from "./gzip-join.ts";
-import { requestIdFrom } from "./respond.ts";
-import { newNonce } from "./security-headers.ts";
+import { requestIdFrom } from "../http/respond.ts";
+import { newNonce } from "../http/security-headers.ts";
 
 /**
  * Storefront pages and the catalog served from memory in front of Next (server.ts), rendered once per content
@@ -25,7 +25,7 @@ import { newNonce } from "./security-headers.ts";
  * and each hit gets a fresh nonce in the markup and the header, as a render would. Pages are rendered without
  * compression (the request's Accept-Encoding is withheld from Next) so the markup can be rewritten. For clients that
  * accept gzip, the parts are compressed once when the page is stored and a hit joins them around the new nonce
- * (lib/http/gzip-join.ts) instead of compressing the page again.
+ * (lib/transports/gzip-join.ts) instead of compressing the page again.
  */
 
 interface Entry {
@@ -65,7 +65,7 @@ const PER_EXCHANGE = new Set([
   "x-page-cache",
   "x-request-id",
 ]);
-/** Set on every answer by the front door before the page is served (lib/http/cors.ts), not kept with the page. */
+/** Set on every answer by the front door before the page is served (lib/transports/cors.ts), not kept with the page. */
 const isCors = (name: string) => name.startsWith("access-control-");
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "authorization"];
 /**

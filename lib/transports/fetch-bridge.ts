@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { env } from "../env.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./input.ts";
-import { securityHeaders } from "./security-headers.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../http/input.ts";
+import { securityHeaders } from "../http/security-headers.ts";
 
 /**
  * Serves a fetch-style handler (`(Request) => Promise<Response>`) from server.ts without Next's request pipeline: the

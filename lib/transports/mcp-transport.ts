@@ -1,10 +1,10 @@
-import { mcpRequest } from "../operations/context.ts";
+import { mcpRequest } from "./mcp-context.ts";
 import { sellerTokenFrom, verifySellerToken } from "../seller-api/tokens.ts";
-import { AppError } from "./errors.ts";
-import { CACHE } from "./headers.ts";
-import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./input.ts";
-import { CLIENT_ADDRESS_HEADER } from "./rate-limit.ts";
-import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "./respond.ts";
+import { AppError } from "../http/errors.ts";
+import { CACHE } from "../http/headers.ts";
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "../http/input.ts";
+import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
+import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
 
 /**
  * JSON-RPC messages one HTTP request may carry. Protocol 2025-03-26 allows batches (later revisions dropped them);

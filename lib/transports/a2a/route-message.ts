@@ -2,7 +2,7 @@ import type { Part } from "@a2a-js/sdk";
 import { z } from "zod";
 import { AppError } from "../../http/errors.ts";
 import { invalid, parseJsonText } from "../../http/input.ts";
-import { toolByName, tools, type Tool } from "../tools.ts";
+import { toolByName, tools, type Tool } from "../../agents/tools.ts";
 
 /**
  * Which skill an A2A message runs, and with which arguments (the rule A2A_ROUTING states in the agent card):
