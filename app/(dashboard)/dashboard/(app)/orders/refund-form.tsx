@@ -3,6 +3,7 @@
 import { buttonDanger } from "@/components/dashboard/buttons";
 import { ActionForm, CheckboxField, ChoiceGroup, SubmitButton, TextField } from "@/components/dashboard/form-fields";
 import type { FormState } from "@/components/dashboard/form-state";
+import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { RefundAmountLine } from "@/components/dashboard/refund-amount-line";
 
 const LABELS = { kind: "Refund", amount: "Amount", reason: "Reason", confirm: "Confirmation" };
@@ -19,8 +20,11 @@ export function RefundForm({
   currency,
   buyerEmail,
   placeholder,
+  idempotencyKey,
 }: {
   action: (state: FormState, formData: FormData) => Promise<FormState>;
+  /** Made when the page is drawn (see IdempotencyField): a second click refunds nothing more. */
+  idempotencyKey: string;
   /** What can still be refunded, formatted with its code. */
   remainingDisplay: string;
   remainingCents: number;
@@ -31,6 +35,7 @@ export function RefundForm({
 }) {
   return (
     <ActionForm action={action} prefix="refund" labels={LABELS} label="Refund this order" className="space-y-5">
+      <IdempotencyField value={idempotencyKey} />
       <ChoiceGroup
         name="kind"
         legend={LABELS.kind}

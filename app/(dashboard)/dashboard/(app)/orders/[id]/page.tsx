@@ -206,6 +206,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
               currency={order.currency}
               buyerEmail={order.buyer_email}
               placeholder={minorToDecimal(Math.min(order.refundable_cents, 500), order.currency)}
+              idempotencyKey={crypto.randomUUID()}
             />
           </div>
         )}
