@@ -133,20 +133,25 @@ const DEFAULT_MESSAGES: Array<[RegExp, (m: RegExpExecArray) => Omit<Issue, "path
   [/^Invalid (?:string: must |[A-Za-z0-9 -]+$)/, () => ({ code: "invalid_format", format: "regex" })],
 ];
 
-/** The issue a problem document's field error was written from, with what the form sent for that field. */
-function issueOf(error: ProblemFieldError, sent: Record<string, unknown>): Issue {
+/**
+ * The issue a problem document's field error was written from, with what the form sent for that field when the
+ * problem is the input's own (a 400: an empty field is then a missing one); a later refusal (a 409 naming fields the
+ * profile must keep, say) is worded as it is.
+ */
+function issueOf(error: ProblemFieldError, sent: Record<string, unknown> | undefined): Issue {
   const path = error.name === "(root)" ? [] : error.name.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part));
   let input: unknown = sent;
   for (const part of path) input = input !== null && typeof input === "object" ? (input as Record<PropertyKey, unknown>)[part] : undefined;
   // An empty field, or one of spaces (the schemas trim), is a missing one.
   if (typeof input === "string" && input.trim() === "") input = "";
+  const sentInput = sent ? { input } : {};
   // "Invalid input" is what a union (an address or an uploaded file's path) says when neither fits.
   const found = error.message === "Invalid input" ? { code: "invalid_union" } : undefined;
   for (const [re, read] of found ? [] : DEFAULT_MESSAGES) {
     const m = re.exec(error.message);
-    if (m) return { ...read(m), path, message: error.message, input };
+    if (m) return { ...read(m), path, message: error.message, ...sentInput };
   }
-  return { code: found?.code ?? "custom", path, message: error.message, input };
+  return { code: found?.code ?? "custom", path, message: error.message, ...sentInput };
 }
 
 export interface ProblemWording {
@@ -170,7 +175,7 @@ export interface ProblemWording {
 export function problemFieldErrors(problem: AppError, wording: ProblemWording = {}, into: FormState["errors"] = {}): FormState["errors"] {
   for (const error of problem.extra.errors ?? []) {
     if (error.in !== "body" && error.in !== "query") continue;
-    const issue = issueOf(error, wording.sent ?? {});
+    const issue = issueOf(error, problem.status === 400 ? (wording.sent ?? {}) : undefined);
     const field = String(issue.path[0] ?? "_form");
     if (wording.skip?.has(field)) continue;
     const message = issueMessage(issue, wording.numeric);
