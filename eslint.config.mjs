@@ -1,10 +1,58 @@
 // ESLint flat config: Next's core-web-vitals rules, typescript-eslint's strictest type-checked set, Prettier last so
 // no stylistic rule fights the formatter. `npm run lint` runs it with --max-warnings 0, so a warning fails CI too.
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
+
+/**
+ * The layers (docs/architecture.md), from the bottom: what every layer needs (lib/http's errors, problems, input,
+ * limits and idempotency; money, settings, the database), the product's domains (every other folder of lib/, so a
+ * new one is a domain), the operation registry with the documents derived from it, the transports, and the process
+ * and pages. A file imports its own layer and those below it, never one above: `import/no-restricted-paths` refuses
+ * an upward import and `import/no-cycle` a circle (tests/unit/layers.test.ts lints a fixture of each).
+ */
+const BOTTOM = [
+  "http",
+  "money",
+  "db",
+  "generated",
+  "cache",
+  "storage",
+  "identity",
+  "server",
+  "env.ts",
+  "db.ts",
+  "format.ts",
+  "pricing.ts",
+  "urls.ts",
+  "versions.ts",
+];
+const REGISTRY = ["operations", "agents", "api"];
+const TRANSPORTS = ["transports"];
+const DOMAINS = readdirSync(new URL("lib", import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && ![...BOTTOM, ...REGISTRY, ...TRANSPORTS].includes(d.name))
+  .map((d) => d.name);
+const lib = (names) => names.map((n) => `./lib/${n}`);
+const TOP = ["./app", "./components", "./server.ts"];
+const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+export const LAYER_ZONES = [
+  ...[...lib(DOMAINS), ...lib(REGISTRY), ...lib(TRANSPORTS), ...TOP].map((from) =>
+    zone(lib(BOTTOM), from, "lib/http, lib/money, the settings and the database are the bottom layer: they import nothing above them."),
+  ),
+  ...[...lib(["operations", "api"]), ...lib(TRANSPORTS), ...TOP].map((from) =>
+    zone(
+      [...lib(DOMAINS), "./lib/agents/devtools"],
+      from,
+      "A domain imports only the bottom layer and other domains, never the registry, a transport or a page.",
+    ),
+  ),
+  zone([...lib(DOMAINS), "./lib/agents/devtools"], "./lib/agents", "A domain never imports the documents derived from the registry.", ["./devtools"]),
+  ...[...lib(TRANSPORTS), ...TOP].map((from) => zone(lib(REGISTRY), from, "The registry never imports a transport or a page.")),
+  ...TOP.map((from) => zone(lib(TRANSPORTS), from, "A transport never imports a page or a component.")),
+];
 
 export default defineConfig(
   {
@@ -21,6 +69,7 @@ export default defineConfig(
       "coverage/**",
       "data/**",
       "public/**",
+      "tests/fixtures/import-cycle/**", // an import circle on purpose: tests/unit/layers.test.ts lints it
       "next-env.d.ts",
     ],
   },
@@ -56,6 +105,8 @@ export default defineConfig(
       // Next's defaults leave these as warnings; with --max-warnings 0 they are errors anyway, make it explicit.
       "import/no-anonymous-default-export": "error",
       "react-hooks/exhaustive-deps": "error",
+      "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }],
+      "import/no-cycle": ["error", { ignoreExternal: true }],
     },
   },
   {

@@ -9,7 +9,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgresql/client.ts
 import { startCheckpointer, stopCheckpointers, WRITER_CHECKPOINT_PAGES } from "./db/checkpointer.ts";
 import { engineOf, sqlitePath, type Engine } from "./db/engine.ts";
 import { env } from "./env.ts";
-import { clearReadCache } from "./marketplace/read-cache.ts";
+import { clearReadCache } from "./cache/read-cache.ts";
 
 /**
  * Both generated clients come from one model file, so they have the same API; the SQLite client's type stands

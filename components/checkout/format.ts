@@ -7,4 +7,4 @@ export function timeUntil(when: Date, now = Date.now()): string {
   return rtf.format(Math.round(minutes / 60), "hour");
 }
 
-export { formatMoment as formatUtc } from "../ui/format";
+export { formatMoment as formatUtc } from "../../lib/format";

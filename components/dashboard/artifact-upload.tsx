@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type SubmitEvent } from "react";
 import { buttonPrimary, inputBase } from "@/components/ui/styles";
-import { formatBytes } from "@/components/ui/format";
+import { formatBytes } from "@/lib/format";
 
 /**
  * The file's name as the server takes it (letters, digits, spaces and . _ + - ( ), at most 120 characters, no

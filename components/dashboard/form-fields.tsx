@@ -2,7 +2,7 @@
 
 import { createContext, useActionState, useContext, useEffect, useRef, useState, type ReactNode, type SubmitEvent } from "react";
 import { useFormStatus } from "react-dom";
-import { formatBytes } from "@/components/ui/format";
+import { formatBytes } from "@/lib/format";
 import { buttonPrimary, focusRing, inputBase } from "@/components/ui/styles";
 import { EMPTY_FORM, FILES_KEPT_FIELD, FILES_STORED_VALUE, type FormState } from "./form-state";
 

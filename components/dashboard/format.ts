@@ -1,6 +1,6 @@
 import { storedLicenseStanding, type StoredLicense } from "../licenses/format";
 
-export { formatDay, formatMoment } from "../ui/format";
+export { formatDay, formatMoment } from "../../lib/format";
 
 /** "5 Apr": a day on a chart axis. */
 export function formatShortDay(isoDay: string): string {

@@ -1,5 +1,5 @@
 import type { LicenseEventView } from "@/lib/seller-api/licenses";
-import { formatMoment } from "@/components/ui/format";
+import { formatMoment } from "@/lib/format";
 
 const ACTOR_LABELS: Record<string, string> = {
   buyer: "Buyer",

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { LicenseView } from "@/lib/seller-api/licenses";
 import { None, ScrollTable, td, th } from "@/components/dashboard/table";
-import { formatMoment } from "@/components/ui/format";
+import { formatMoment } from "@/lib/format";
 
 type Machine = LicenseView["machines"][number];
 

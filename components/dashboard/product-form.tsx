@@ -5,7 +5,7 @@ import { MAX_DEMO_LINKS, SYSTEM_REQUIREMENTS_MAX, UPDATE_DAYS_MAX, type ProductI
 import { currencyLabel, minorToDecimal, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { PLATFORM_LABELS, SEAT_MODEL_LABELS } from "@/components/store/labels";
-import { formatBytes } from "@/components/ui/format";
+import { formatBytes } from "@/lib/format";
 import { card } from "@/components/ui/styles";
 import { ActionForm, CheckboxField, ChoiceGroup, FileField, SelectField, SubmitButton, TextAreaField, TextField } from "./form-fields";
 import type { FormState } from "./form-state";

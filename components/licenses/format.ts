@@ -2,7 +2,7 @@ import { env } from "@/lib/env";
 import { licenseStanding, trialDaysRemaining, type StandingFacts } from "@/lib/licensing/evaluate";
 import type { LicenseCode } from "@/lib/licensing/codes";
 
-export { formatDay as formatDate, formatMoment as formatDateTime, shortFingerprint } from "../ui/format";
+export { formatDay as formatDate, formatMoment as formatDateTime, shortFingerprint } from "../../lib/format";
 
 export type LicenseStatus = { kind: "active" } | { kind: "trial"; daysLeft: number } | { kind: "expired" } | { kind: "revoked" };
 

@@ -1,7 +1,7 @@
 import type { LicenseDownloads as Downloads } from "@/lib/marketplace/license-downloads";
 import { ArtifactList } from "@/components/store/artifact-list";
 import { Badge } from "@/components/ui/badge";
-import { formatDay } from "@/components/ui/format";
+import { formatDay } from "@/lib/format";
 import { focusRing, textLink } from "@/components/ui/styles";
 
 /**

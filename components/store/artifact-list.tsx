@@ -1,6 +1,6 @@
 import type { ArtifactView } from "@/lib/releases/read";
 import { artifactPlatformLabel, formatLabel } from "./release-labels";
-import { formatBytes } from "@/components/ui/format";
+import { formatBytes } from "@/lib/format";
 import { textLink } from "@/components/ui/styles";
 
 /**

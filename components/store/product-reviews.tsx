@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { listProductReviews } from "@/lib/reviews/list-reviews";
 import { REVIEW_PAGE, type PublicReview, type RatingSummary } from "@/lib/reviews/schemas";
-import { formatDay } from "@/components/ui/format";
+import { formatDay } from "@/lib/format";
 import { card, textLink } from "@/components/ui/styles";
 import { plural } from "./labels";
 import { Stars, ratingText } from "./rating-stars";

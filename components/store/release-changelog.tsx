@@ -1,6 +1,6 @@
 import type { ReleaseView } from "@/lib/releases/read";
 import { Badge } from "@/components/ui/badge";
-import { formatDay } from "@/components/ui/format";
+import { formatDay } from "@/lib/format";
 import { focusRing } from "@/components/ui/styles";
 import { ArtifactList } from "./artifact-list";
 

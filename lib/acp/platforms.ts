@@ -6,7 +6,6 @@ import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
-import type { CallContext } from "../operations/define.ts";
 
 /** Agent platform keys: a recognisable prefix, then 32 random bytes. Only the SHA-256 is stored. */
 const KEY_PREFIX = "acpk_";
@@ -29,7 +28,7 @@ const unauthorized = (detail: string) => new AppError("unauthorized", 401, detai
  * header of the HTTP request carrying the JSON-RPC message). Without a key, an anonymous agent when ACP_ANONYMOUS is
  * on; a key that is present but unknown or revoked is always refused.
  */
-export async function agentFor(ctx: Pick<CallContext, "headers">): Promise<{ platformId: string | null; name: string }> {
+export async function agentFor(ctx: { headers: Headers }): Promise<{ platformId: string | null; name: string }> {
   const header = ctx.headers.get("authorization");
   if (!header) {
     if (env().ACP_ANONYMOUS === "on") return { platformId: null, name: "anonymous agent" };

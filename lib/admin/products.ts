@@ -1,7 +1,7 @@
 import { getDb } from "../db.ts";
 import { publishBlocker } from "../dashboard/publish-gate.ts";
 import { AppError, notFound } from "../http/errors.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
 import { containsText, DEFAULT_LIMIT } from "./search.ts";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "../db.ts";
 import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, multiLineText, singleLineText } from "../http/input.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import { storedSearchText } from "../marketplace/search-text.ts";
 import { syncProductSearch } from "../marketplace/search-index.ts";
 

@@ -1,7 +1,7 @@
 import { getDb } from "../db.ts";
 import { CATEGORIES, type Category } from "./constants.ts";
 import { listedFilter } from "./list-products.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead } from "../cache/read-cache.ts";
 import { compileSearch } from "./search.ts";
 
 export interface CategoryCount {

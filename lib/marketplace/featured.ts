@@ -1,7 +1,7 @@
 import { getDb } from "../db.ts";
 import { latestReleases } from "../releases/read.ts";
 import { listProducts } from "./list-products.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead } from "../cache/read-cache.ts";
 import { productSelect, type ProductRow } from "./serialize.ts";
 
 /** How many featured products the home page shows, newest featured first. */

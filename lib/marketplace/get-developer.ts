@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "../db.ts";
 import { CATEGORIES, type Category } from "./constants.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead } from "../cache/read-cache.ts";
 
 /** Developer ids are URL slugs made from the name (lib/dashboard/developer-profile.ts). */
 const developerIdSchema = z

@@ -4,7 +4,7 @@ import type { Category } from "./constants.ts";
 import { defaultSort, type ProductSort } from "./schemas.ts";
 import { compileSearch, type CompiledSearch } from "./search.ts";
 import { productSelect, type ProductRow } from "./serialize.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead } from "../cache/read-cache.ts";
 import { latestReleases } from "../releases/read.ts";
 
 export interface ListProductsInput {

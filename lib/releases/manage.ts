@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "../db.ts";
 import { getSellerProduct } from "../dashboard/products.ts";
 import { AppError } from "../http/errors.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import { objectStore } from "../storage/index.ts";
 import { NOTES_MAX_CHARS } from "./notes.ts";
 import { CHANNELS } from "./platforms.ts";

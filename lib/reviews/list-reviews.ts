@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
-import { cachedRead } from "../marketplace/read-cache.ts";
+import { cachedRead } from "../cache/read-cache.ts";
 import { ratingDistribution, summarise, VISIBLE } from "./aggregate.ts";
 import { roundAverage } from "./rating.ts";
 import type { AdminReviewsQuery, ProductReviewsQuery, ReviewSort, SellerReviewsQuery } from "./schemas.ts";

@@ -2,7 +2,7 @@ import type { Admin } from "../admin/access.ts";
 import { writeAudit } from "../admin/audit.ts";
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import { lockProduct, recomputeRating } from "./aggregate.ts";
 import type { AdminReview, SellerReview } from "./schemas.ts";
 import { adminReviewSelect, sellerReviewSelect, toAdminReview, toSellerReview } from "./views.ts";

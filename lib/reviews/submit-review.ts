@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import { lockProduct, recomputeRating } from "./aggregate.ts";
 import { roundAverage } from "./rating.ts";
 import { reviewRefusal } from "./eligibility.ts";

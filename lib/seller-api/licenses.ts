@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatMoment, shortFingerprint as short } from "../../components/ui/format.ts";
+import { formatMoment, shortFingerprint as short } from "../format.ts";
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { contentVersion } from "../cache/content-version.ts";
 import { env } from "../env.ts";
 import { CATEGORIES } from "../marketplace/constants.ts";
-import { clearReadCache } from "../marketplace/read-cache.ts";
+import { clearReadCache } from "../cache/read-cache.ts";
 import { ALL_SORTS } from "../marketplace/schemas.ts";
 import { deflateParts, gzipJoin } from "./gzip-join.ts";
 import { requestIdFrom } from "../http/respond.ts";
@@ -18,7 +18,7 @@ import { newNonce } from "../http/security-headers.ts";
  * Freshness: an entry carries the content version (lib/cache/content-version.ts) read when its request began, and is
  * served only while the database still holds that version, read again for every request. Triggers raise the version
  * on every write to what these pages show, on any instance, so the next request after a change renders anew
- * everywhere. The same check clears this instance's marketplace read cache (lib/marketplace/read-cache.ts), so a
+ * everywhere. The same check clears this instance's marketplace read cache (lib/cache/read-cache.ts), so a
  * re-render never reads another instance's stale listing.
  *
  * Security: a page's Content-Security-Policy carries a per-response nonce. The cached HTML is kept split at its nonce,

@@ -5,7 +5,7 @@ import { GET as catalog } from "@/app/api/catalog/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { createProduct, getSellerProduct, productToInput, updateProduct } from "@/lib/dashboard/products";
 import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
-import { clearReadCache } from "@/lib/marketplace/read-cache";
+import { clearReadCache } from "@/lib/cache/read-cache";
 import { productDetailsSchema, productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
 import { sellingDeveloper } from "../helpers/sellers";
 import { call } from "../helpers/http";

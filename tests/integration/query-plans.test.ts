@@ -10,7 +10,7 @@ import { validateLicense } from "@/lib/licensing/validate-license";
 import { flushValidations } from "@/lib/licensing/validation-log";
 import { countCategories } from "@/lib/marketplace/count-categories";
 import { listProducts } from "@/lib/marketplace/list-products";
-import { clearReadCache } from "@/lib/marketplace/read-cache";
+import { clearReadCache } from "@/lib/cache/read-cache";
 import { ALL_SORTS } from "@/lib/marketplace/schemas";
 import { searchLicenses } from "@/lib/seller-api/licenses";
 import { fingerprint } from "../helpers/licenses";

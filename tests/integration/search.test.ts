@@ -14,7 +14,7 @@ import { loadMigrations, migrate } from "@/lib/db/migrate";
 import { CATEGORIES } from "@/lib/marketplace/constants";
 import { countCategories } from "@/lib/marketplace/count-categories";
 import { listProducts } from "@/lib/marketplace/list-products";
-import { clearReadCache } from "@/lib/marketplace/read-cache";
+import { clearReadCache } from "@/lib/cache/read-cache";
 import { productInputSchema, type ProductSort } from "@/lib/marketplace/schemas";
 import { call } from "../helpers/http";
 import { createTestProduct, SELLER_TRUST, sellingDeveloper, testProductBody } from "../helpers/sellers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "@/components/ui/format";
+import { formatBytes } from "@/lib/format";
 import { storedFilename } from "@/components/dashboard/artifact-upload";
 import { releaseFormats, artifactPlatformLabel, formatLabel } from "@/components/store/release-labels";
 import { checkArtifactName } from "@/lib/releases/ingest";

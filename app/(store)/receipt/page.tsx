@@ -8,7 +8,7 @@ import { verifyReceipt } from "@/lib/receipts/verify-receipt";
 import { paths } from "@/lib/urls";
 import { DocumentPage, DocumentSection } from "@/components/store/document-page";
 import { Badge } from "@/components/ui/badge";
-import { formatMoment } from "@/components/ui/format";
+import { formatMoment } from "@/lib/format";
 import { buttonSecondary, card, textLink } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";

@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { td } from "@/components/dashboard/table";
 import { plural } from "@/components/store/labels";
 import { Stars, ratingText } from "@/components/store/rating-stars";
-import { formatDay } from "@/components/ui/format";
+import { formatDay } from "@/lib/format";
 import { textLink } from "@/components/ui/styles";
 import { AdminMessages, AdminTable, Badge, FilterSelect, MeasureForms, SearchForm, type SearchParams } from "../_ui";
 import { hideReviewAction, unhideReviewAction } from "./actions";

@@ -26,7 +26,7 @@ import { formatLabel, releaseFormats } from "@/components/store/release-labels";
 import { ScreenshotGallery } from "@/components/store/screenshot-gallery";
 import { StickyBuyBar } from "@/components/store/sticky-buy-bar";
 import { Badge } from "@/components/ui/badge";
-import { formatDay } from "@/components/ui/format";
+import { formatDay } from "@/lib/format";
 import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";

@@ -18,7 +18,7 @@ import { ReleaseStatusBadge } from "@/components/dashboard/status-badge";
 import { artifactPlatformLabel, formatLabel } from "@/components/store/release-labels";
 import { ReleaseNotes } from "@/components/store/release-changelog";
 import { Badge } from "@/components/ui/badge";
-import { formatBytes, formatMoment } from "@/components/ui/format";
+import { formatBytes, formatMoment } from "@/lib/format";
 import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
 import { pageSeller } from "../../../../../_lib/seller";
 import { findProduct } from "../../../../../_lib/find-product";
