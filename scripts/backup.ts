@@ -1,7 +1,7 @@
 // Operator commands:
 //   DATABASE_URL=… npm run db:backup -- backups/2026-11-21.bak      online backup of the database
 //   DATABASE_URL=… npm run db:restore -- backups/2026-11-21.bak     restore it (SQLite: stop the service first)
-import { backupDatabase, restoreDatabase } from "../lib/ops/backup.ts";
+import { backupDatabase, restoreDatabase } from "../lib/jobs/backup.ts";
 import { env } from "../lib/env.ts";
 
 const [command, file] = process.argv.slice(2);

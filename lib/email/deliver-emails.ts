@@ -1,4 +1,4 @@
-import { outboxLoop } from "../ops/outbox-loop.ts";
+import { outboxLoop } from "../jobs/outbox-loop.ts";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { mailTransport, type MailTransport } from "./transport.ts";

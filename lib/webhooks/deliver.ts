@@ -4,7 +4,7 @@ import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { webhookDisabledEmail } from "../email/templates.ts";
-import { outboxLoop } from "../ops/outbox-loop.ts";
+import { outboxLoop } from "../jobs/outbox-loop.ts";
 import { postToTarget } from "../seller-webhooks/target.ts";
 import { absoluteUrl } from "../urls.ts";
 

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { backupDatabase, restoreDatabase } from "@/lib/ops/backup";
+import { backupDatabase, restoreDatabase } from "@/lib/jobs/backup";
 import { newLicense } from "../helpers/licenses";
 
 afterAll(() => disconnectDb());
