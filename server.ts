@@ -13,7 +13,7 @@ import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startWebhookOutbox } from "./lib/webhooks/deliver.ts";
-import { startUploadSweep } from "./lib/dashboard/uploads.ts";
+import { startUploadSweep } from "./lib/selling/uploads.ts";
 import { startArtifactSweep } from "./lib/releases/ingest.ts";
 import { startRefundSweep } from "./lib/refunds/resume-refunds.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";

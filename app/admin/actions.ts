@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { parseMoney } from "@/lib/money/parse-money";
-import { formOf, idempotencyKeyOf, runOperation, textOf, type ActionCall } from "@/lib/operations/action";
+import { formOf, idempotencyKeyOf, runOperation, textOf, type ActionCall } from "@/lib/transports/action";
 import type { OperationId } from "@/lib/operations/index";
 import { adminRefusal, refusalCode } from "./_lib/action-outcome";
 import { errorCode } from "./messages";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { CATEGORIES, CATEGORY_LABELS, PLATFORMS, SEAT_MODELS, type SeatModel } from "@/lib/marketplace/constants";
-import { MAX_UPLOAD_BYTES } from "@/lib/dashboard/uploads";
+import { MAX_UPLOAD_BYTES } from "@/lib/selling/uploads";
 import { MAX_DEMO_LINKS, SYSTEM_REQUIREMENTS_MAX, UPDATE_DAYS_MAX, type ProductInput } from "@/lib/marketplace/schemas";
 import { currencyLabel, minorToDecimal, PRICING, SUPPORTED_CURRENCIES } from "@/lib/pricing";
 import { IdempotencyField } from "@/components/forms/idempotency-field";

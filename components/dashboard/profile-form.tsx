@@ -1,4 +1,4 @@
-import { REFUND_POLICY_MAX } from "@/lib/dashboard/developer-profile";
+import { REFUND_POLICY_MAX } from "@/lib/selling/developer-profile";
 import { paths } from "@/lib/urls";
 import { ActionForm, SubmitButton, TextAreaField, TextField } from "./form-fields";
 import type { FormState } from "./form-state";

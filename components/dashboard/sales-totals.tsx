@@ -1,4 +1,4 @@
-import type { SellerSales } from "@/lib/dashboard/sales";
+import type { SellerSales } from "@/lib/selling/sales";
 import { PRICING } from "@/lib/pricing";
 import { card } from "@/components/ui/styles";
 import { StatCard } from "./stat-card";

@@ -1,5 +1,5 @@
 import { getDb } from "../db.ts";
-import { publishBlocker } from "../dashboard/publish-gate.ts";
+import { publishBlocker } from "../selling/publish-gate.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
 import type { Admin } from "./access.ts";

@@ -3,7 +3,7 @@ import { env } from "../env.ts";
 /**
  * A short-lived cache of marketplace reads (listings, catalog pages, category counts): browsing is read-heavy and
  * the same few pages are asked for again and again. Any write to a product through this process's database client
- * clears it at once (lib/db.ts), and so does a developer profile change (lib/dashboard/developer-profile.ts: the
+ * clears it at once (lib/db.ts), and so does a developer profile change (lib/selling/developer-profile.ts: the
  * developer's name is in every listing); other instances' writes are seen within LISTING_CACHE_TTL_MS.
  */
 

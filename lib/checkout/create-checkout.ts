@@ -1,6 +1,6 @@
 import { getDb } from "../db.ts";
 import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
-import { payoutReady } from "../dashboard/publish-gate.ts";
+import { payoutReady } from "../selling/publish-gate.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { absoluteUrl } from "../urls.ts";

@@ -3,7 +3,7 @@ import { getDb } from "../db.ts";
 import { CATEGORIES, type Category } from "./constants.ts";
 import { cachedRead } from "../cache/read-cache.ts";
 
-/** Developer ids are URL slugs made from the name (lib/dashboard/developer-profile.ts). */
+/** Developer ids are URL slugs made from the name (lib/selling/developer-profile.ts). */
 const developerIdSchema = z
   .string()
   .min(1)

@@ -1,4 +1,4 @@
-import { safeDownloadTarget } from "../dashboard/download-url.ts";
+import { safeDownloadTarget } from "../selling/download-url.ts";
 import { getDb } from "../db.ts";
 import { capabilityToken, capabilityTokenId, capabilityTokenValid } from "../http/capability-token.ts";
 import { AppError, notFound } from "../http/errors.ts";

@@ -1,6 +1,6 @@
 /**
  * The lower-cased haystack a product is searched by; rebuilt whenever a product is written, and for each of a
- * developer's products when the developer is renamed (lib/dashboard/developer-profile.ts).
+ * developer's products when the developer is renamed (lib/selling/developer-profile.ts).
  */
 export function buildSearchText(p: {
   name: string;

@@ -34,7 +34,7 @@ export function bodyCapOf(op: Operation): number {
   return op.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 }
 
-type Caller = Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer">;
+type Caller = Pick<HandlerContext, "seller" | "admin" | "agent" | "buyer" | "newSeller">;
 
 /**
  * Whom a call counts against, and whose idempotency keys it shares: the operator, the seller (session or token
@@ -45,6 +45,7 @@ export function callerId(caller: Caller, ctx: Pick<CallContext, "client">): stri
   if (caller.admin) return `admin:${caller.admin.email}`;
   if (caller.seller) return `seller:${caller.seller.developer.id}`;
   if (caller.buyer) return `buyer:${caller.buyer.email}`;
+  if (caller.newSeller) return `new-seller:${caller.newSeller.email}`;
   if (caller.agent?.platformId) return `agent:${caller.agent.platformId}`;
   return caller.agent ? `agent-anonymous:${ctx.client}` : `client:${ctx.client}`;
 }

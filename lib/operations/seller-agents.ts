@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sellerSalesSummary } from "../dashboard/sales.ts";
+import { sellerSalesSummary } from "../selling/sales.ts";
 import { SELLER_SCOPES, SCOPE_DESCRIPTIONS, RESOURCE_METADATA_PATH } from "../seller-api/tokens.ts";
 import { CACHE } from "../http/headers.ts";
 import { absoluteUrl, paths } from "../urls.ts";

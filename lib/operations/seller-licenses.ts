@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { complimentaryInputSchema, issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "../dashboard/licenses.ts";
+import { complimentaryInputSchema, issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "../selling/licenses.ts";
 import { notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import type { Actor } from "../licensing/license-events.ts";

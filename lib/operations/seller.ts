@@ -5,10 +5,10 @@ import {
   profileInputSchema,
   toDeveloperProfile,
   updateDeveloperProfile,
-} from "../dashboard/developer-profile.ts";
-import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "../dashboard/products.ts";
-import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../dashboard/seller-product.ts";
-import { imageFilesInputSchema, saveImageFiles } from "../dashboard/uploads.ts";
+} from "../selling/developer-profile.ts";
+import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "../selling/products.ts";
+import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../selling/seller-product.ts";
+import { imageFilesInputSchema, saveImageFiles } from "../selling/uploads.ts";
 import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productParamsSchema } from "../marketplace/schemas.ts";
 import { formatPrice } from "../pricing.ts";
@@ -161,7 +161,7 @@ export const SELLER = [
    * addresses (as REST and MCP send them). So the form's action checks its fields (checkSellerProduct), stores the
    * files through this operation, then saves the product with the paths it answers. The input is the files
    * themselves (File objects, which only a server action's form carries; the body cap counts none of their bytes, so
-   * the schema and lib/dashboard/uploads.ts hold each to MAX_UPLOAD_BYTES, and the seller's quota holds them all).
+   * the schema and lib/selling/uploads.ts hold each to MAX_UPLOAD_BYTES, and the seller's quota holds them all).
    * No idempotency key: a file's name is its content's hash, so storing it twice stores one file.
    */
   operation({

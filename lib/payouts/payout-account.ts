@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { payoutReady } from "../dashboard/publish-gate.ts";
+import { payoutReady } from "../selling/publish-gate.ts";
 import { getDb } from "../db.ts";
 import { paymentMode } from "../payments/provider.ts";
 import { dueList, requirementsInWords } from "./requirements.ts";

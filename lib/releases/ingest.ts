@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { getDb } from "../db.ts";
-import { getSellerProduct } from "../dashboard/products.ts";
+import { getSellerProduct } from "../selling/products.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { objectStore } from "../storage/index.ts";

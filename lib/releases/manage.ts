@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb } from "../db.ts";
-import { getSellerProduct } from "../dashboard/products.ts";
+import { getSellerProduct } from "../selling/products.ts";
 import { AppError } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
 import { objectStore } from "../storage/index.ts";

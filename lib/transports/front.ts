@@ -9,7 +9,7 @@ import { mcpEndpoint } from "./mcp-endpoint.ts";
 import { serveFetch } from "./fetch-bridge.ts";
 import { endAfterBody, handleLean, LINGER } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "../http/problem.ts";
-import { actionRequest } from "../operations/action-request.ts";
+import { actionRequest } from "./action-request.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "../http/proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom } from "../http/respond.ts";
@@ -174,7 +174,7 @@ async function mcpWithinCap(request: Request): Promise<Response> {
 }
 
 /**
- * A server action's call, handed to Next inside the action-request store (lib/operations/action-request.ts). An action
+ * A server action's call, handed to Next inside the action-request store (lib/transports/action-request.ts). An action
  * called with arguments a browser could not have sent (no form, a bound id that is not a string) records a 400
  * problem there and throws; Next would answer its thrown error with a 500. When a problem was recorded, the answer
  * Next starts is replaced here, headers and body, by that problem document.

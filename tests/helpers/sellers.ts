@@ -1,8 +1,8 @@
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { getDb } from "@/lib/db";
 import { productInputSchema } from "@/lib/marketplace/schemas";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { createDeveloperProfile } from "@/lib/selling/developer-profile";
 import { connectTestPayoutAccount } from "@/lib/payouts/test-account";
 
 /** What a paid listing needs on its seller's profile (a refund policy and a support contact), for tests that sell. */

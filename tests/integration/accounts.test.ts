@@ -9,11 +9,11 @@ import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken } from "@/li
 import { hashToken } from "@/lib/auth/tokens";
 import { buyerLicenses, buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { sellingDeveloper } from "../helpers/sellers";
-import { issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
+import { issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/selling/licenses";
 import { licenseSearchSchema, searchLicenses } from "@/lib/seller-api/licenses";
-import { createProduct, setProductStatus, updateProduct } from "@/lib/dashboard/products";
-import { sellerSales } from "@/lib/dashboard/sales";
-import { saveUpload } from "@/lib/dashboard/uploads";
+import { createProduct, setProductStatus, updateProduct } from "@/lib/selling/products";
+import { sellerSales } from "@/lib/selling/sales";
+import { saveUpload } from "@/lib/selling/uploads";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
 import { payTestCheckout } from "@/lib/checkout/test-payment";

@@ -11,7 +11,7 @@ import { POST as cancelRoute } from "@/app/api/acp/checkout_sessions/[checkout_s
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { newPlatformKey } from "@/lib/acp/platforms";
 import { toolByName, toolParameters } from "@/lib/agents/tools";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";

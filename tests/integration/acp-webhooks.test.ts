@@ -13,7 +13,7 @@ import { completeSessionSchema } from "@/lib/acp/schemas";
 import { registerAgentPlatform, revokeAgentPlatform, rotateAgentPlatformSecret, setAgentPlatformWebhook } from "@/lib/acp/platforms";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { productInputSchema } from "@/lib/marketplace/schemas";

@@ -5,7 +5,7 @@ import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { issueLicense } from "@/lib/licensing/issue-license";
-import { runOperation } from "@/lib/operations/action";
+import { runOperation } from "@/lib/transports/action";
 import { operationById } from "@/lib/operations/index";
 import { fingerprint } from "../helpers/licenses";
 import { createTestProduct, sellingDeveloper } from "../helpers/sellers";

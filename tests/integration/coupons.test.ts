@@ -6,7 +6,7 @@ import { GET as listRoute, POST as createRoute } from "@/app/api/v1/coupons/rout
 import { POST as deactivateRoute } from "@/app/api/v1/coupons/[id]/deactivate/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { applyPaymentEvent } from "@/lib/payments/apply-payment-event";

@@ -5,7 +5,7 @@ import { createCheckout } from "@/lib/checkout/create-checkout";
 import { fulfilOrder } from "@/lib/checkout/fulfil-order";
 import { getCheckoutView } from "@/lib/checkout/get-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { createProduct, updateProduct, productToInput } from "@/lib/dashboard/products";
+import { createProduct, updateProduct, productToInput } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { platformFeeCents } from "@/lib/pricing";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { disconnectDb, getDb } from "@/lib/db";
-import { updateDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { updateDeveloperProfile } from "@/lib/selling/developer-profile";
 import { sellingDeveloper } from "../helpers/sellers";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { listProducts } from "@/lib/marketplace/list-products";
 import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
 import { buildSearchText } from "@/lib/marketplace/search-text";

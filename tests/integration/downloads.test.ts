@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as download } from "@/app/downloads/[id]/route";
 import { sellingDeveloper } from "../helpers/sellers";
-import { issueComplimentaryLicense } from "@/lib/dashboard/licenses";
-import { createProduct, updateProduct } from "@/lib/dashboard/products";
-import { sellerProductInputSchema } from "@/lib/dashboard/seller-product";
+import { issueComplimentaryLicense } from "@/lib/selling/licenses";
+import { createProduct, updateProduct } from "@/lib/selling/products";
+import { sellerProductInputSchema } from "@/lib/selling/seller-product";
 import { disconnectDb, getDb } from "@/lib/db";
 import { setLicenseStatus } from "@/lib/licensing/set-license-status";
 import { downloadPath } from "@/lib/marketplace/get-download";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setProductStatus } from "@/lib/dashboard/products";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { setProductStatus } from "@/lib/selling/products";
+import { createDeveloperProfile } from "@/lib/selling/developer-profile";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";

@@ -16,7 +16,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLicenseIntegration, type IntegrationLanguage } from "@/lib/agents/devtools";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { issueLicense } from "@/lib/licensing/issue-license";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
+import { issueComplimentaryLicense, sellerReleaseMachine, sellerSetLicenseStatus } from "@/lib/selling/licenses";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { activateMachine } from "@/lib/licensing/activate-machine";

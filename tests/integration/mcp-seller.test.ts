@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { GET as toolsRoute } from "@/app/api/tools/route";
 import { sellerTools } from "@/lib/agents/tools";
-import { setProductStatus } from "@/lib/dashboard/products";
+import { setProductStatus } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { generateLicenseKey } from "@/lib/licensing/keys";

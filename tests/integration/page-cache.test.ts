@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { contentVersion } from "@/lib/cache/content-version";
-import { updateProduct } from "@/lib/dashboard/products";
+import { updateProduct } from "@/lib/selling/products";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
 import { pageCacheKey } from "@/lib/transports/page-cache";
 import { productInputSchema } from "@/lib/marketplace/schemas";

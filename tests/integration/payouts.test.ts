@@ -6,7 +6,7 @@ import { GET as payoutApi } from "@/app/api/v1/payouts/route";
 import { POST as createProductApi } from "@/app/api/v1/products/route";
 import { POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
-import { createDeveloperProfile } from "@/lib/dashboard/developer-profile";
+import { createDeveloperProfile } from "@/lib/selling/developer-profile";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { connectPayoutAccount, refreshPayoutAccount } from "@/lib/payouts/stripe-connect";

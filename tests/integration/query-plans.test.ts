@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
-import { listSellerProducts } from "@/lib/dashboard/products";
+import { listSellerProducts } from "@/lib/selling/products";
 import { captureQueries, dbEngine, disconnectDb, getDb, type CapturedQuery } from "@/lib/db";
 import { env, resetEnv } from "@/lib/env";
 import { activateMachine } from "@/lib/licensing/activate-machine";

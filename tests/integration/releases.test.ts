@@ -12,7 +12,7 @@ import { POST as publishOwn } from "@/app/api/v1/products/[id]/releases/[version
 import { POST as yankOwn } from "@/app/api/v1/products/[id]/releases/[version]/yank/route";
 import { DELETE as deleteArtifactRoute } from "@/app/api/v1/products/[id]/releases/[version]/artifacts/[artifact_id]/route";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { didDocument } from "@/lib/identity/did";

@@ -9,7 +9,7 @@ import { POST as hideRoute } from "@/app/api/admin/reviews/[id]/hide/route";
 import { POST as unhideRoute } from "@/app/api/admin/reviews/[id]/unhide/route";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { sellerSetLicenseStatus } from "@/lib/dashboard/licenses";
+import { sellerSetLicenseStatus } from "@/lib/selling/licenses";
 import { disconnectDb, dbEngine, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";

@@ -5,7 +5,7 @@ import { POST as quote } from "@/app/api/checkout/quote/route";
 import { POST as startForm } from "@/app/checkout/start/route";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";

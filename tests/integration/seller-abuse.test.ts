@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { disconnectDb, getDb } from "@/lib/db";
 import { sellingDeveloper } from "../helpers/sellers";
-import { COMPLIMENTARY_PER_RECIPIENT_PER_DAY, issueComplimentaryLicense } from "@/lib/dashboard/licenses";
-import { createProduct } from "@/lib/dashboard/products";
+import { COMPLIMENTARY_PER_RECIPIENT_PER_DAY, issueComplimentaryLicense } from "@/lib/selling/licenses";
+import { createProduct } from "@/lib/selling/products";
 import { resetEnv } from "@/lib/env";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 

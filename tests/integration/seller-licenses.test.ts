@@ -6,7 +6,7 @@ import { POST as revokeRoute } from "@/app/api/v1/licenses/[id]/revoke/route";
 import { POST as reinstateRoute } from "@/app/api/v1/licenses/[id]/reinstate/route";
 import { POST as releaseRoute } from "@/app/api/v1/licenses/[id]/machines/[machine_id]/release/route";
 import { POST as restoreRoute } from "@/app/api/v1/licenses/[id]/machines/[machine_id]/restore/route";
-import { listSellerProducts } from "@/lib/dashboard/products";
+import { listSellerProducts } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { syncProductSearch } from "@/lib/marketplace/search-index";
 import { storedSearchText } from "@/lib/marketplace/search-text";

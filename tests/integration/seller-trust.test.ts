@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as productApi } from "@/app/api/marketplace/product/[id]/route";
 import { POST as createProductApi } from "@/app/api/v1/products/route";
-import { createDeveloperProfile, profileInputSchema, updateDeveloperProfile } from "@/lib/dashboard/developer-profile";
-import { setProductStatus } from "@/lib/dashboard/products";
+import { createDeveloperProfile, profileInputSchema, updateDeveloperProfile } from "@/lib/selling/developer-profile";
+import { setProductStatus } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { connectTestPayoutAccount } from "@/lib/payouts/test-account";
 import { call, expectProblem } from "../helpers/http";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { GET as filesGet } from "@/app/api/files/[...key]/route";
-import { createProduct } from "@/lib/dashboard/products";
+import { createProduct } from "@/lib/selling/products";
 import { getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { activateMachine } from "@/lib/licensing/activate-machine";

@@ -6,8 +6,8 @@ import { createProductAction } from "@/app/(dashboard)/dashboard/(app)/products/
 import { GET as uploadRoute } from "@/app/uploads/[file]/route";
 import { EMPTY_FORM, type FormState } from "@/components/dashboard/form-state";
 import { sellerCookie, sellingDeveloper } from "../helpers/sellers";
-import { createProduct, updateProduct } from "@/lib/dashboard/products";
-import { saveUpload, saveUploads, startUploadSweep, sweepUploads, uploadUsage } from "@/lib/dashboard/uploads";
+import { createProduct, updateProduct } from "@/lib/selling/products";
+import { saveUpload, saveUploads, startUploadSweep, sweepUploads, uploadUsage } from "@/lib/selling/uploads";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { stringList } from "@/lib/marketplace/serialize";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { frontDoor } from "@/lib/transports/front";
-import { formOf, idOf } from "@/lib/operations/action";
+import { formOf, idOf } from "@/lib/transports/action";
 
 /**
  * A server action called with arguments a browser could not have sent (no form, an id that is not a string) is a

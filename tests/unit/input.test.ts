@@ -160,8 +160,8 @@ describe("the schemas forms share with the API refuse control characters", () =>
   });
 
   it("in a developer profile and a complimentary license", async () => {
-    const { profileInputSchema } = await import("@/lib/dashboard/developer-profile");
-    const { complimentaryInputSchema } = await import("@/lib/dashboard/licenses");
+    const { profileInputSchema } = await import("@/lib/selling/developer-profile");
+    const { complimentaryInputSchema } = await import("@/lib/selling/licenses");
     expect(profileInputSchema.safeParse({ name: "Studio", bio: "Line one.\nLine two." }).success).toBe(true);
     expect(profileInputSchema.safeParse({ name: "Stu\u0000dio" }).success).toBe(false);
     expect(profileInputSchema.safeParse({ name: "Studio", bio: "\u0000" }).success).toBe(false);

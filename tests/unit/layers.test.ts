@@ -101,7 +101,7 @@ describe("the layering rule", () => {
       "lib/transports/fixture.ts",
       'import { execute } from "../operations/execute.ts";\nexport const x = execute;\n',
     ],
-    ["a page importing a transport", "app/fixture.ts", 'import { runOperation } from "@/lib/operations/action";\nexport const x = runOperation;\n'],
+    ["a page importing a transport", "app/fixture.ts", 'import { runOperation } from "@/lib/transports/action";\nexport const x = runOperation;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(layerRule(await problems(file, code))).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { cache } from "react";
 import { isNotFound } from "@/components/dashboard/form-state";
-import { getSellerProduct } from "@/lib/dashboard/products";
+import { getSellerProduct } from "@/lib/selling/products";
 
 /**
  * The seller's product for a dashboard page, or null for an unknown id or another seller's product (both the 404

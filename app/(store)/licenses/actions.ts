@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formOf, idOf, runOperation, textOf } from "@/lib/operations/action";
+import { formOf, idOf, runOperation, textOf } from "@/lib/transports/action";
 import type { ActionResult } from "@/components/licenses/confirm-undo";
 import { buyerRefusal, refusalMessage, sessionEnded } from "./_lib/action-outcome";
 import type { ErrorCode, NoticeCode } from "./messages";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formOf, runOperation, textOf } from "@/lib/operations/action";
+import { formOf, runOperation, textOf } from "@/lib/transports/action";
 import { formValues, problemFieldErrors, refused, type FormState } from "@/components/dashboard/form-state";
 import { buyerRefusal, refusalMessage } from "./_lib/action-outcome";
 import type { NoticeCode } from "./messages";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formOf, runOperation, textOf, type ActionCall } from "@/lib/operations/action";
+import { formOf, runOperation, textOf, type ActionCall } from "@/lib/transports/action";
 import type { OperationId } from "@/lib/operations/index";
 import { adminRefusal, refusalCode } from "../_lib/action-outcome";
 import { reviewErrorCode, type ReviewNotice } from "./messages";

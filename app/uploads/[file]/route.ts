@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { z } from "zod";
-import { openUpload } from "@/lib/dashboard/uploads";
+import { openUpload } from "@/lib/selling/uploads";
 import { notFound } from "@/lib/http/errors";
 import { methods, route } from "@/lib/transports/route";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { profileGaps } from "@/lib/dashboard/developer-profile";
-import { listSellerProducts } from "@/lib/dashboard/products";
-import { sellerSales } from "@/lib/dashboard/sales";
+import { profileGaps } from "@/lib/selling/developer-profile";
+import { listSellerProducts } from "@/lib/selling/products";
+import { sellerSales } from "@/lib/selling/sales";
 import { getPayoutAccount } from "@/lib/payouts/payout-account";
 import { PRICING, SELLER_SHARE_PERCENT } from "@/lib/pricing";
 import { NextSteps } from "@/components/dashboard/next-steps";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/operations/action";
+import { formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/transports/action";
 import { refusalNotice, sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { formValues, problemRefusal, refused } from "@/components/dashboard/form-state";
 import type { TokenFormState } from "@/components/dashboard/api-token-form";

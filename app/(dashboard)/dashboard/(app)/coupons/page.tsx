@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { listCoupons } from "@/lib/coupons/manage-coupons";
 import type { CouponOut } from "@/lib/coupons/schemas";
-import { listSellerProducts } from "@/lib/dashboard/products";
+import { listSellerProducts } from "@/lib/selling/products";
 import { formatPrice } from "@/lib/pricing";
 import { CouponForm } from "@/components/coupons/coupon-form";
 import { formatDay, param } from "@/components/dashboard/format";

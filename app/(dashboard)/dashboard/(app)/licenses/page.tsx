@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AppError } from "@/lib/http/errors";
 import { searchLicenses } from "@/lib/seller-api/licenses";
-import { listSellerProducts } from "@/lib/dashboard/products";
+import { listSellerProducts } from "@/lib/selling/products";
 import { ComplimentaryForm } from "@/components/dashboard/complimentary-form";
 import { formatDay, param } from "@/components/dashboard/format";
 import { MachineList } from "@/components/dashboard/license-machine-list";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { parseMoney } from "@/lib/money/parse-money";
-import { formOf, idempotencyKeyOf, idOf, runOperation, textOf } from "@/lib/operations/action";
+import { formOf, idempotencyKeyOf, idOf, runOperation, textOf } from "@/lib/transports/action";
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { formValues, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";
 import { requestLocale } from "@/components/dashboard/request-locale";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { AppError } from "@/lib/http/errors";
-import { formOf, runOperation, textOf } from "@/lib/operations/action";
+import { formOf, runOperation, textOf } from "@/lib/transports/action";
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 
 const PAGE = "/dashboard/payouts";

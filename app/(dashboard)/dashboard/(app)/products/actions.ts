@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { AppError } from "@/lib/http/errors";
-import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation, type ActionOutcome } from "@/lib/operations/action";
+import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation, type ActionOutcome } from "@/lib/transports/action";
 import { paths } from "@/lib/urls";
 import { refusalNotice, sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { appErrorMessage, refused, type FormState } from "@/components/dashboard/form-state";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { operatorHolds } from "@/lib/admin/seller-holds";
-import { listSellerProducts } from "@/lib/dashboard/products";
+import { listSellerProducts } from "@/lib/selling/products";
 import { CATEGORY_LABELS, OPERATOR_PRODUCT_STATUSES } from "@/lib/marketplace/constants";
 import { formatPrice } from "@/lib/pricing";
 import { Notice } from "@/components/dashboard/notice";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { sellerSales } from "@/lib/dashboard/sales";
+import { sellerSales } from "@/lib/selling/sales";
 import { PRICING } from "@/lib/pricing";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";

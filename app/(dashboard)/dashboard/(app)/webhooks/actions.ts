@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation, textOf } from "@/lib/operations/action";
+import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation, textOf } from "@/lib/transports/action";
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { EMPTY_WEBHOOK_STATE, type WebhookFormState } from "@/components/dashboard/webhook-state";
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formOf, runOperation } from "@/lib/operations/action";
+import { formOf, runOperation } from "@/lib/transports/action";
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { appErrorMessage, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";
 import { profileForm } from "@/components/dashboard/profile-form-data";

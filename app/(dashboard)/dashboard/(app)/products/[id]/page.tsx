@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { currentSeller } from "@/lib/auth/next-session";
 import { operatorHolds } from "@/lib/admin/seller-holds";
-import { productToInput } from "@/lib/dashboard/products";
+import { productToInput } from "@/lib/selling/products";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { toListingProduct } from "@/lib/marketplace/serialize";
 import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";

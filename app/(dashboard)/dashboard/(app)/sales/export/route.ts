@@ -1,5 +1,5 @@
 import { requireSeller } from "@/lib/auth/next-session";
-import { salesCsv } from "@/lib/dashboard/sales";
+import { salesCsv } from "@/lib/selling/sales";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { AppError } from "@/lib/http/errors";
-import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/operations/action";
+import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation } from "@/lib/transports/action";
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { releaseAnchor } from "@/components/dashboard/release-anchor";
 import { appErrorMessage, formValues, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";

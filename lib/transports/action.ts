@@ -4,11 +4,11 @@ import type { AppError } from "../http/errors.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { requestIdFrom, toAppError } from "../http/respond.ts";
 import { badArguments } from "./action-request.ts";
-import type { CallContext } from "./define.ts";
+import type { CallContext } from "../operations/define.ts";
 
 export { badArguments } from "./action-request.ts";
-import { execute, parseParts } from "./execute.ts";
-import { operationById, type OperationId } from "./index.ts";
+import { execute, parseParts } from "../operations/execute.ts";
+import { operationById, type OperationId } from "../operations/index.ts";
 
 /**
  * The fifth transport, beside REST, the lean path, MCP and A2A: a server action (a dashboard, admin or My licenses

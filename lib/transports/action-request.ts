@@ -4,7 +4,7 @@ import { AppError } from "../http/errors.ts";
 /**
  * The request a server action answers, as the front door saw it: server.ts runs Next inside this store for a POST
  * carrying `Next-Action`, and an action that refuses its arguments records its problem here (badArguments in
- * lib/operations/action.ts). The front door then answers a 400 problem document instead of the 500 Next sends for a
+ * lib/transports/action.ts). The front door then answers a 400 problem document instead of the 500 Next sends for a
  * thrown error. Kept on globalThis: the server's bundle and Next's each load their own copy of this module.
  */
 interface ActionRequest {
