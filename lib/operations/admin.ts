@@ -28,12 +28,6 @@ import { refundOrder, toRefundOut } from "../refunds/refund-order.ts";
 import { refundSchema } from "../refunds/schemas.ts";
 import { operation } from "./define.ts";
 
-const adminOf = (c: { admin?: { email: string } }) => {
-  // The executor resolves `admin` auth before any handler runs; this only narrows the type.
-  if (!c.admin) throw new Error("admin operation ran without the operator");
-  return c.admin;
-};
-
 /**
  * The operator's console over JSON (ADMIN_EMAILS only; anyone else gets a 404 problem, as for a path that does not
  * exist). Every write records an audit entry in its own transaction. Not offered as MCP tools.
@@ -83,7 +77,7 @@ export const ADMIN = [
     input: { params: idParamsSchema, body: reasonBodySchema },
     output: z.object({ seller: adminSellerSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ seller: await suspendSeller(adminOf(c), i.id, i.reason) }),
+    handler: async (i, c) => ({ seller: await suspendSeller(c.admin, i.id, i.reason) }),
   }),
   operation({
     id: "reinstateSeller",
@@ -95,7 +89,7 @@ export const ADMIN = [
     input: { params: idParamsSchema, body: noteBodySchema },
     output: z.object({ seller: adminSellerSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ seller: await reinstateSeller(adminOf(c), i.id, i.note) }),
+    handler: async (i, c) => ({ seller: await reinstateSeller(c.admin, i.id, i.note) }),
   }),
   operation({
     id: "listAdminProducts",
@@ -118,7 +112,7 @@ export const ADMIN = [
     input: { params: idParamsSchema, body: reasonBodySchema },
     output: z.object({ product: adminProductSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ product: await removeProduct(adminOf(c), i.id, i.reason) }),
+    handler: async (i, c) => ({ product: await removeProduct(c.admin, i.id, i.reason) }),
   }),
   operation({
     id: "restoreProduct",
@@ -130,7 +124,7 @@ export const ADMIN = [
     input: { params: idParamsSchema, body: noteBodySchema },
     output: z.object({ product: adminProductSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ product: await restoreProduct(adminOf(c), i.id, i.note) }),
+    handler: async (i, c) => ({ product: await restoreProduct(c.admin, i.id, i.note) }),
   }),
   operation({
     id: "featureProduct",
@@ -142,7 +136,7 @@ export const ADMIN = [
     input: { params: idParamsSchema },
     output: z.object({ product: adminProductSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ product: await featureProduct(adminOf(c), i.id) }),
+    handler: async (i, c) => ({ product: await featureProduct(c.admin, i.id) }),
   }),
   operation({
     id: "unfeatureProduct",
@@ -153,7 +147,7 @@ export const ADMIN = [
     input: { params: idParamsSchema },
     output: z.object({ product: adminProductSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ product: await unfeatureProduct(adminOf(c), i.id) }),
+    handler: async (i, c) => ({ product: await unfeatureProduct(c.admin, i.id) }),
   }),
   operation({
     id: "searchAdminOrders",
@@ -193,7 +187,7 @@ export const ADMIN = [
         orderId: i.id,
         ...(i.amount_cents !== undefined ? { amountCents: i.amount_cents } : {}),
         reason: i.reason,
-        actor: { kind: "operator", email: adminOf(c).email },
+        actor: { kind: "operator", email: c.admin.email },
       });
       return { refund: toRefundOut(refund), full: refund.full, order: await getAdminOrder(i.id) };
     },
@@ -210,7 +204,7 @@ export const ADMIN = [
     output: z.object({ outcome: z.string(), order: adminOrderDetailSchema }),
     errors: [400, 403, 404, 409],
     handler: async (i, c) => {
-      const r = await simulateTestDispute(i.id, i.step, adminOf(c));
+      const r = await simulateTestDispute(i.id, i.step, c.admin);
       return { outcome: r.outcome, order: await getAdminOrder(i.id) };
     },
   }),

@@ -13,12 +13,6 @@ import { kickWebhooks } from "../webhooks/deliver.ts";
 import { listWebhookDeliveries, retryWebhookDelivery } from "../webhooks/deliveries.ts";
 import { operation, type Operation } from "./define.ts";
 
-const adminOf = (c: { admin?: { email: string } }) => {
-  // The executor resolves `admin` auth before any handler runs; this only narrows the type.
-  if (!c.admin) throw new Error("admin operation ran without the operator");
-  return c.admin;
-};
-
 const platformSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -81,7 +75,7 @@ export const AGENT_PLATFORMS: Operation[] = [
       webhook_secret: webhookSecret,
     }),
     errors: [403, 404],
-    handler: (i, c) => registerAgentPlatform(adminOf(c), i),
+    handler: (i, c) => registerAgentPlatform(c.admin, i),
   }),
   operation({
     id: "updateAgentPlatform",
@@ -93,7 +87,7 @@ export const AGENT_PLATFORMS: Operation[] = [
     input: { params: idParamsSchema, body: z.object({ webhook_url: webhookUrlSchema.nullable() }).strict() },
     output: z.object({ platform: platformSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ platform: await setAgentPlatformWebhook(adminOf(c), i.id, i.webhook_url) }),
+    handler: async (i, c) => ({ platform: await setAgentPlatformWebhook(c.admin, i.id, i.webhook_url) }),
   }),
   operation({
     id: "rotateAgentPlatformWebhookSecret",
@@ -106,7 +100,7 @@ export const AGENT_PLATFORMS: Operation[] = [
     input: { params: idParamsSchema },
     output: z.object({ platform: platformSchema, webhook_secret: webhookSecret }),
     errors: [403, 404, 409],
-    handler: (i, c) => rotateAgentPlatformSecret(adminOf(c), i.id),
+    handler: (i, c) => rotateAgentPlatformSecret(c.admin, i.id),
   }),
   operation({
     id: "revokeAgentPlatform",
@@ -119,7 +113,7 @@ export const AGENT_PLATFORMS: Operation[] = [
     input: { params: idParamsSchema, body: reasonBodySchema.strict() },
     output: z.object({ platform: platformSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ platform: await revokeAgentPlatform(adminOf(c), i.id, i.reason) }),
+    handler: async (i, c) => ({ platform: await revokeAgentPlatform(c.admin, i.id, i.reason) }),
   }),
   operation({
     id: "listWebhookDeliveries",
@@ -150,7 +144,7 @@ export const AGENT_PLATFORMS: Operation[] = [
     output: z.object({ delivery: deliverySchema }),
     errors: [403, 404, 409],
     handler: async (i, c) => {
-      const delivery = await retryWebhookDelivery(adminOf(c), i.id);
+      const delivery = await retryWebhookDelivery(c.admin, i.id);
       kickWebhooks();
       return { delivery };
     },

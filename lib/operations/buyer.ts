@@ -5,13 +5,7 @@ import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { UNDO_WINDOW_MS } from "../licensing/restore-machine.ts";
 import { reviewContentSchema, submitReviewResponseSchema } from "../reviews/schemas.ts";
 import { submitReview } from "../reviews/submit-review.ts";
-import { operation, type HandlerContext, type Operation } from "./define.ts";
-
-const buyerOf = (c: HandlerContext): string => {
-  // The executor resolves `buyer` auth before any handler runs; this only narrows the type.
-  if (!c.buyer) throw new Error("buyer operation ran without a buyer");
-  return c.buyer.email;
-};
+import { operation, type Operation } from "./define.ts";
 
 const id = (what: string) => z.string().trim().min(1).max(64).refine(singleLineText, CONTROL_CHARACTER_MESSAGE).describe(what);
 const machineParams = z.object({ id: id("The license id"), machine_id: id("The machine's id (an activation of that license)") });
@@ -35,7 +29,7 @@ export const BUYER: Operation[] = [
     output: z.object({ machine_id: z.string(), active_machines: z.int().nullable(), undo_until: z.string() }),
     errors: [401, 403, 404, 429],
     handler: async (p, c) => {
-      const done = await buyerReleaseMachine(buyerOf(c), p.id, p.machine_id);
+      const done = await buyerReleaseMachine(c.buyer.email, p.id, p.machine_id);
       // Released by a concurrent request a moment ago: the same 404 as a machine that is gone.
       if (!done.deactivated) throw notFound("activation", "You have no such machine on this license.");
       return { machine_id: p.machine_id, active_machines: done.active_machines, undo_until: new Date(Date.now() + UNDO_WINDOW_MS).toISOString() };
@@ -51,7 +45,7 @@ export const BUYER: Operation[] = [
     input: { params: machineParams },
     output: z.object({ restored: z.boolean() }),
     errors: [401, 403, 404, 409, 429],
-    handler: (p, c) => buyerRestoreMachine(buyerOf(c), p.id, p.machine_id),
+    handler: (p, c) => buyerRestoreMachine(c.buyer.email, p.id, p.machine_id),
   }),
   operation({
     id: "buyerSaveReview",
@@ -66,7 +60,7 @@ export const BUYER: Operation[] = [
     errors: [401, 403, 404, 429],
     handler: async (i, c) => {
       const { license_id, ...content } = i;
-      const r = await submitReview({ licenseId: license_id, buyerEmail: buyerOf(c) }, content);
+      const r = await submitReview({ licenseId: license_id, buyerEmail: c.buyer.email }, content);
       return { review: r.review, created: r.created, product_rating: r.productRating };
     },
   }),

@@ -3,12 +3,6 @@ import { createCoupon, deactivateCoupon, listCoupons } from "../coupons/manage-c
 import { couponParamsSchema, couponSchema, createCouponInputSchema } from "../coupons/schemas.ts";
 import { operation, type Operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-
 /**
  * The seller's discount codes, with the dashboard's session cookie: list, create, deactivate. Buyers apply a code at
  * checkout (createCheckout's coupon_code); another seller's coupon is a 404.
@@ -24,7 +18,7 @@ export const COUPONS: Operation[] = [
     http: { method: "GET", path: "/api/v1/coupons" },
     output: z.object({ coupons: z.array(couponSchema) }),
     errors: [401, 403],
-    handler: async (_i, c) => ({ coupons: await listCoupons(sellerOf(c)) }),
+    handler: async (_i, c) => ({ coupons: await listCoupons(c.seller.developer.id) }),
   }),
   operation({
     id: "createCoupon",
@@ -38,7 +32,7 @@ export const COUPONS: Operation[] = [
     input: { body: createCouponInputSchema },
     output: z.object({ coupon: couponSchema }),
     errors: [401, 403, 409],
-    handler: async (b, c) => ({ coupon: await createCoupon(sellerOf(c), b) }),
+    handler: async (b, c) => ({ coupon: await createCoupon(c.seller.developer.id, b) }),
     tools: [
       {
         name: "seller_create_coupon",
@@ -64,6 +58,6 @@ export const COUPONS: Operation[] = [
     input: { params: couponParamsSchema },
     output: z.object({ coupon: couponSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ coupon: await deactivateCoupon(sellerOf(c), p.id) }),
+    handler: async (p, c) => ({ coupon: await deactivateCoupon(c.seller.developer.id, p.id) }),
   }),
 ];

@@ -207,9 +207,31 @@ type InputOf<S> = (S extends { query: infer Q extends z.ZodType } ? z.output<Q> 
   (S extends { params: infer P extends z.ZodType } ? z.output<P> : unknown) &
   (S extends { body: infer B extends z.ZodType } ? z.output<B> : unknown);
 
-/** Declares an operation; the handler's input type is inferred from the input schemas (query, path and body merged). */
-export function operation<const S extends NonNullable<OperationSpec<unknown, unknown>["input"]>, O>(
-  spec: Omit<OperationSpec<InputOf<S>, O>, "input"> & { input?: S },
+/**
+ * What execute() has established about the caller before a handler runs, by the operation's auth: a `seller`
+ * operation's handler has `ctx.seller`, an `admin` one `ctx.admin`, and so on, without checking again. (A seller
+ * operation that admits a session without a profile, `sellerProfile: "optional"`, reads `newSeller` instead.)
+ */
+export type CallerOf<A extends Auth> = A extends "seller"
+  ? { seller: Seller }
+  : A extends "admin"
+    ? { admin: { email: string } }
+    : A extends "agent"
+      ? { agent: { platformId: string | null; name: string } }
+      : A extends "buyer"
+        ? { buyer: { email: string } }
+        : object;
+
+/**
+ * Declares an operation; the handler's input type is inferred from the input schemas (query, path and body merged),
+ * and its context carries the caller its auth guarantees (CallerOf).
+ */
+export function operation<const S extends NonNullable<OperationSpec<unknown, unknown>["input"]>, O, const A extends Auth>(
+  spec: Omit<OperationSpec<InputOf<S>, O>, "input" | "auth" | "handler"> & {
+    input?: S;
+    auth: A;
+    handler: (input: InputOf<S>, ctx: HandlerContext & CallerOf<A>) => Promise<O> | O;
+  },
 ): Operation {
   return spec as unknown as Operation;
 }

@@ -4,12 +4,6 @@ import { connectInputSchema, connectOutputSchema, connectPayoutAccount, payoutDa
 import type { Operation } from "./define.ts";
 import { operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string; email: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer;
-};
-
 /**
  * The payouts operations (issue 13), each declared once; REST, MCP, OpenAPI and the manifest derive from them. Every
  * one acts on the signed-in seller's own payout account only: there is no account id in any input to point elsewhere.
@@ -26,7 +20,7 @@ export const PAYOUTS: Operation[] = [
     http: { method: "GET", path: "/api/v1/payouts" },
     output: z.object({ payout_account: payoutAccountSchema }),
     errors: [401, 403],
-    handler: async (_i, c) => ({ payout_account: await getPayoutAccount(sellerOf(c).id) }),
+    handler: async (_i, c) => ({ payout_account: await getPayoutAccount(c.seller.developer.id) }),
   }),
   operation({
     id: "connectPayoutAccount",
@@ -40,7 +34,7 @@ export const PAYOUTS: Operation[] = [
     input: { body: connectInputSchema },
     output: connectOutputSchema,
     errors: [401, 403, 409, 502],
-    handler: async (b, c) => connectPayoutAccount(sellerOf(c), b),
+    handler: async (b, c) => connectPayoutAccount(c.seller.developer, b),
   }),
   operation({
     id: "payoutDashboardLink",
@@ -53,6 +47,6 @@ export const PAYOUTS: Operation[] = [
     http: { method: "POST", path: "/api/v1/payouts/dashboard-link" },
     output: z.object({ url: z.string() }),
     errors: [401, 403, 404, 409, 502],
-    handler: async (_i, c) => payoutDashboardLink(sellerOf(c).id),
+    handler: async (_i, c) => payoutDashboardLink(c.seller.developer.id),
   }),
 ];

@@ -4,12 +4,6 @@ import { refundOrder, toRefundOut } from "../refunds/refund-order.ts";
 import { orderDetailSchema, orderParamsSchema, ordersPageSchema, ordersQuerySchema, refundRequestSchema, refundSchema } from "../refunds/schemas.ts";
 import { operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { email: string; developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller;
-};
-
 /** The refunds operations (issue 13): a seller's orders and refunds of them; another seller's order is a 404. */
 export const REFUNDS = [
   operation({
@@ -23,7 +17,7 @@ export const REFUNDS = [
     input: { query: ordersQuerySchema },
     output: ordersPageSchema,
     errors: [401, 403],
-    handler: (q, c) => listOrders(sellerOf(c).developer.id, q),
+    handler: (q, c) => listOrders(c.seller.developer.id, q),
   }),
   operation({
     id: "getOrder",
@@ -35,7 +29,7 @@ export const REFUNDS = [
     input: { params: orderParamsSchema },
     output: z.object({ order: orderDetailSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ order: await getOrder(sellerOf(c).developer.id, p.id) }),
+    handler: async (p, c) => ({ order: await getOrder(c.seller.developer.id, p.id) }),
   }),
   operation({
     id: "refundOrder",
@@ -50,7 +44,7 @@ export const REFUNDS = [
     output: z.object({ refund: refundSchema }),
     errors: [401, 403, 404, 409, 502],
     handler: async (i, c) => {
-      const seller = sellerOf(c);
+      const seller = c.seller;
       const refund = await refundOrder({
         orderId: i.id,
         amountCents: i.amount_cents,

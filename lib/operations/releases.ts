@@ -21,12 +21,6 @@ import { artifactViewSchema, releaseViewSchema } from "../releases/schemas.ts";
 import { VERSION_MAX_CHARS } from "../releases/version.ts";
 import { operation, type Operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-
 const releaseParams = productParamsSchema.extend({
   version: z.string().min(1).max(VERSION_MAX_CHARS).describe("The release's semantic version, e.g. 1.2.0."),
 });
@@ -50,7 +44,7 @@ export const RELEASES: Operation[] = [
     input: { params: productParamsSchema },
     output: z.object({ releases: z.array(releaseViewSchema) }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ releases: await listSellerReleases(sellerOf(c), p.id) }),
+    handler: async (p, c) => ({ releases: await listSellerReleases(c.seller.developer.id, p.id) }),
   }),
   operation({
     id: "createRelease",
@@ -66,7 +60,7 @@ export const RELEASES: Operation[] = [
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {
       const { id, ...body } = i;
-      return createRelease(sellerOf(c), id, body);
+      return createRelease(c.seller.developer.id, id, body);
     },
   }),
   operation({
@@ -82,7 +76,7 @@ export const RELEASES: Operation[] = [
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {
       const { id, version, ...body } = i;
-      return updateRelease(sellerOf(c), id, version, body);
+      return updateRelease(c.seller.developer.id, id, version, body);
     },
   }),
   operation({
@@ -97,7 +91,7 @@ export const RELEASES: Operation[] = [
     output: z.object({ deleted: z.literal(true) }),
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {
-      await deleteRelease(sellerOf(c), i.id, i.version);
+      await deleteRelease(c.seller.developer.id, i.id, i.version);
       return { deleted: true as const };
     },
   }),
@@ -113,7 +107,7 @@ export const RELEASES: Operation[] = [
     input: { params: releaseParams },
     output: releaseViewSchema,
     errors: [401, 403, 404, 409],
-    handler: async (i, c) => publishRelease(sellerOf(c), i.id, i.version),
+    handler: async (i, c) => publishRelease(c.seller.developer.id, i.id, i.version),
     tools: [
       {
         name: "seller_publish_release",
@@ -138,7 +132,7 @@ export const RELEASES: Operation[] = [
     input: { params: releaseParams },
     output: releaseViewSchema,
     errors: [401, 403, 404, 409],
-    handler: async (i, c) => yankRelease(sellerOf(c), i.id, i.version),
+    handler: async (i, c) => yankRelease(c.seller.developer.id, i.id, i.version),
   }),
   operation({
     id: "uploadArtifact",
@@ -171,7 +165,7 @@ export const RELEASES: Operation[] = [
     output: artifactViewSchema,
     errors: [401, 403, 404, 409, 413, 415, 422],
     handler: async (i, c) =>
-      ingestArtifact(sellerOf(c), i.id, i.version, {
+      ingestArtifact(c.seller.developer.id, i.id, i.version, {
         platform: i.platform,
         format: i.format ?? "",
         filename: i.filename,
@@ -192,7 +186,7 @@ export const RELEASES: Operation[] = [
     output: z.object({ deleted: z.literal(true) }),
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {
-      await deleteArtifact(sellerOf(c), i.id, i.version, i.artifact_id);
+      await deleteArtifact(c.seller.developer.id, i.id, i.version, i.artifact_id);
       return { deleted: true as const };
     },
   }),

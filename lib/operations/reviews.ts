@@ -22,17 +22,7 @@ import {
   type PublicReview,
 } from "../reviews/schemas.ts";
 import { submitReview } from "../reviews/submit-review.ts";
-import { operation, type HandlerContext } from "./define.ts";
-
-const sellerOf = (c: HandlerContext) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-const adminOf = (c: HandlerContext) => {
-  if (!c.admin) throw new Error("admin operation ran without the operator");
-  return c.admin;
-};
+import { operation } from "./define.ts";
 
 const stars = (n: number) => `${"★".repeat(n)}${"☆".repeat(5 - n)}`;
 const reviewLine = (r: PublicReview) =>
@@ -137,7 +127,7 @@ export const REVIEWS = [
     input: { query: sellerReviewsQuerySchema },
     output: sellerReviewsResponseSchema,
     errors: [401, 403],
-    handler: (q, c) => listSellerReviews(sellerOf(c), q),
+    handler: (q, c) => listSellerReviews(c.seller.developer.id, q),
     tools: [
       {
         name: "seller_list_reviews",
@@ -167,7 +157,7 @@ export const REVIEWS = [
     input: { params: reviewParamsSchema, body: replyBodySchema },
     output: z.object({ review: sellerReviewSchema }),
     errors: [401, 403, 404, 409],
-    handler: async (i, c) => ({ review: await replyToReview(sellerOf(c), i.id, i.reply) }),
+    handler: async (i, c) => ({ review: await replyToReview(c.seller.developer.id, i.id, i.reply) }),
     tools: [
       {
         name: "seller_reply_to_review",
@@ -200,7 +190,7 @@ export const REVIEWS = [
     input: { params: reviewParamsSchema, body: hideBodySchema },
     output: z.object({ review: adminReviewSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ review: await hideReview(adminOf(c), i.id, i.reason) }),
+    handler: async (i, c) => ({ review: await hideReview(c.admin, i.id, i.reason) }),
   }),
   operation({
     id: "unhideReview",
@@ -212,6 +202,6 @@ export const REVIEWS = [
     input: { params: reviewParamsSchema, body: unhideBodySchema },
     output: z.object({ review: adminReviewSchema }),
     errors: [403, 404, 409],
-    handler: async (i, c) => ({ review: await unhideReview(adminOf(c), i.id, i.note) }),
+    handler: async (i, c) => ({ review: await unhideReview(c.admin, i.id, i.note) }),
   }),
 ];

@@ -6,12 +6,6 @@ import { absoluteUrl, paths } from "../urls.ts";
 import { SERVICE_NAME } from "../versions.ts";
 import { operation, type Operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-
 const salesSummarySchema = z.object({
   days: z.int(),
   from: z.string().describe("Start of the window (UTC midnight, days − 1 days before today)"),
@@ -119,7 +113,7 @@ export const SELLER_AGENTS: Operation[] = [
     },
     output: salesSummarySchema,
     errors: [401, 403],
-    handler: async (q, c) => sellerSalesSummary(sellerOf(c), q.days),
+    handler: async (q, c) => sellerSalesSummary(c.seller.developer.id, q.days),
     tools: [
       {
         name: "seller_sales_summary",

@@ -15,12 +15,11 @@ import {
   searchLicenses,
   type LicenseView,
 } from "../seller-api/licenses.ts";
-import { operation, type HandlerContext, type Operation } from "./define.ts";
+import { operation, type Operation, type Seller } from "./define.ts";
 
-function sellerOf(c: HandlerContext): { developerId: string; actor: Actor } {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return { developerId: c.seller.developer.id, actor: { type: "seller", name: c.seller.actor } };
+/** The seller as the license event log names them. */
+function asActor(seller: Seller): { developerId: string; actor: Actor } {
+  return { developerId: seller.developer.id, actor: { type: "seller", name: seller.actor } };
 }
 
 const id = (what: string) => z.string().min(1).max(64).refine(singleLineText, CONTROL_CHARACTER_MESSAGE).describe(what);
@@ -53,7 +52,7 @@ export const SELLER_LICENSES: Operation[] = [
     input: { query: licenseSearchSchema },
     output: z.object({ licenses: z.array(licenseSchema), next_cursor: z.string().nullable() }),
     errors: [401, 403],
-    handler: (q, c) => searchLicenses(sellerOf(c).developerId, q),
+    handler: (q, c) => searchLicenses(asActor(c.seller).developerId, q),
     tools: [
       {
         name: "seller_list_licenses",
@@ -83,7 +82,7 @@ export const SELLER_LICENSES: Operation[] = [
     input: { params: licenseParams },
     output: licenseOut,
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ license: (await licenseDetail(sellerOf(c).developerId, p.id)).license }),
+    handler: async (p, c) => ({ license: (await licenseDetail(asActor(c.seller).developerId, p.id)).license }),
   }),
   operation({
     id: "listLicenseEvents",
@@ -97,7 +96,7 @@ export const SELLER_LICENSES: Operation[] = [
     input: { params: licenseParams, query: eventPageSchema },
     output: z.object({ events: z.array(licenseEventSchema), next_cursor: z.string().nullable() }),
     errors: [401, 403, 404],
-    handler: (p, c) => licenseEvents(sellerOf(c).developerId, p.id, p),
+    handler: (p, c) => licenseEvents(asActor(c.seller).developerId, p.id, p),
   }),
   operation({
     id: "issueComplimentaryLicense",
@@ -113,7 +112,7 @@ export const SELLER_LICENSES: Operation[] = [
     idempotency: "optional",
     errors: [401, 403, 404, 409, 422, 429],
     handler: async (b, c) => {
-      const { developerId, actor } = sellerOf(c);
+      const { developerId, actor } = asActor(c.seller);
       const issued = await issueComplimentaryLicense(developerId, b, undefined, actor);
       return { license: (await licenseDetail(developerId, issued.id)).license };
     },
@@ -134,7 +133,7 @@ export const SELLER_LICENSES: Operation[] = [
     output: licenseOut,
     errors: [401, 403, 404],
     handler: async (p, c) => {
-      const { developerId, actor } = sellerOf(c);
+      const { developerId, actor } = asActor(c.seller);
       const reason = p.reason?.replace(/\s+/g, " ").trim() || undefined;
       await sellerSetLicenseStatus(developerId, p.id, false, reason, actor);
       return { license: (await licenseDetail(developerId, p.id)).license };
@@ -163,7 +162,7 @@ export const SELLER_LICENSES: Operation[] = [
     output: licenseOut,
     errors: [401, 403, 404, 409],
     handler: async (p, c) => {
-      const { developerId, actor } = sellerOf(c);
+      const { developerId, actor } = asActor(c.seller);
       await sellerSetLicenseStatus(developerId, p.id, true, undefined, actor);
       return { license: (await licenseDetail(developerId, p.id)).license };
     },
@@ -190,7 +189,7 @@ export const SELLER_LICENSES: Operation[] = [
     output: z.object({ machine: machineOut, undo_until: z.string(), license: licenseSchema }),
     errors: [401, 403, 404],
     handler: async (p, c) => {
-      const { developerId, actor } = sellerOf(c);
+      const { developerId, actor } = asActor(c.seller);
       const before = (await licenseDetail(developerId, p.id)).license;
       const machine = before.machines.find((m) => m.id === p.machine_id);
       if (!machine) throw notFound("activation", "This license has no such machine.");
@@ -227,7 +226,7 @@ export const SELLER_LICENSES: Operation[] = [
     output: z.object({ restored: z.boolean(), license: licenseSchema }),
     errors: [401, 403, 404, 409],
     handler: async (p, c) => {
-      const { developerId, actor } = sellerOf(c);
+      const { developerId, actor } = asActor(c.seller);
       const { license } = await licenseDetail(developerId, p.id);
       const { restored } = await restoreReleasedMachine(license.id, p.machine_id, actor);
       return { restored, license: (await licenseDetail(developerId, p.id)).license };

@@ -2,12 +2,6 @@ import { z } from "zod";
 import { createSellerToken, createTokenInputSchema, listSellerTokens, revokeSellerToken, tokenSchema } from "../seller-api/tokens.ts";
 import { operation, type Operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string }; email: string } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller;
-};
-
 const tokenParamsSchema = z.object({ id: z.string().regex(/^[a-z0-9]{8,40}$/, "must be a token id") });
 
 /**
@@ -28,7 +22,7 @@ export const SELLER_TOKENS: Operation[] = [
     http: { method: "GET", path: "/api/v1/tokens" },
     output: z.object({ tokens: z.array(tokenSchema) }),
     errors: [401, 403],
-    handler: async (_i, c) => ({ tokens: await listSellerTokens(sellerOf(c).developer.id) }),
+    handler: async (_i, c) => ({ tokens: await listSellerTokens(c.seller.developer.id) }),
   }),
   operation({
     id: "createSellerToken",
@@ -43,7 +37,7 @@ export const SELLER_TOKENS: Operation[] = [
     output: z.object({ token: tokenSchema.extend({ token: z.string().describe("The Bearer token; shown in this answer only") }) }),
     errors: [401, 403, 409],
     handler: async (b, c) => {
-      const seller = sellerOf(c);
+      const seller = c.seller;
       return { token: await createSellerToken(seller.developer.id, seller.email, b) };
     },
   }),
@@ -58,6 +52,6 @@ export const SELLER_TOKENS: Operation[] = [
     input: { params: tokenParamsSchema },
     output: z.object({ token: tokenSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ token: await revokeSellerToken(sellerOf(c).developer.id, p.id) }),
+    handler: async (p, c) => ({ token: await revokeSellerToken(c.seller.developer.id, p.id) }),
   }),
 ];

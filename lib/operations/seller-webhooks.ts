@@ -22,12 +22,6 @@ import {
 } from "../seller-webhooks/endpoints.ts";
 import { operation, type Operation } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-
 const withSecret = endpointSchema.extend({
   secret: z.string().describe("The signing secret (whsec_…), shown only in this answer: store it where your receiver reads it"),
 });
@@ -50,7 +44,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     http: { method: "GET", path: "/api/v1/webhooks" },
     output: z.object({ endpoints: z.array(endpointSchema) }),
     errors: [401, 403],
-    handler: async (_i, c) => ({ endpoints: await listEndpoints(sellerOf(c)) }),
+    handler: async (_i, c) => ({ endpoints: await listEndpoints(c.seller.developer.id) }),
   }),
   operation({
     id: "createWebhookEndpoint",
@@ -63,7 +57,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { body: createEndpointInputSchema },
     output: z.object({ endpoint: withSecret }),
     errors: [401, 403, 409],
-    handler: async (b, c) => ({ endpoint: await createEndpoint(sellerOf(c), b) }),
+    handler: async (b, c) => ({ endpoint: await createEndpoint(c.seller.developer.id, b) }),
   }),
   operation({
     id: "getWebhookEndpoint",
@@ -75,7 +69,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: endpointParamsSchema },
     output: z.object({ endpoint: endpointSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ endpoint: await getEndpoint(sellerOf(c), p.id) }),
+    handler: async (p, c) => ({ endpoint: await getEndpoint(c.seller.developer.id, p.id) }),
   }),
   operation({
     id: "updateWebhookEndpoint",
@@ -90,7 +84,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     errors: [401, 403, 404],
     handler: async (i, c) => {
       const { id, ...changes } = i;
-      return { endpoint: await updateEndpoint(sellerOf(c), id, changes) };
+      return { endpoint: await updateEndpoint(c.seller.developer.id, id, changes) };
     },
   }),
   operation({
@@ -105,7 +99,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     output: z.object({ deleted: z.literal(true) }),
     errors: [401, 403, 404],
     handler: async (p, c) => {
-      await deleteEndpoint(sellerOf(c), p.id);
+      await deleteEndpoint(c.seller.developer.id, p.id);
       return { deleted: true as const };
     },
   }),
@@ -121,7 +115,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: endpointParamsSchema },
     output: z.object({ endpoint: withSecret }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ endpoint: await rotateEndpointSecret(sellerOf(c), p.id) }),
+    handler: async (p, c) => ({ endpoint: await rotateEndpointSecret(c.seller.developer.id, p.id) }),
   }),
   operation({
     id: "sendWebhookTestEvent",
@@ -135,7 +129,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: endpointParamsSchema },
     output: z.object({ delivery: deliverySchema }),
     errors: [401, 403, 404, 409],
-    handler: async (p, c) => ({ delivery: await sendTestEvent(sellerOf(c), p.id) }),
+    handler: async (p, c) => ({ delivery: await sendTestEvent(c.seller.developer.id, p.id) }),
   }),
   operation({
     id: "listEndpointDeliveries",
@@ -149,7 +143,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: endpointParamsSchema, query: deliveriesQuerySchema },
     output: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
     errors: [401, 403, 404],
-    handler: async (i, c) => listEndpointDeliveries(sellerOf(c), i.id, { limit: i.limit, ...(i.cursor ? { cursor: i.cursor } : {}) }),
+    handler: async (i, c) => listEndpointDeliveries(c.seller.developer.id, i.id, { limit: i.limit, ...(i.cursor ? { cursor: i.cursor } : {}) }),
   }),
   operation({
     id: "getWebhookDelivery",
@@ -162,7 +156,7 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: deliveryParamsSchema },
     output: z.object({ delivery: deliveryDetailSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ delivery: await getDelivery(sellerOf(c), p.delivery_id) }),
+    handler: async (p, c) => ({ delivery: await getDelivery(c.seller.developer.id, p.delivery_id) }),
   }),
   operation({
     id: "redeliverWebhook",
@@ -176,6 +170,6 @@ export const SELLER_WEBHOOKS: Operation[] = [
     input: { params: deliveryParamsSchema },
     output: z.object({ delivery: deliverySchema }),
     errors: [401, 403, 404, 409],
-    handler: async (p, c) => ({ delivery: await redeliver(sellerOf(c), p.delivery_id) }),
+    handler: async (p, c) => ({ delivery: await redeliver(c.seller.developer.id, p.delivery_id) }),
   }),
 ];

@@ -14,12 +14,6 @@ import { productParamsSchema } from "../marketplace/schemas.ts";
 import { formatPrice } from "../pricing.ts";
 import { operation, type HandlerContext } from "./define.ts";
 
-const sellerOf = (c: { seller?: { developer: { id: string } } }) => {
-  // The executor resolves `seller` auth before any handler runs; this only narrows the type.
-  if (!c.seller) throw new Error("seller operation ran without a seller");
-  return c.seller.developer.id;
-};
-
 /** The dashboard session's address, with or without a developer profile (see `sellerProfile`). */
 const accountOf = (c: HandlerContext) => {
   const email = c.newSeller?.email ?? c.seller?.email;
@@ -61,7 +55,7 @@ export const SELLER = [
     input: { body: profileInputSchema },
     output: z.object({ profile: developerProfileSchema }),
     errors: [401, 403, 409],
-    handler: async (b, c) => ({ profile: toDeveloperProfile(await updateDeveloperProfile(sellerOf(c), b)) }),
+    handler: async (b, c) => ({ profile: toDeveloperProfile(await updateDeveloperProfile(c.seller.developer.id, b)) }),
   }),
   operation({
     id: "listSellerProducts",
@@ -72,7 +66,7 @@ export const SELLER = [
     http: { method: "GET", path: "/api/v1/products" },
     output: z.object({ products: z.array(sellerProductSchema) }),
     errors: [401, 403],
-    handler: async (_i, c) => ({ products: await listSellerProductsForApi(sellerOf(c)) }),
+    handler: async (_i, c) => ({ products: await listSellerProductsForApi(c.seller.developer.id) }),
     tools: [
       {
         name: "seller_list_products",
@@ -97,7 +91,7 @@ export const SELLER = [
     input: { body: sellerProductInputSchema },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 409],
-    handler: async (b, c) => ({ product: toSellerProduct(await createProduct(sellerOf(c), b)) }),
+    handler: async (b, c) => ({ product: toSellerProduct(await createProduct(c.seller.developer.id, b)) }),
   }),
   operation({
     id: "getSellerProduct",
@@ -109,7 +103,7 @@ export const SELLER = [
     input: { params: productParamsSchema },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 404],
-    handler: async (p, c) => ({ product: toSellerProduct(await getSellerProduct(sellerOf(c), p.id)) }),
+    handler: async (p, c) => ({ product: toSellerProduct(await getSellerProduct(c.seller.developer.id, p.id)) }),
   }),
   operation({
     id: "updateSellerProduct",
@@ -123,7 +117,7 @@ export const SELLER = [
     errors: [401, 403, 404, 409],
     handler: async (i, c) => {
       const { id, ...body } = i;
-      return { product: toSellerProduct(await updateProduct(sellerOf(c), id, body)) };
+      return { product: toSellerProduct(await updateProduct(c.seller.developer.id, id, body)) };
     },
   }),
   // The dashboard's product pages' own (no REST route or tool): the form's checks, its image files, the list buttons.
@@ -139,7 +133,7 @@ export const SELLER = [
     input: { params: productParamsSchema, body: z.object({ status: z.enum(PRODUCT_STATUSES) }) },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 404, 409],
-    handler: async (i, c) => ({ product: toSellerProduct(await setProductStatus(sellerOf(c), i.id, i.status)) }),
+    handler: async (i, c) => ({ product: toSellerProduct(await setProductStatus(c.seller.developer.id, i.id, i.status)) }),
   }),
   operation({
     id: "checkSellerProduct",
@@ -176,6 +170,6 @@ export const SELLER = [
     input: { body: imageFilesInputSchema },
     output: z.object({ paths: z.array(z.string()) }),
     errors: [401, 403, 413, 415],
-    handler: async (b, c) => ({ paths: await saveImageFiles(sellerOf(c), b.files) }),
+    handler: async (b, c) => ({ paths: await saveImageFiles(c.seller.developer.id, b.files) }),
   }),
 ];
