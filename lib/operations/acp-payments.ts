@@ -40,7 +40,7 @@ export const ACP_PAYMENTS: Operation[] = [
     handler: async (input, ctx) => {
       const { meta, ...req } = input as ToolInput;
       requireApiVersion(ctx.transport === "rest" ? ctx.headers : meta);
-      return delegatePayment(req, { platformId: ctx.agent?.platformId ?? null, idempotencyKey: ctx.idempotencyKey });
+      return delegatePayment(req, { platformId: ctx.agent.platformId, idempotencyKey: ctx.idempotencyKey });
     },
     tools: [
       {
