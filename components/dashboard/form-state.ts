@@ -65,7 +65,7 @@ type Issue = Pick<z.core.$ZodIssue, "path" | "message"> & {
 };
 
 /** One zod issue in words a seller understands. Messages written in the schema are kept; zod's defaults are rephrased. */
-export function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Set()): string {
+function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Set()): string {
   const field = String(issue.path[0] ?? "");
   // Parsed with { reportInput: true }: an empty field gets one plain message, not every rule it breaks.
   if ("input" in issue && (issue.input === "" || (issue.input === undefined && !numeric.has(field)))) return "This field is required.";
@@ -99,22 +99,6 @@ export function issueMessage(issue: Issue, numeric: ReadonlySet<string> = new Se
     default:
       return "This value is not valid.";
   }
-}
-
-/**
- * Every zod issue next to the field it belongs to. `rename` maps a schema path (its first segment) to the form
- * field that shows it, e.g. price_cents → price.
- */
-export function zodFieldErrors(
-  error: z.ZodError,
-  opts: { rename?: Record<string, string>; numeric?: ReadonlySet<string> } = {},
-  into: FormState["errors"] = {},
-): FormState["errors"] {
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "_form");
-    addError(into, opts.rename?.[key] ?? key, issueMessage(issue, opts.numeric));
-  }
-  return into;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from "../db.ts";
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /** ACP PaymentData as the session code hands it over: the credential's token and the provider it is for. */
-export interface AcpPaymentData {
+interface AcpPaymentData {
   token: string;
   provider: string;
   billing_address?: unknown;

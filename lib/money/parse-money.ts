@@ -1,7 +1,7 @@
 import { formatPrice, minorDigits } from "@/lib/pricing";
 
 /** Why a typed amount was refused; each comes with a message for the person who typed it. */
-export type MoneyRefusal = "empty" | "not_a_number" | "ambiguous" | "too_many_decimals" | "negative" | "too_large";
+type MoneyRefusal = "empty" | "not_a_number" | "ambiguous" | "too_many_decimals" | "negative" | "too_large";
 
 export type ParsedMoney = { ok: true; minor: number; understood: string } | { ok: false; code: MoneyRefusal; message: string };
 

@@ -4,7 +4,7 @@ import { stripeProvider } from "./stripe-provider.ts";
 import { testProvider } from "./test-provider.ts";
 import type { PaymentProvider } from "./types.ts";
 
-export type { HostedSessionRequest, PaymentProvider } from "./types.ts";
+export type { PaymentProvider } from "./types.ts";
 
 /**
  * Who takes payments on this deployment, decided once from the settings:

@@ -6,10 +6,10 @@ const REFUND_REASON_MAX = 500;
 export const ORDERS_PAGE_SIZE = 25;
 
 /** Why the money goes back: one line, shown to the buyer, the seller and the operator. */
-export const refundReasonSchema = z.string().trim().min(1, "is required").max(REFUND_REASON_MAX).refine(singleLineText, CONTROL_CHARACTER_MESSAGE);
+const refundReasonSchema = z.string().trim().min(1, "is required").max(REFUND_REASON_MAX).refine(singleLineText, CONTROL_CHARACTER_MESSAGE);
 
 /** An amount in minor units; absent means "all that remains". */
-export const refundAmountSchema = z.number().int().positive().max(100_000_000);
+const refundAmountSchema = z.number().int().positive().max(100_000_000);
 
 /** POST /api/v1/orders/{id}/refunds */
 export const refundRequestSchema = z.object({

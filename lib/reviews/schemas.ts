@@ -53,7 +53,7 @@ export type ProductReviewsQuery = z.infer<typeof productReviewsQuerySchema>;
 export const productReviewsParamsSchema = z.object({ id: productIdSchema });
 
 /** Review ids are generated (cuid); anything else is refused before a lookup. */
-export const reviewIdSchema = z
+const reviewIdSchema = z
   .string()
   .min(1)
   .max(64)

@@ -177,10 +177,14 @@ describe("a seller with more products than one SQLite query can bind (999)", () 
         iconUrl: "/icons/tape-warmth.svg",
       };
     });
-    await getDb().$transaction(async (tx) => {
-      await tx.product.createMany({ data: extra });
-      for (let i = 0; i < extra.length; i += 500) await syncProductSearch(tx, { productIds: extra.slice(i, i + 500).map((p) => p.id) });
-    });
+    // 1,200 products and their search rows in one transaction: more than Prisma's default 5 s on a busy 2-core machine.
+    await getDb().$transaction(
+      async (tx) => {
+        await tx.product.createMany({ data: extra });
+        for (let i = 0; i < extra.length; i += 500) await syncProductSearch(tx, { productIds: extra.slice(i, i + 500).map((p) => p.id) });
+      },
+      { timeout: 60_000 },
+    );
     const own = await license(c, `sl-many-${run}@example.com`, new Date());
     const listed = await search(c, {});
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);

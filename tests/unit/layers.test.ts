@@ -1,5 +1,4 @@
 import { ESLint, type Linter } from "eslint";
-import importPlugin from "eslint-plugin-import";
 import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
 import config from "../../eslint.config.mjs";
@@ -16,6 +15,8 @@ const root = new URL("../..", import.meta.url).pathname;
 const blocks = config as Block[];
 const configured = blocks.find((c) => c.rules?.["import/no-restricted-paths"] !== undefined)!.rules!;
 const resolverSettings = blocks.find((c) => c.settings?.["import/resolver"])?.settings ?? {};
+// The import plugin as the configuration loads it (through eslint-config-next).
+const importPlugin = (blocks as Array<{ plugins?: Record<string, ESLint.Plugin> }>).find((c) => c.plugins?.import)!.plugins!.import!;
 const linter = (rule: "import/no-restricted-paths" | "import/no-cycle") =>
   new ESLint({
     cwd: root,
