@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { getDb } from "../db.ts";
 import { AppError } from "./errors.ts";
 
@@ -25,6 +25,30 @@ function canonical(value: unknown): string {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/**
+ * A stored answer can hold what is shown once (a new API token, a webhook's signing secret, an agent platform's key),
+ * so it is kept sealed (AES-256-GCM) under a key derived from the Idempotency-Key, which is never stored (the row's id
+ * is a hash of it): only the caller that holds the key can have the answer back; the database, a backup or a log of
+ * it cannot read it.
+ */
+const SEALED = "v1:";
+function answerKey(idempotencyKey: string, id: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", idempotencyKey, id, "idempotent answer", 32));
+}
+function seal(answer: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(answer, "utf8"), cipher.final()]);
+  return `${SEALED}${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+}
+function unseal(stored: string, key: Buffer): string {
+  if (!stored.startsWith(SEALED)) return stored; // kept before answers were sealed (gone within 24 h)
+  const raw = Buffer.from(stored.slice(SEALED.length), "base64");
+  const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+}
+
 function checkIdempotencyKey(key: string): string {
   if (!KEY.test(key))
     throw new AppError("invalid_idempotency_key", 400, "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.", {
@@ -40,7 +64,7 @@ const isUniqueViolation = (error: unknown) => typeof error === "object" && error
  * row (a unique insert, so of racing calls exactly one wins), runs, and stores its output; a retry with the same input
  * gets that output (`replayed`), one with another input 422 `idempotency_conflict`, one while the first still runs 409
  * `idempotency_in_flight` with Retry-After. A call that fails removes its claim: nothing happened, so a retry runs
- * afresh.
+ * afresh. The stored output is sealed under the key (see `seal`).
  */
 export async function runIdempotent<T>(
   scope: { operationId: string; caller: string; key: string },
@@ -50,6 +74,7 @@ export async function runIdempotent<T>(
 ): Promise<{ output: T; replayed: boolean }> {
   const db = getDb();
   const id = sha256(`${scope.operationId}\n${scope.caller}\n${checkIdempotencyKey(scope.key)}`);
+  const sealing = answerKey(scope.key, id);
   const requestHash = sha256(canonical(input));
   const claim = () =>
     db.idempotencyRecord.create({
@@ -84,7 +109,7 @@ export async function runIdempotent<T>(
         throw new AppError("idempotency_in_flight", 409, "A request with this Idempotency-Key is still being processed; retry shortly.", {
           headers: { "Retry-After": String(RETRY_AFTER_S) },
         });
-      return { output: JSON.parse(existing.response) as T, replayed: true };
+      return { output: JSON.parse(unseal(existing.response, sealing)) as T, replayed: true };
     }
   }
   if (!claimed)
@@ -99,7 +124,7 @@ export async function runIdempotent<T>(
     await db.idempotencyRecord.deleteMany({ where: { id, state: "pending" } }).catch(() => undefined);
     throw error;
   }
-  await db.idempotencyRecord.update({ where: { id }, data: { state: "done", response: JSON.stringify(output ?? null) } });
+  await db.idempotencyRecord.update({ where: { id }, data: { state: "done", response: seal(JSON.stringify(output ?? null), sealing) } });
   return { output, replayed: false };
 }
 

@@ -182,4 +182,26 @@ describe("the seller API's creating and money-moving POSTs, each sent twice with
     expect(await db().refund.count({ where: { orderId: paidOrderId } })).toBe(before.refunds + 1);
     expect(await mails()).toBe(before.mails + 1);
   });
+
+  it("keeps the answers it replays sealed: a new token's secret or a webhook's signing secret is not in the database", async () => {
+    rateLimiter().reset();
+    for (const [route, path, body, secretOf] of [
+      [tokensRoute, "/api/v1/tokens", { name: "Sealed", scopes: ["read"] }, (b: any) => b.token.token as string],
+      [webhooksRoute, "/api/v1/webhooks", { url: "http://127.0.0.1:9/sealed", description: "sealed" }, (b: any) => b.endpoint.secret as string],
+    ] as const) {
+      const key = randomUUID();
+      const send = () => call(route, path, { method: "POST", json: body, headers: { cookie, "idempotency-key": key } });
+      const first = await send();
+      expect(first.status, first.text).toBeLessThan(300);
+      const secret = secretOf(first.body);
+      expect(secret.length).toBeGreaterThan(16);
+      const stored = await db().idempotencyRecord.findMany({ where: { createdAt: { gte: new Date(Date.now() - 60_000) } } });
+      expect(stored.length).toBeGreaterThan(0);
+      for (const row of stored) expect(row.response ?? "").not.toContain(secret);
+      // The caller holding the key still has its answer back.
+      const again = await send();
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(secretOf(again.body)).toBe(secret);
+    }
+  });
 });
