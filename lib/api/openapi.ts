@@ -28,6 +28,7 @@ const TAGS: Record<Tag, string> = {
   Licenses: "A seller's licenses: search, complimentary licenses, revoke and reinstate, release machines, and each license's event log.",
   Webhooks:
     "A seller's webhook endpoints (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature), their deliveries, redelivery and test events.",
+  "Sign-in": "Signing in to the dashboard and My licenses by e-mailed link, and signing out (the pages' forms only).",
   "API tokens": "A seller's API tokens: created, listed and revoked with the dashboard's session only.",
   Payouts: "A seller's payout account: where the money from their sales goes (Stripe Connect, or the test payout account).",
   Coupons: "A seller's discount codes.",
@@ -182,7 +183,12 @@ function operationObject(op: Operation): Json {
 /** The OpenAPI 3.1 description, generated from the operation registry and its zod schemas. */
 export function openApiDocument(): Json {
   const docPaths: Record<string, Json> = {};
-  for (const op of operations()) if (op.http) (docPaths[op.http.path] ??= {})[op.http.method.toLowerCase()] = operationObject(op);
+  const usedTags = new Set<string>();
+  for (const op of operations())
+    if (op.http) {
+      (docPaths[op.http.path] ??= {})[op.http.method.toLowerCase()] = operationObject(op);
+      usedTags.add(op.tag);
+    }
   return {
     openapi: "3.1.0",
     info: {
@@ -196,7 +202,10 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: env().BASE_URL, description: "This deployment" }],
     security: [],
-    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    // The tags of the operations this document lists (the pages' own operations, such as sign-in, have no HTTP route).
+    tags: Object.entries(TAGS)
+      .filter(([name]) => usedTags.has(name))
+      .map(([name, description]) => ({ name, description })),
     externalDocs: { description: "Agent guide (llms.txt)", url: absoluteUrl("/llms.txt") },
     paths: docPaths,
     components: {

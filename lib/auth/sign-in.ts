@@ -4,13 +4,12 @@ import { enqueueEmail } from "../email/enqueue-email.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { signInEmail } from "../email/templates.ts";
 import { AppError } from "../http/errors.ts";
-import { enforce, RULES } from "../http/rate-limit.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { absoluteUrl } from "../urls.ts";
 import { linkDigest } from "./link-binding.ts";
 import { hashToken, newToken } from "./tokens.ts";
 
-const SESSION_KINDS = ["seller", "buyer"] as const;
+export const SESSION_KINDS = ["seller", "buyer"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 
 export const SIGN_IN_TTL_MINUTES = 15;
@@ -34,10 +33,10 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
 /**
  * E-mails a single-use sign-in link valid for 15 minutes. Says nothing about whether the address is known: a seller
  * profile is created after the first sign-in, and a buyer without licenses simply sees none. Returns the link's digest
- * for the browser-binding cookie (lib/auth/link-binding.ts).
+ * for the browser-binding cookie (lib/auth/link-binding.ts). Its limits (per address, per client) are its operation's
+ * (lib/operations/sessions.ts).
  */
 export async function requestSignIn(input: SignInRequest, now = new Date()): Promise<{ digest: string }> {
-  enforce([[RULES.signInEmail, input.email]]);
   const { token, hash } = newToken();
   const url = absoluteUrl(`/auth/verify?token=${token}`);
   const mail = signInEmail({

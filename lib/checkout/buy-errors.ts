@@ -18,6 +18,7 @@ const BUY_ERRORS = {
   coupon_not_applicable: "This coupon code does not apply to this product (or is for another currency).",
   amount_below_minimum: "With this coupon the price would fall below the smallest card payment (0.50 of the currency), so it cannot be used here.",
   quantity_not_allowed: "This product is sold one license at a time, not by the seat.",
+  rate_limited: "Too many checkouts were opened from your network in the last minute. Please wait a moment and try again.",
 } as const satisfies Record<string, string>;
 
 export type BuyErrorCode = keyof typeof BUY_ERRORS;
@@ -41,6 +42,7 @@ const OWN_CODES = new Set<string>([
 export function buyErrorCode(error: AppError): BuyErrorCode {
   if (OWN_CODES.has(error.code)) return error.code as BuyErrorCode;
   if (error.code === "checkout_not_configured") return "not_configured";
+  if (error.status === 429) return "rate_limited";
   if (error.status === 404) return "not_buyable";
   if (error.status >= 500) return "provider_unavailable";
   return "failed";

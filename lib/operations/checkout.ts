@@ -3,6 +3,7 @@ import { webhookAckSchema } from "../api/doc-schemas.ts";
 import { createCheckout } from "../checkout/create-checkout.ts";
 import { getCheckoutStatus } from "../checkout/get-checkout.ts";
 import { quoteCheckout } from "../checkout/quote-checkout.ts";
+import { cancelTestCheckout, payTestCheckout } from "../checkout/test-payment.ts";
 import {
   checkoutQuoteRequestSchema,
   checkoutQuoteSchema,
@@ -159,5 +160,38 @@ export const CHECKOUT = [
     output: webhookAckSchema,
     errors: [404],
     handler: (_b, c) => handleStripeWebhook(c.rawBody ?? "", c.headers.get("stripe-signature")),
+  }),
+  operation({
+    id: "payTestCheckout",
+    summary: "Pay a checkout in test mode",
+    description:
+      "Test mode's Pay button on the hosted checkout page: reports the payment as the built-in provider's event, through the path a Stripe webhook takes. Pressing it twice pays once. 409 `checkout_expired`, `checkout_cancelled` or `checkout_failed` for a session that can no longer be paid; refused unless test mode is this deployment's provider.",
+    tag: "Checkout",
+    auth: "public",
+    readOnly: false,
+    idempotencyExempt: "the payment event's id is the order's, so a second press records nothing more",
+    input: { params: sessionParamsSchema },
+    output: z.object({ paid: z.literal(true) }),
+    errors: [404, 409, 429],
+    handler: async (p) => {
+      await payTestCheckout(p.session_id);
+      return { paid: true as const };
+    },
+  }),
+  operation({
+    id: "cancelTestCheckout",
+    summary: "Cancel a checkout in test mode",
+    description: "Test mode's cancel link: an open session becomes cancelled and its coupon redemption is given back; a paid one stays paid.",
+    tag: "Checkout",
+    auth: "public",
+    readOnly: false,
+    idempotencyExempt: "cancelling a cancelled or paid session changes nothing",
+    input: { params: sessionParamsSchema },
+    output: z.object({ cancelled: z.literal(true) }),
+    errors: [404, 429],
+    handler: async (p) => {
+      await cancelTestCheckout(p.session_id);
+      return { cancelled: true as const };
+    },
   }),
 ];

@@ -37,6 +37,7 @@ export type Tag =
   | "Licenses"
   | "Webhooks"
   | "API tokens"
+  | "Sign-in"
   | "Reviews";
 
 /** What the caller is, as the transport established it. */

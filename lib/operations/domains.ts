@@ -21,6 +21,7 @@ import { SELLER_LICENSES } from "./seller-licenses.ts";
 import { SELLER_TOKENS } from "./seller-tokens.ts";
 import { SELLER_WEBHOOKS } from "./seller-webhooks.ts";
 import { SERVICE } from "./service.ts";
+import { SESSIONS } from "./sessions.ts";
 import { UPDATES } from "./updates.ts";
 
 /**
@@ -51,6 +52,7 @@ export function domainOperations(): Operation[] {
     ...COUPONS,
     ...REFUNDS,
     ...REVIEWS,
+    ...SESSIONS,
     ...BUYER,
     ...ADMIN,
     ...AGENT_PLATFORMS,

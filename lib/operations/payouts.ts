@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { getPayoutAccount, payoutAccountSchema } from "../payouts/payout-account.ts";
-import { connectInputSchema, connectOutputSchema, connectPayoutAccount, payoutDashboardLink } from "../payouts/stripe-connect.ts";
+import {
+  connectInputSchema,
+  connectOutputSchema,
+  connectPayoutAccount,
+  payoutDashboardLink,
+  refreshPayoutAccount,
+} from "../payouts/stripe-connect.ts";
 import type { Operation } from "./define.ts";
 import { operation } from "./define.ts";
 
@@ -48,5 +54,19 @@ export const PAYOUTS: Operation[] = [
     output: z.object({ url: z.string() }),
     errors: [401, 403, 404, 409, 502],
     handler: async (_i, c) => payoutDashboardLink(c.seller.developer.id),
+  }),
+  operation({
+    id: "refreshPayoutAccount",
+    summary: "Read your payout account from Stripe again",
+    description:
+      "On the seller's return from Stripe's onboarding (which says nothing about the outcome): the account is read from Stripe now, so the Payouts page is right before Stripe's account.updated event arrives. Without a Stripe account it only reads.",
+    tag: "Payouts",
+    auth: "seller",
+    sellerScope: "session",
+    readOnly: false,
+    idempotencyExempt: "it stores what Stripe says now, and only when nothing newer is held",
+    output: z.object({ payout_account: payoutAccountSchema }),
+    errors: [401, 403, 502],
+    handler: async (_i, c) => ({ payout_account: await refreshPayoutAccount(c.seller.developer.id) }),
   }),
 ];

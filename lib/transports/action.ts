@@ -34,8 +34,19 @@ export type ActionOutcome<O> = { ok: true; output: O } | { ok: false; problem: A
 
 /** Runs one operation for a server action; a refusal comes back as a problem the page words, never as a thrown 500. */
 export async function runOperation<O = unknown>(id: OperationId, call: ActionCall = {}): Promise<ActionOutcome<O>> {
+  return runWith(await headers(), id, call);
+}
+
+/**
+ * The same for a form a page posts to a route of its own (sign-in, the Buy button, test mode's Pay and Cancel): the
+ * route reads the form and answers with a redirect; the write is the operation's, through execute().
+ */
+export function runOperationFor<O = unknown>(request: Request, id: OperationId, call: ActionCall = {}): Promise<ActionOutcome<O>> {
+  return runWith(request.headers, id, call);
+}
+
+async function runWith<O>(h: Headers | Awaited<ReturnType<typeof headers>>, id: OperationId, call: ActionCall): Promise<ActionOutcome<O>> {
   const op = operationById(id);
-  const h = await headers();
   const requestId = requestIdFrom(h.get("x-request-id"));
   const ctx: CallContext = {
     transport: "action",

@@ -879,6 +879,38 @@ describe("operations without REST or tools: the seller dashboard's", () => {
     it(`${id} answers its declared output, and a declared problem, through execute()`, () => withoutRest(id, example));
   }
 });
+// The operations behind the pages' own form routes (sign-in and out, test mode's Pay and Cancel, the return from
+// Stripe's onboarding): no REST route or tool; app/auth/… and app/checkout/… run them through execute().
+const formFx = { token: "", paid: "", cancelled: "" };
+beforeAll(async () => {
+  const email = `walk-forms-${run}@example.com`;
+  await requestSignIn({ email, purpose: "buyer" });
+  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
+  formFx.token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+  const product = await getDb().product.findFirstOrThrow({ where: { status: "active", priceCents: { gt: 0 } }, orderBy: { id: "asc" } });
+  formFx.paid = (await createCheckout({ product_id: product.id, buyer_email: `walk-pay-${run}@example.com` })).session_id;
+  formFx.cancelled = (await createCheckout({ product_id: product.id, buyer_email: `walk-cancel-${run}@example.com` })).session_id;
+});
+const NO_SESSION = "cs_000000000000000000000000";
+const FORM_EXAMPLES: Record<string, Example> = {
+  requestSignIn: {
+    ok: () => ({ body: { email: `walk-forms-again-${run}@example.com`, purpose: "seller", next: "/dashboard/products" } }),
+    error: () => ({ body: { email: "not an address", purpose: "buyer" }, status: 400 }),
+  },
+  confirmSignIn: { ok: () => ({ body: { token: formFx.token } }), error: () => ({ body: { token: "used-or-unknown" }, status: 400 }) },
+  endSession: { ok: () => ({ body: { session: "no-such-session" } }), error: () => ({ body: { session: "x".repeat(101) }, status: 400 }) },
+  payTestCheckout: { ok: () => ({ params: { session_id: formFx.paid } }), error: () => ({ params: { session_id: NO_SESSION }, status: 404 }) },
+  cancelTestCheckout: {
+    ok: () => ({ params: { session_id: formFx.cancelled } }),
+    error: () => ({ params: { session_id: NO_SESSION }, status: 404 }),
+  },
+  refreshPayoutAccount: { ok: () => ({ headers: { cookie: fx.cookie } }), error: () => ({ status: 401 }) },
+};
+describe("operations without REST or tools: the pages' form routes'", () => {
+  for (const [id, example] of Object.entries(FORM_EXAMPLES)) {
+    it(`${id} answers its declared output, and a declared problem, through execute()`, () => withoutRest(id, example));
+  }
+});
 const EXAMPLES: Record<string, Example> = {
   ...RELEASES_EXAMPLES,
   ...UPDATES_EXAMPLES,
@@ -894,6 +926,7 @@ const EXAMPLES: Record<string, Example> = {
   ...REVIEWS_EXAMPLES,
   ...BUYER_EXAMPLES,
   ...DASHBOARD_EXAMPLES,
+  ...FORM_EXAMPLES,
   getHealth: { ok: () => ({}), error: () => ({ method: "DELETE", status: 405 }) },
   listListings: { ok: () => ({ query: { category: "audio-plugins", limit: "2" } }), error: () => ({ query: { limit: "999" }, status: 400 }) },
   getProduct: { ok: () => ({ params: { id: fx.productId } }), error: () => ({ params: { id: "no-such-product" }, status: 404 }) },

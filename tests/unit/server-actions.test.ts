@@ -155,3 +155,60 @@ describe("server actions", () => {
     });
   });
 });
+
+/**
+ * The pages' forms that post to a route of their own (sign-in and out, the Buy button, test mode's Pay and Cancel) and
+ * the routes Stripe sends a seller back to: each write is an operation run with runOperationFor(), never a domain
+ * function called around execute(). The transports (MCP, A2A) and the registry's own REST routes are the other doors.
+ */
+const TRANSPORT_ROUTES = new Set(["app/api/a2a/route.ts", "app/api/mcp/route.ts"]);
+const routeFiles = [...sourceFiles(join(ROOT, "app"))]
+  .filter((p) => p.endsWith("/route.ts"))
+  .map((path) => ({ path, rel: relative(ROOT, path), text: readFileSync(path, "utf8") }));
+const writingRoutes = routeFiles.filter(
+  (r) =>
+    !TRANSPORT_ROUTES.has(r.rel) &&
+    !r.text.includes("restRoutes(") &&
+    (/^\s*(POST|PUT|PATCH|DELETE): route\(/m.test(r.text) || /runOperationFor|\/lib\/payouts\//.test(r.text)),
+);
+
+describe("routes of the pages' own forms", () => {
+  it("finds them", () => {
+    expect(writingRoutes.map((r) => r.rel).sort()).toEqual(
+      expect.arrayContaining([
+        "app/auth/sign-in/route.ts",
+        "app/auth/verify/confirm/route.ts",
+        "app/auth/sign-out/route.ts",
+        "app/checkout/start/route.ts",
+        "app/checkout/[session_id]/pay/route.ts",
+        "app/checkout/[session_id]/cancel/route.ts",
+        "app/(dashboard)/dashboard/(app)/payouts/return/route.ts",
+        "app/(dashboard)/dashboard/(app)/payouts/refresh/route.ts",
+      ]),
+    );
+  });
+
+  it.each(writingRoutes.map((r) => [r.rel, r] as const))("%s writes through an operation only", (_rel, r) => {
+    const source = ts.createSourceFile(r.path, r.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const ids: string[] = [];
+    const visit = (n: ts.Node) => {
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === "runOperationFor") {
+        const id = n.arguments[1];
+        if (id && ts.isStringLiteralLike(id)) ids.push(id.text);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(source);
+    expect(ids.length, `${r.rel} calls no operation`).toBeGreaterThan(0);
+    for (const id of ids) expect(() => operationById(id), `${r.rel} names ${id}`).not.toThrow();
+    // What it may import for values: the transports, the request's form and cookie helpers, Next's navigation, URL
+    // paths, the database for a read before the write (payouts' refresh), and the checks of its own form.
+    for (const spec of valueImports(source))
+      expect(
+        /^(zod|next\/navigation|@\/lib\/transports\/|@\/lib\/urls$|@\/lib\/auth\/(cookies|forms|link-binding|next-session|sign-in)$|@\/lib\/checkout\/(form|schemas|buy-errors|buy-refill)$|@\/lib\/marketplace\/schemas$|@\/lib\/http\/errors$|@\/lib\/db$|@\/lib\/payouts\/requirements$)/.test(
+          spec,
+        ),
+        `${r.rel} imports ${spec}`,
+      ).toBe(true);
+  });
+});

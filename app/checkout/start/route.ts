@@ -1,23 +1,21 @@
 import { buyErrorCode, type BuyErrorCode } from "@/lib/checkout/buy-errors";
 import { buyRefillCookie } from "@/lib/checkout/buy-refill";
-import { createCheckout } from "@/lib/checkout/create-checkout";
 import { readForm, seeOther } from "@/lib/checkout/form";
 import { createCheckoutRequestSchema } from "@/lib/checkout/schemas";
-import { AppError } from "@/lib/http/errors";
-import { RULES } from "@/lib/http/rate-limit";
+import { runOperationFor } from "@/lib/transports/action";
 import { methods, route } from "@/lib/transports/route";
 import { productIdSchema } from "@/lib/marketplace/schemas";
 import { paths } from "@/lib/urls";
 
 const FIELD_ERRORS: Record<string, BuyErrorCode> = { buyer_email: "invalid_email", coupon_code: "invalid_coupon", quantity: "invalid_quantity" };
 
-// The product page's Buy form: open a checkout session and send the browser to pay; problems go back to the form
+// The product page's Buy form: open a checkout session (the createCheckout operation, through execute(), with its
+// limits) and send the browser to pay; problems go back to the form
 // as a code (?buy_error=<code>), which the page turns into its own words (lib/checkout/buy-errors.ts), with what the
 // buyer typed so nothing has to be entered again: coupon and seats in the URL, the e-mail address in a short-lived
 // cookie for that page only (lib/checkout/buy-refill.ts), never in the URL.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
-    rateLimit: ({ client }) => [[RULES.checkout, client]],
     handler: async ({ request }) => {
       const form = await readForm(request);
       const coupon = form.coupon_code?.trim() ?? "";
@@ -41,13 +39,14 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
         ...(quantity ? { quantity: /^\d{1,3}$/.test(quantity) ? Number(quantity) : Number.NaN } : {}),
       });
       if (!parsed.success) return back(FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "not_buyable");
-      try {
-        const session = await createCheckout(parsed.data);
-        return seeOther(session.url);
-      } catch (error) {
-        if (error instanceof AppError) return back(buyErrorCode(error));
-        throw error;
+      // No idempotency key: the product page is drawn once for every visitor (the page cache), so a key in it would
+      // be shared; each press opens a session, as before, within the per-client limit.
+      const outcome = await runOperationFor<{ url: string }>(request, "createCheckout", { body: parsed.data });
+      if (!outcome.ok) {
+        if (outcome.problem.status === 500) throw outcome.problem; // a fault of ours: the problem document, logged
+        return back(buyErrorCode(outcome.problem));
       }
+      return seeOther(outcome.output.url);
     },
   }),
 });
