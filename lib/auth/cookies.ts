@@ -1,4 +1,5 @@
 import { env } from "../env.ts";
+import { addressedOrigin } from "../http/host.ts";
 
 /** Session cookies: HTTP-only, SameSite=Lax (no cross-site POSTs carry them), Secure whenever the site is HTTPS. */
 export function sessionCookie(name: string, value: string, maxAgeSeconds: number): string {
@@ -18,9 +19,12 @@ export function readCookie(header: string | null, name: string): string | undefi
   return undefined;
 }
 
-/** Mutating form posts must come from our own pages (defence in depth next to SameSite cookies). */
+/**
+ * Mutating form posts must come from our own pages (defence in depth next to SameSite cookies): the Origin must be
+ * BASE_URL's or the one the request addressed by its (checked) Host, never Next's internal `request.url`.
+ */
 export function sameOrigin(request: Request): boolean {
-  return originAllowed(request.headers, new URL(request.url).origin);
+  return originAllowed(request.headers, addressedOrigin(request.headers));
 }
 
 /**

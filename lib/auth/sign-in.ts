@@ -17,11 +17,32 @@ export const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 
 export const SESSION_COOKIE: Record<SessionKind, string> = { seller: "ilm_seller", buyer: "ilm_buyer" };
 const HOME: Record<SessionKind, string> = { seller: "/dashboard", buyer: "/licenses" };
 
-/** Only paths on this site, so a sign-in link can never send someone elsewhere. */
+/**
+ * Only paths on this site, so a sign-in link can never send someone elsewhere: checked as written and as decoded
+ * (`/%2F%2Fevil.example` is `//evil.example` to whatever decodes it next), each form a single `/` followed by neither a `/`
+ * nor a `\`, with no `\` anywhere.
+ */
+const onSite = (path: string) => /^\/(?![/\\])[^\\]*$/.test(path);
+function decodedOnSite(path: string): boolean {
+  // Decoded until nothing changes (a few rounds at most: `%252F` is `%2F` once decoded, `/` twice), each form checked.
+  for (let current = path, round = 0; round < 4; round++) {
+    if (!onSite(current)) return false;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      return false;
+    }
+    if (decoded === current) return true;
+    current = decoded;
+  }
+  return false;
+}
 const nextPathSchema = z
   .string()
   .max(300)
-  .regex(/^\/(?!\/)[A-Za-z0-9/_\-.?=&%]*$/, "must be a path on this site");
+  .regex(/^\/[A-Za-z0-9/_\-.?=&%]*$/, "must be a path on this site")
+  .refine(decodedOnSite, "must be a path on this site");
 
 export const signInRequestSchema = z.object({
   email: emailSchema,

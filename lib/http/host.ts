@@ -159,3 +159,14 @@ export function admitHost(req: Pick<IncomingMessage, "headers" | "url" | "socket
     `This server does not answer to the host ${JSON.stringify(refused.slice(0, 100))}; its address is ${env().BASE_URL}. (Operators: see ALLOWED_HOSTS.)`,
   );
 }
+
+/**
+ * Our own origin as a request addressed it, for same-origin checks: BASE_URL's scheme with the Host the front door
+ * admitted (or X-Forwarded-Host, which it keeps only from a trusted proxy). Never the address Next listens on
+ * (`http://localhost:PORT` inside Next whatever the request named), which would let `Origin: http://localhost:PORT`
+ * pass for a request sent to another name.
+ */
+export function addressedOrigin(headers: Pick<Headers, "get">): string {
+  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+  return host ? `${new URL(env().BASE_URL).protocol}//${host}` : new URL(env().BASE_URL).origin;
+}

@@ -167,21 +167,33 @@ const resolveAll = (host: string) =>
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
   );
 
-/** The addresses of a host name, or why not to use them. */
-async function resolvePublic(host: string): Promise<{ ok: true; addresses: LookupAddress[] } | { ok: false; why: string }> {
+/**
+ * What a seller is told when a host name is refused after resolving: one answer whether the name does not resolve or
+ * resolves to an address that is not public, so the refusal cannot map the deployment's internal names (which exist,
+ * and what they point to). The detail goes to the log only.
+ */
+const NOT_PUBLIC_NAME = "its host does not resolve to public addresses only";
+
+/** The addresses of a host name, or why not to use them (`why` for the seller, `detail` for the log). */
+async function resolvePublic(host: string): Promise<{ ok: true; addresses: LookupAddress[] } | { ok: false; why: string; detail: string }> {
   let addresses: LookupAddress[];
   try {
     addresses = await resolveAll(host);
   } catch {
-    return { ok: false, why: `its host ${host} does not resolve` };
+    return { ok: false, why: NOT_PUBLIC_NAME, detail: `${host} does not resolve` };
   }
-  if (addresses.length === 0) return { ok: false, why: `its host ${host} does not resolve` };
+  if (addresses.length === 0) return { ok: false, why: NOT_PUBLIC_NAME, detail: `${host} does not resolve` };
   if (allowPrivate()) return { ok: true, addresses };
   for (const a of addresses) {
     const reason = nonPublicReason(a.address);
-    if (reason) return { ok: false, why: `its host ${host} resolves to ${a.address}, a ${reason} address` };
+    if (reason) return { ok: false, why: NOT_PUBLIC_NAME, detail: `${host} resolves to ${a.address}, a ${reason} address` };
   }
   return { ok: true, addresses };
+}
+
+/** The log line of a refused name: the operator may see what it resolved to; the seller is not told. */
+function logRefusedName(detail: string): void {
+  console.warn(JSON.stringify({ level: "warn", event: "webhook_target_refused", detail }));
 }
 
 /**
@@ -193,7 +205,10 @@ export async function checkWebhookTarget(raw: string): Promise<string> {
   const host = hostOf(url);
   if (!isIP(host)) {
     const resolved = await resolvePublic(host);
-    if (!resolved.ok) throw refuse(resolved.why);
+    if (!resolved.ok) {
+      logRefusedName(resolved.detail);
+      throw refuse(resolved.why);
+    }
   }
   return url.toString();
 }
@@ -211,6 +226,7 @@ export type TargetOutcome =
 const pinnedLookup: LookupFunction = (hostname, options, callback) => {
   void resolvePublic(hostname.replace(/\.$/, "")).then((r) => {
     if (!r.ok) {
+      logRefusedName(r.detail);
       callback(Object.assign(new Error(`refused: ${r.why}`), { code: "EWEBHOOKTARGET" }), "", 0);
       return;
     }

@@ -5,6 +5,7 @@ import { CACHE } from "../http/headers.ts";
 import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "../http/input.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
+import { addressedOrigin } from "../http/host.ts";
 
 /**
  * JSON-RPC messages one HTTP request may carry. Protocol 2025-03-26 allows batches (later revisions dropped them);
@@ -94,7 +95,14 @@ export function withApiHeaders(handler: (request: Request, parsedBody?: unknown)
         // is not JSON goes on as text, for the SDK to answer with its own parse error.
         if (message === undefined) forwarded = new Request(request.url, { method: "POST", headers: request.headers, body });
       }
-      const context = { client, requestId, headers: request.headers, origin: url.origin, sellerTools, calls: toolCalls(message) };
+      const context = {
+        client,
+        requestId,
+        headers: request.headers,
+        origin: addressedOrigin(request.headers),
+        sellerTools,
+        calls: toolCalls(message),
+      };
       const response = await mcpRequest.run(context, () => handler(forwarded, message));
       return withHeaders(response, baseHeaders(requestId, CACHE.none));
     } catch (error) {

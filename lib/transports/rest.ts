@@ -8,6 +8,7 @@ import type { HttpOperation, Method, Operation, Redirect } from "../operations/d
 import { hasHttp } from "../operations/define.ts";
 import { authorize, execute, parseParts } from "../operations/execute.ts";
 import { operationsAt } from "../operations/index.ts";
+import { addressedOrigin } from "../http/host.ts";
 
 /** Status, headers and body of a successful call, as every HTTP adapter sends it. */
 export function success(op: Operation, result: unknown, requestId: string): { status: number; headers: Record<string, string>; body: string } {
@@ -54,7 +55,7 @@ function nextHandler(op: HttpOperation) {
         client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
         requestId,
         headers: request.headers,
-        origin: url.origin,
+        origin: addressedOrigin(request.headers),
         responseHeaders,
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       };

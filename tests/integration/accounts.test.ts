@@ -5,7 +5,7 @@ import { POST as createApi } from "@/app/api/v1/products/route";
 import { PUT as updateApi } from "@/app/api/v1/products/[id]/route";
 import { disconnectDb, getDb } from "@/lib/db";
 import { linkBoundHere, maskEmail, readBinding, SIGN_IN_BROWSER_COOKIE } from "@/lib/auth/link-binding";
-import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken } from "@/lib/auth/sign-in";
+import { consumeSignIn, peekSignIn, requestSignIn, sessionFromToken, signInRequestSchema } from "@/lib/auth/sign-in";
 import { hashToken } from "@/lib/auth/tokens";
 import { buyerLicenses, buyerReleaseMachine } from "@/lib/buyer/licenses";
 import { sellingDeveloper } from "../helpers/sellers";
@@ -180,9 +180,20 @@ describe("sign-in links and sessions", () => {
     expect((await postSignInForm({ email: "nope", purpose: "buyer" })).headers.get("location")).toBe(
       "http://localhost:3000/licenses?error=invalid-email",
     );
-    expect((await postSignInForm({ email: "a@example.com", purpose: "seller", next: "//evil.example" })).headers.get("location")).toBe(
-      "http://localhost:3000/dashboard/sign-in?error=invalid-email",
-    );
+    // Off-site however spelled: as written, percent-encoded (once or twice), or with a backslash browsers read as `/`.
+    for (const next of [
+      "//evil.example",
+      "/%2F%2Fevil.example",
+      "/%2f/evil.example",
+      "/%252F%252Fevil.example",
+      "/%5C%5Cevil.example",
+      "/%5Cevil.example",
+    ])
+      expect((await postSignInForm({ email: "a@example.com", purpose: "seller", next })).headers.get("location"), next).toBe(
+        "http://localhost:3000/dashboard/sign-in?error=invalid-email",
+      );
+    // A real path with an encoded query is still fine.
+    expect(signInRequestSchema.safeParse({ email: "a@example.com", purpose: "seller", next: "/dashboard/products?q=a%20b" }).success).toBe(true);
     expectProblem(await postSignInForm({ email: "a@example.com", purpose: "buyer" }, undefined, "https://evil.example"), 403, "cross_site_form");
     const ok = await postSignInForm({ email: `form-${unique()}@example.com`, purpose: "seller" });
     // The address is not in the URL: the check-email page reads it from this browser's cookie.

@@ -13,6 +13,7 @@ import { POST as revokeTokenRoute } from "@/app/api/v1/tokens/[id]/revoke/route"
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { disconnectDb, getDb } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";
 import { createRelease } from "@/lib/releases/manage";
 import { call, expectProblem } from "../helpers/http";
@@ -260,6 +261,28 @@ describe("managing tokens with the dashboard session", () => {
       403,
       "cross_site_request",
     );
+  });
+
+  // Inside Next a request's URL is the address Next listens on (http://localhost:3000 here), whatever Host it named:
+  // the same-origin check compares with BASE_URL's origin and the Host the front door admitted, never with that.
+  it("refuses a session write whose Origin is the internal address when the request named the public host", async () => {
+    const saved = process.env.BASE_URL;
+    process.env.BASE_URL = "https://shop.example";
+    resetEnv();
+    try {
+      const send = (headers: Record<string, string>) =>
+        call(createTokenRoute, "/api/v1/tokens", {
+          method: "POST",
+          headers: { cookie: a.cookie, host: "shop.example", ...headers },
+          json: { name: "origin", scopes: ["read"] },
+        });
+      expectProblem(await send({ origin: "http://localhost:3000" }), 403, "cross_site_request");
+      expect((await send({ origin: "https://shop.example" })).status).toBe(201);
+    } finally {
+      if (saved === undefined) delete process.env.BASE_URL;
+      else process.env.BASE_URL = saved;
+      resetEnv();
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../../h
 import { agentCard } from "../../agents/documents.ts";
 import { CALLER_KEY, ToolExecutor } from "./executor.ts";
 import { BoundedTaskStore } from "./task-store.ts";
+import { addressedOrigin } from "../../http/host.ts";
 
 /**
  * The A2A endpoint (POST /api/a2a): JSON-RPC over HTTP with the official SDK's server (`DefaultRequestHandler` and its
@@ -104,7 +105,7 @@ export async function handleA2A(request: Request): Promise<Response> {
       client: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
       requestId,
       headers: request.headers,
-      origin: new URL(request.url).origin,
+      origin: addressedOrigin(request.headers),
     };
     const context = new ServerCallContext({
       user: new UnauthenticatedUser(),
