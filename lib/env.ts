@@ -120,6 +120,12 @@ const fields = z.object({
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Largest release artifact a seller may upload, in megabytes (refused while it streams in). */
   ARTIFACT_MAX_MB: z.coerce.number().int().min(1).max(2_000).default(512),
+  /**
+   * Release artifact storage per seller, in megabytes: the sizes of the files of all their releases (drafts, published
+   * and yanked). An upload that would pass it is refused before its body is read when its Content-Length says so,
+   * while it streams in otherwise, and again when its row is written (racing uploads).
+   */
+  ARTIFACT_QUOTA_MB: z.coerce.number().int().min(1).max(100_000_000).default(5_120),
   /** Uploaded image storage per seller, in megabytes. */
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Complimentary licenses a seller may send per day, and while the seller is new (first 7 days, no paid sale). */

@@ -10,6 +10,7 @@ import {
   deleteArtifact,
   deleteRelease,
   listSellerReleases,
+  MAX_DRAFT_RELEASES_PER_PRODUCT,
   publishRelease,
   updateReleaseInputSchema,
   updateRelease,
@@ -30,7 +31,8 @@ const artifactParams = releaseParams.extend({ artifact_id: z.string().min(1).max
  * Releases: a seller creates a draft version of one of their products, uploads its artifacts (one per platform, and
  * per plugin format), publishes it, edits its notes, yanks it; anyone lists a listed product's published releases.
  * Another seller's product is 404 `product_not_found`. Uploads stream (no buffering, refused past ARTIFACT_MAX_MB
- * while they arrive) and are served on the lean path, outside Next.
+ * or the seller's ARTIFACT_QUOTA_MB while they arrive, or before when Content-Length says so) and are served on the
+ * lean path, outside Next. A product has at most MAX_DRAFT_RELEASES_PER_PRODUCT drafts.
  */
 export const RELEASES: Operation[] = [
   operation({
@@ -49,8 +51,7 @@ export const RELEASES: Operation[] = [
   operation({
     id: "createRelease",
     summary: "Create a draft release",
-    description:
-      "A new version of one of your products, as a draft: upload its artifacts, then publish it. The version is strict semantic versioning (1.2.0, 2.0.0-beta.1; no leading v, no +build metadata: 400 `invalid_version`); a version the product already has is 409 `release_exists`.",
+    description: `A new version of one of your products, as a draft: upload its artifacts, then publish it. The version is strict semantic versioning (1.2.0, 2.0.0-beta.1; no leading v, no +build metadata: 400 \`invalid_version\`); a version the product already has is 409 \`release_exists\`. A product may have at most ${MAX_DRAFT_RELEASES_PER_PRODUCT} drafts at once (409 \`too_many_draft_releases\`): publish or delete one first.`,
     tag: "Releases",
     auth: "seller",
     sellerScope: "releases",
@@ -141,6 +142,7 @@ export const RELEASES: Operation[] = [
       "The request body is the file's bytes (any Content-Type; streamed, never buffered). One file of each type (.zip, .dmg, .exe, …) per platform and plugin format per release, drafts only (409 `artifact_exists`, 409 `release_not_draft`).",
       "Applications: windows .exe/.msi/.zip; macos .dmg/.pkg/.zip/.tar.gz; linux .AppImage/.deb/.rpm/.tar.gz/.zip. Plugins (format vst3, au (macOS only), aax (Windows, macOS), clap): .zip, or an installer (.exe/.msi, .pkg/.dmg, .deb/.tar.gz).",
       "The content must match the extension (415 `artifact_content_mismatch`); larger than ARTIFACT_MAX_MB is refused while it streams in (413 `artifact_too_large`); an empty body is 400 `artifact_empty`; a wrong optional `X-Checksum-SHA256` header (hex) is 422 `artifact_checksum_mismatch`.",
+      "Your release files (all your products' releases, drafts included) may take at most ARTIFACT_QUOTA_MB in all: a file that would pass it is refused with 413 `artifact_quota_exceeded` (the detail names what you use and the quota in MB) before its body is read when Content-Length is given, while it streams in otherwise, and when racing uploads fill the quota first; nothing is stored. Delete drafts or their files to make room.",
       "The answer carries the file's size, SHA-256, SHA-512 and Ed25519 signature by the service key (verify with did.json).",
     ].join(" "),
     tag: "Releases",

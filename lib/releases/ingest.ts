@@ -12,21 +12,26 @@ import { objectStore } from "../storage/index.ts";
 import { isPlatform, isPluginFormat, PLATFORMS, PLUGIN_FORMATS, type Platform, type PluginFormat } from "./platforms.ts";
 import { artifactView, type ArtifactView } from "./read.ts";
 import { findSellerRelease, releaseNotDraft } from "./manage.ts";
+import { artifactBytesUsed, artifactQuotaBytes, artifactQuotaExceeded, checkArtifactQuota, checkArtifactQuotaLocked } from "./quota.ts";
 import { signArtifactFile } from "./sign.ts";
 
 /**
  * Release artifacts come in as a stream (the PUT body, or a dashboard form's file) and end up as an object in the
  * store plus an Artifact row, or as nothing at all:
  * 1. everything knowable before the body is checked first (product ownership, the release is a draft without an
- *    file of this type for this platform and format, platform, format, filename, Content-Length against ARTIFACT_MAX_MB);
+ *    file of this type for this platform and format, platform, format, filename, Content-Length against ARTIFACT_MAX_MB,
+ *    and the seller's stored files plus Content-Length against ARTIFACT_QUOTA_MB: 413 `artifact_quota_exceeded`,
+ *    quota.ts), so a refusal reads none of the body and creates no temporary file;
  * 2. the body streams to a temporary file while it is counted and hashed; past ARTIFACT_MAX_MB the upload is refused
- *    at once (413 `artifact_too_large`), the rest is never read and the temporary file is deleted;
+ *    at once (413 `artifact_too_large`), past the room left in the seller's quota likewise (413
+ *    `artifact_quota_exceeded`); the rest is never read and the temporary file is deleted;
  * 3. the bytes are checked: not empty, the magic bytes of the file's type, the caller's X-Checksum-SHA256;
  * 4. the file is hashed and signed with the service key (sign.ts), stored under
  *    `artifacts/<productId>/<24 random hex>/<filename>`, and only then is the row written, in a transaction that
- *    re-checks that the release is still a draft. If the row can't be written (a racing upload of the same platform,
- *    format and file type: 409 `artifact_exists`; the release was published or deleted meanwhile) the object is
- *    deleted again.
+ *    re-checks that the release is still a draft and, with the seller's row locked, that the file still fits the quota
+ *    (racing uploads of any of the seller's products). If the row can't be written (a racing upload of the same
+ *    platform, format and file type: 409 `artifact_exists`; the release was published or deleted meanwhile; the quota
+ *    was filled meanwhile: 413 `artifact_quota_exceeded`) the object is deleted again.
  * A process dying between storing the object and writing its row leaves an object without a row: the artifact sweep
  * (sweepOrphanArtifacts) removes such objects once they are older than a grace period.
  */
@@ -158,11 +163,12 @@ async function* chunksOf(stream: ReadableStream<Uint8Array> | Readable): AsyncGe
   }
 }
 
-/** Streams the body into `path`, refusing past the limit; returns its size, first bytes and hex SHA-256. */
+/** Streams the body into `path`, refusing past the limit (with `over`); returns its size, first bytes and hex SHA-256. */
 async function receive(
   stream: ReadableStream<Uint8Array> | Readable,
   path: string,
   limit: number,
+  over: () => AppError,
 ): Promise<{ size: number; head: Buffer; sha256: string }> {
   const file = await open(path, "wx", 0o600);
   const hash = createHash("sha256");
@@ -172,7 +178,7 @@ async function receive(
   try {
     for await (const chunk of chunksOf(stream)) {
       size += chunk.byteLength;
-      if (size > limit) throw tooLarge();
+      if (size > limit) throw over();
       if (head.length < 16) head = Buffer.concat([head, Buffer.from(chunk.subarray(0, 16 - head.length))]);
       hash.update(chunk);
       writing = true;
@@ -220,12 +226,19 @@ export async function ingestArtifact(developerId: string, productId: string, ver
   if (await db.artifact.findFirst({ where: { releaseId: release.id, platform, format: format ?? "", fileType }, select: { id: true } })) {
     throw artifactExists(release.version, platform, format, fileType);
   }
-  const limit = maxBytes();
-  if (input.contentLength !== null && input.contentLength > limit) throw tooLarge();
+  const max = maxBytes();
+  if (input.contentLength !== null && input.contentLength > max) throw tooLarge();
+  // The quota, before a byte is read: a declared length must fit what is left; without one, something must be left.
+  const used = await artifactBytesUsed(developerId);
+  checkArtifactQuota(used, input.contentLength ?? 1);
+  // While the body streams in, the smaller of ARTIFACT_MAX_MB and the room left stops it, with its own refusal.
+  const room = artifactQuotaBytes() - used;
+  const limit = Math.min(room, max);
+  const over = room < max ? () => artifactQuotaExceeded(used, null) : tooLarge;
 
   const temp = join(tmpdir(), `ilm-artifact-${randomBytes(12).toString("hex")}.part`);
   try {
-    const received = await receive(input.stream, temp, limit);
+    const received = await receive(input.stream, temp, limit, over);
     if (received.size === 0) throw new AppError("artifact_empty", 400, "The uploaded file is empty.");
     if (!(await kind.magic(received.head, () => lastBytes(temp, received.size, 512)))) {
       throw new AppError("artifact_content_mismatch", 415, `The file's content is not a ${kind.ext} file (its first bytes do not match the type).`);
@@ -249,6 +262,8 @@ export async function ingestArtifact(developerId: string, productId: string, ver
           const now = await tx.release.findUnique({ where: { id: release.id }, select: { version: true } });
           throw now ? releaseNotDraft(now.version) : new AppError("release_not_found", 404, "The release was deleted during the upload.");
         }
+        // Counted again with the real size, the seller's row locked: racing uploads cannot together pass the quota.
+        await checkArtifactQuotaLocked(tx, developerId, received.size);
         return tx.artifact.create({
           data: {
             releaseId: release.id,

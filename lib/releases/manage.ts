@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "../db.ts";
+import { dbEngine, getDb } from "../db.ts";
 import { getSellerProduct } from "../selling/products.ts";
 import { AppError } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
@@ -68,23 +68,45 @@ export async function listSellerReleases(developerId: string, productId: string)
   return (await allReleases(productId)).map((r) => releaseView(r));
 }
 
-/** Creates a draft release; the version must be new for the product (409 `release_exists`, decided by the unique index). */
+/**
+ * How many draft releases one product may have at once: drafts hold files (counted in the seller's ARTIFACT_QUOTA_MB)
+ * and rows nobody sees, so a runaway script stops here. Publishing or deleting a draft makes room.
+ */
+export const MAX_DRAFT_RELEASES_PER_PRODUCT = 20;
+
+/**
+ * Creates a draft release; the version must be new for the product (409 `release_exists`, decided by the unique index),
+ * and the product may have at most MAX_DRAFT_RELEASES_PER_PRODUCT drafts (409 `too_many_draft_releases`), counted in
+ * the creating transaction with the product's row locked (PostgreSQL; SQLite runs one write transaction at a time),
+ * so racing creates cannot pass it.
+ */
 export async function createRelease(developerId: string, productId: string, input: CreateReleaseInput): Promise<ReleaseView> {
   await getSellerProduct(developerId, productId);
   const v = parseVersion(input.version);
   try {
-    const row = await getDb().release.create({
-      data: {
-        productId,
-        version: v.version,
-        major: v.major,
-        minor: v.minor,
-        patch: v.patch,
-        prerelease: v.prerelease,
-        channel: input.channel ?? "stable",
-        notes: input.notes ?? "",
-      },
-      include: { artifacts: true },
+    const row = await getDb().$transaction(async (tx) => {
+      if (dbEngine() === "postgresql") await tx.$queryRaw`SELECT 1 FROM "Product" WHERE "id" = ${productId} FOR UPDATE`;
+      const drafts = await tx.release.count({ where: { productId, status: "draft" } });
+      if (drafts >= MAX_DRAFT_RELEASES_PER_PRODUCT) {
+        throw new AppError(
+          "too_many_draft_releases",
+          409,
+          `This product already has ${drafts} draft releases, the most it may have (${MAX_DRAFT_RELEASES_PER_PRODUCT}): publish or delete a draft first.`,
+        );
+      }
+      return tx.release.create({
+        data: {
+          productId,
+          version: v.version,
+          major: v.major,
+          minor: v.minor,
+          patch: v.patch,
+          prerelease: v.prerelease,
+          channel: input.channel ?? "stable",
+          notes: input.notes ?? "",
+        },
+        include: { artifacts: true },
+      });
     });
     return releaseView(row);
   } catch (error) {
