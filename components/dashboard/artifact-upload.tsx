@@ -50,6 +50,7 @@ export function ArtifactUpload({
   platforms,
   formats,
   maxMb,
+  roomBytes,
 }: {
   productId: string;
   version: string;
@@ -57,6 +58,8 @@ export function ArtifactUpload({
   formats: ReadonlyArray<{ value: string; label: string }>;
   /** ARTIFACT_MAX_MB: the server's limit (MiB), checked here first so a too large file is not sent at all. */
   maxMb: number;
+  /** What is left of the seller's storage (ARTIFACT_QUOTA_MB), checked here first too; the server checks again. */
+  roomBytes: number;
 }) {
   const maxBytes = maxMb * 1024 * 1024;
   const router = useRouter();
@@ -75,6 +78,13 @@ export function ArtifactUpload({
     }
     if (file.size > maxBytes) {
       setStatus({ kind: "error", text: `${file.name} is ${formatBytes(file.size)}; a file may be at most ${maxMb} MB.` });
+      return;
+    }
+    if (file.size > roomBytes) {
+      setStatus({
+        kind: "error",
+        text: `${file.name} is ${formatBytes(file.size)}, but only ${formatBytes(roomBytes)} of your release file storage is left. Delete draft releases or their files to make room.`,
+      });
       return;
     }
     const query = new URLSearchParams({

@@ -5,6 +5,7 @@ import { currentSeller } from "@/lib/auth/next-session";
 import { env } from "@/lib/env";
 import { listSellerReleases } from "@/lib/releases/manage";
 import { NOTES_MAX_CHARS } from "@/lib/releases/notes";
+import { artifactStorage } from "@/lib/releases/quota";
 import { FORMAT_LABELS, PLATFORM_LABELS, PLATFORMS, PLUGIN_FORMATS } from "@/lib/releases/platforms";
 import type { ReleaseView } from "@/lib/releases/read";
 import { ArtifactUpload } from "@/components/dashboard/artifact-upload";
@@ -13,6 +14,7 @@ import { ActionForm, ChoiceGroup, SubmitButton, TextAreaField, TextField } from 
 import { Notice } from "@/components/dashboard/notice";
 import { IdempotencyField } from "@/components/forms/idempotency-field";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { StorageUse } from "@/components/dashboard/storage-use";
 import { releaseAnchor } from "@/components/dashboard/release-anchor";
 import { ReleaseStatusBadge } from "@/components/dashboard/status-badge";
 import { artifactPlatformLabel, formatLabel } from "@/components/store/release-labels";
@@ -41,7 +43,19 @@ const CHANNEL_CHOICES = [
 
 const NOTES_HINT = "Markdown: headings, lists, links, code. Raw HTML is shown as text; links open without passing on who sent the visitor.";
 
-function ReleaseCard({ productId, release, index, maxMb }: { productId: string; release: ReleaseView; index: number; maxMb: number }) {
+function ReleaseCard({
+  productId,
+  release,
+  index,
+  maxMb,
+  roomBytes,
+}: {
+  productId: string;
+  release: ReleaseView;
+  index: number;
+  maxMb: number;
+  roomBytes: number;
+}) {
   const draft = release.status === "draft";
   const prefix = `release-${index}`;
   const heading = `${prefix}-heading`;
@@ -114,6 +128,7 @@ function ReleaseCard({ productId, release, index, maxMb }: { productId: string; 
                 productId={productId}
                 version={release.version}
                 maxMb={maxMb}
+                roomBytes={roomBytes}
                 platforms={PLATFORMS.map((p) => ({ value: p, label: PLATFORM_LABELS[p] }))}
                 formats={PLUGIN_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))}
               />
@@ -224,7 +239,8 @@ export default async function ReleasesPage({ params, searchParams }: Props) {
   const { developer } = await pageSeller();
   const product = await findProduct(developer.id, (await params).id);
   if (!product) notFound();
-  const releases = await listSellerReleases(developer.id, product.id);
+  const [releases, storage] = await Promise.all([listSellerReleases(developer.id, product.id), artifactStorage(developer.id)]);
+  const roomBytes = Math.max(0, storage.quota_bytes - storage.used_bytes);
   const editHref = `/dashboard/products/${encodeURIComponent(product.id)}`;
   const maxMb = env().ARTIFACT_MAX_MB;
 
@@ -261,13 +277,13 @@ export default async function ReleasesPage({ params, searchParams }: Props) {
           ) : (
             <ol className="mt-4 space-y-6">
               {releases.map((r, i) => (
-                <ReleaseCard key={r.version} productId={product.id} release={r} index={i} maxMb={maxMb} />
+                <ReleaseCard key={r.version} productId={product.id} release={r} index={i} maxMb={maxMb} roomBytes={roomBytes} />
               ))}
             </ol>
           )}
         </section>
 
-        <aside aria-labelledby="new-release-heading" className="lg:sticky lg:top-6 lg:self-start">
+        <aside aria-labelledby="new-release-heading" className="space-y-6 lg:sticky lg:top-6 lg:self-start">
           <div className={`${card} p-5 sm:p-6`}>
             <h2 id="new-release-heading" className="text-base font-semibold text-slate-900">
               New release
@@ -294,6 +310,7 @@ export default async function ReleasesPage({ params, searchParams }: Props) {
               <SubmitButton pendingLabel="Creating…">Create draft</SubmitButton>
             </ActionForm>
           </div>
+          <StorageUse storage={storage} />
         </aside>
       </div>
     </>
