@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeOrderNow, sweepExpiredCheckouts } from "../checkout/close-order.ts";
 import { openOrderData, salePayoutAccount } from "../checkout/create-checkout.ts";
+import { MAX_QUANTITY } from "../checkout/schemas.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
 import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
 import { getDb } from "../db.ts";
@@ -93,8 +94,13 @@ function oneProduct(items: CreateSessionRequest["line_items"]): { productId: str
       field("line_items", "must all name the same product"),
     );
   const quantity = items.reduce((n, i) => n + (i.quantity ?? 1), 0);
-  if (quantity > 1000)
-    throw new AppError("quantity_too_large", 400, "At most 1000 seats per checkout session.", field("line_items.0.quantity", "at most 1000 in all"));
+  if (quantity > MAX_QUANTITY)
+    throw new AppError(
+      "quantity_too_large",
+      400,
+      `At most ${MAX_QUANTITY} seats per checkout session, as on the web.`,
+      field("line_items.0.quantity", `at most ${MAX_QUANTITY} in all`),
+    );
   const [productId = ""] = ids;
   return { productId, quantity };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_QUANTITY } from "../checkout/schemas.ts";
 import { ACP_API_VERSION } from "./version.ts";
 
 /**
@@ -41,9 +42,11 @@ const itemSchema = z
     quantity: z
       .int()
       .min(1)
-      .max(1000)
+      .max(MAX_QUANTITY)
       .optional()
-      .describe("Seats (default 1; more than 1 only for per-seat and per-user products). Repeating the same id adds up."),
+      .describe(
+        `Seats (default 1; more than 1, up to ${MAX_QUANTITY} in all, only for per-seat and per-user products). Repeating the same id adds up.`,
+      ),
   })
   .describe("ACP Item: one product");
 

@@ -14,8 +14,11 @@ const agentIdSchema = z
   .regex(/^[A-Za-z0-9._:@/+-]+$/, "must be a plain identifier (letters, digits and . _ : @ / + -)")
   .describe("Identifier of the agent placing the order, for attribution");
 
-/** Seats in one purchase: per-seat and per-user products take 1–100; every other product only 1. */
-const MAX_QUANTITY = 100;
+/**
+ * Seats in one purchase, on every path (the Buy form, REST, MCP, ACP): per-seat and per-user products take 1–100;
+ * every other product only 1.
+ */
+export const MAX_QUANTITY = 100;
 const quantitySchema = z
   .int()
   .min(1)

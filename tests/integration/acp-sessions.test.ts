@@ -552,3 +552,61 @@ describe("ACP checkout sessions over MCP (the ACP MCP binding)", () => {
     expect(c.structuredContent.status).toBe("canceled");
   });
 });
+
+describe("security review, issue 31", () => {
+  /** A usd product of the fixture seller at `price`, seat model as given. */
+  async function productAt(tag: string, price: number, seatModel = "per-machine") {
+    const p = await createProduct(
+      fx.devId,
+      productInputSchema.parse({
+        name: `ACP ${tag} ${run}`,
+        description: "A product sold to agents over ACP in these tests.",
+        plugin_id: `com.acp.${tag}${run}`,
+        price_cents: price,
+        currency: "usd",
+        category: "dev-tools",
+        max_machines: 1,
+        seat_model: seatModel,
+        platforms: ["linux"],
+        download_url: "https://example.com/download",
+        icon_url: "/icons/tape-warmth.svg",
+      }),
+    );
+    return p.id;
+  }
+
+  it("finding 3: at most 100 seats, as on the web, REST and MCP: 101 refused on create and update, 100 accepted for a per-seat product", async () => {
+    const product = await productAt("hundred", 100, "per-seat");
+    const body = (quantity: number) => createBody(product, { line_items: [{ id: product, quantity }] });
+    expectAcpError(await create(body(101)), 400, "invalid_body", "$.line_items[0].quantity");
+    expectAcpError(await create(body(1000)), 400, "invalid_body", "$.line_items[0].quantity");
+    // Repeated ids add up: 60 + 41 is 101.
+    const split = await create(
+      createBody(product, {
+        line_items: [
+          { id: product, quantity: 60 },
+          { id: product, quantity: 41 },
+        ],
+      }),
+    );
+    expectAcpError(split, 400, "quantity_too_large", "$.line_items[0].quantity");
+    expect(split.body.message).toContain("100");
+
+    const hundred = await create({ ...body(100), buyer: { email: email("hundred") } });
+    expect(hundred.status, hundred.text).toBe(201);
+    expectAcpValid(hundred.body, "CheckoutSession");
+    expect(hundred.body.line_items[0].quantity).toBe(100);
+    expect(total(hundred.body)).toBe(10_000);
+    expectAcpError(await update(hundred.body.id, { line_items: [{ id: product, quantity: 101 }] }), 400, "invalid_body", "$.line_items[0].quantity");
+    expectAcpError(
+      await update(hundred.body.id, { line_items: [{ id: product, quantity: 100 }, { id: product }] }),
+      400,
+      "quantity_too_large",
+      "$.line_items[0].quantity",
+    );
+    expect((await getDb().acpCheckoutSession.findUniqueOrThrow({ where: { id: hundred.body.id } })).quantity).toBe(100);
+    const done = await complete(hundred.body.id, { payment_data: testPaymentData(await vault(hundred.body.id, 10_000)) });
+    expect(done.status, done.text).toBe(200);
+    expect((await getDb().license.findFirstOrThrow({ where: { order: { id: done.body.order.id } } })).maxMachines).toBe(100);
+  });
+});
