@@ -63,6 +63,11 @@ const fields = z.object({
   RATE_LIMIT_ACTIVATION_PER_MIN: perMinute(60),
   RATE_LIMIT_RECEIPT_PER_MIN: perMinute(120),
   RATE_LIMIT_CHECKOUT_PER_MIN: perMinute(30),
+  /**
+   * Coupon codes tried per minute (quote, checkout and ACP together, each distinct code once) per client address, agent
+   * platform and ACP session.
+   */
+  RATE_LIMIT_COUPON_TRY_PER_MIN: perMinute(30),
   RATE_LIMIT_PER_KEY_PER_MIN: perMinute(120),
   /** Seller API calls (REST and MCP) per seller API token per minute. */
   RATE_LIMIT_SELLER_TOKEN_PER_MIN: perMinute(300),

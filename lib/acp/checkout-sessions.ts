@@ -128,7 +128,8 @@ function checkCurrency(requested: string, productCurrency: string): void {
     );
 }
 
-const codesOf = (req: { discounts?: { codes: string[] }; coupons?: string[] }): string[] | undefined => req.discounts?.codes ?? req.coupons;
+/** The discount codes a create or update request carries (discounts.codes, or the older coupons), if any. */
+export const codesOf = (req: { discounts?: { codes: string[] }; coupons?: string[] }): string[] | undefined => req.discounts?.codes ?? req.coupons;
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 

@@ -95,12 +95,13 @@ export function providerOfHandler(handlerId: string): "test" | "stripe" | null {
   return provider !== undefined && paymentMode().provider === provider ? provider : null;
 }
 
-/** ACP's RejectedDiscount reasons, from our coupon refusals (lib/coupons/apply-coupon.ts). */
+/**
+ * ACP's RejectedDiscount reasons, from our coupon refusals (lib/coupons/apply-coupon.ts): an unknown, expired, used-up
+ * or inapplicable code is one refusal there, so one reason here (discount_code_invalid), never the extension's finer
+ * ones (expired, usage limit reached, ineligible), which would tell a guesser that a code exists.
+ */
 const REJECTION: Record<string, string> = {
   coupon_not_found: "discount_code_invalid",
-  coupon_not_applicable: "discount_code_user_ineligible",
-  coupon_expired: "discount_code_expired",
-  coupon_exhausted: "discount_code_usage_limit_reached",
   amount_below_minimum: "discount_code_minimum_not_met",
 };
 

@@ -12,13 +12,11 @@ const BUY_ERRORS = {
   failed: "The checkout could not be opened. Please try again.",
   invalid_coupon: "A coupon code is 3 to 32 letters, digits, - or _.",
   invalid_quantity: "Choose between 1 and 100 seats.",
-  coupon_not_found: "This coupon code does not exist for this product. Check the spelling, or buy without it.",
-  coupon_expired: "This coupon code has expired.",
-  coupon_exhausted: "This coupon code has been used up.",
-  coupon_not_applicable: "This coupon code does not apply to this product (or is for another currency).",
+  // One wording for every unusable code (unknown, expired, used up, not for this product): no hint which codes exist.
+  coupon_not_found: "This coupon code is not valid for this purchase. Check the spelling, or buy without it.",
   amount_below_minimum: "With this coupon the price would fall below the smallest card payment (0.50 of the currency), so it cannot be used here.",
   quantity_not_allowed: "This product is sold one license at a time, not by the seat.",
-  rate_limited: "Too many checkouts were opened from your network in the last minute. Please wait a moment and try again.",
+  rate_limited: "Too many checkouts were opened or coupon codes tried from your network in the last minute. Please wait a moment and try again.",
 } as const satisfies Record<string, string>;
 
 export type BuyErrorCode = keyof typeof BUY_ERRORS;
@@ -29,14 +27,7 @@ export function buyErrorMessage(code: string | undefined): string | null {
 }
 
 /** Refusals of createCheckout that the form names by their own code. */
-const OWN_CODES = new Set<string>([
-  "coupon_not_found",
-  "coupon_expired",
-  "coupon_exhausted",
-  "coupon_not_applicable",
-  "amount_below_minimum",
-  "quantity_not_allowed",
-]);
+const OWN_CODES = new Set<string>(["coupon_not_found", "amount_below_minimum", "quantity_not_allowed"]);
 
 /** The code for a refusal of createCheckout. */
 export function buyErrorCode(error: AppError): BuyErrorCode {

@@ -24,30 +24,31 @@ const productIdsOf = (coupon: Pick<Coupon, "productIds">): string[] =>
   Array.isArray(coupon.productIds) ? coupon.productIds.filter((p): p is string => typeof p === "string") : [];
 
 /**
- * Finds the coupon a buyer typed for this product's seller and says why it cannot be used, each reason its own
- * code: unknown or deactivated (404 coupon_not_found), past its expiry (409 coupon_expired), used up (409
- * coupon_exhausted: see atLimit), or not for this product or its currency (400 coupon_not_applicable). The limit is
- * checked before pricing for a clear answer, and enforced by the reservation (reserveRedemption), which holds under
- * races.
+ * The one answer for a code that cannot be used, whatever the reason: unknown, deactivated, another seller's, past its
+ * expiry, used up, or not for this product or its currency. One code (404 coupon_not_found), one status and one
+ * wording, the code typed being the only variable part, so a refusal tells a guesser nothing about which codes exist
+ * (guessing itself is bounded by lib/coupons/try-budget.ts). The seller sees why in the dashboard.
+ */
+export const invalidCode = (code: string) =>
+  new AppError(
+    "coupon_not_found",
+    404,
+    `The coupon code "${code.toUpperCase()}" is not a valid code for this purchase (unknown, expired, used up or not for this product).`,
+  );
+
+/**
+ * Finds the coupon a buyer typed for this product's seller, or refuses it with the one answer of invalidCode: unknown
+ * or deactivated, past its expiry, or not for this product or its currency. The redemption limit is checked before
+ * pricing (atLimit, answered the same), and enforced by the reservation (reserveRedemption), which holds under races.
  */
 export async function findUsableCoupon(db: Tx | Db, code: string, product: CouponTarget, now = new Date()): Promise<Coupon> {
   const upper = code.toUpperCase();
   const coupon = await (db as Db).coupon.findUnique({ where: { developerId_code: { developerId: product.developerId, code: upper } } });
-  if (!coupon || !coupon.active) throw new AppError("coupon_not_found", 404, `The coupon code "${upper}" does not exist for this product.`);
-  if (coupon.expiresAt && coupon.expiresAt.getTime() <= now.getTime()) {
-    throw new AppError("coupon_expired", 409, `The coupon code "${upper}" expired on ${coupon.expiresAt.toISOString().slice(0, 10)}.`);
-  }
+  if (!coupon || !coupon.active) throw invalidCode(upper);
+  if (coupon.expiresAt && coupon.expiresAt.getTime() <= now.getTime()) throw invalidCode(upper);
   const scope = productIdsOf(coupon);
-  if (scope.length > 0 && !scope.includes(product.id)) {
-    throw new AppError("coupon_not_applicable", 400, `The coupon code "${upper}" does not apply to this product.`);
-  }
-  if (coupon.kind === "amount" && coupon.currency?.toLowerCase() !== product.currency.toLowerCase()) {
-    throw new AppError(
-      "coupon_not_applicable",
-      400,
-      `The coupon code "${upper}" is an amount in ${String(coupon.currency).toUpperCase()}; this product is priced in ${product.currency.toUpperCase()}.`,
-    );
-  }
+  if (scope.length > 0 && !scope.includes(product.id)) throw invalidCode(upper);
+  if (coupon.kind === "amount" && coupon.currency?.toLowerCase() !== product.currency.toLowerCase()) throw invalidCode(upper);
   return coupon;
 }
 
@@ -55,7 +56,8 @@ export async function findUsableCoupon(db: Tx | Db, code: string, product: Coupo
 export const atLimit = (coupon: Pick<Coupon, "maxRedemptions" | "redemptions">): boolean =>
   coupon.maxRedemptions !== null && coupon.redemptions >= coupon.maxRedemptions;
 
-export const exhausted = (code: string) => new AppError("coupon_exhausted", 409, `The coupon code "${code}" has been used up.`);
+/** A used-up code (every redemption taken, or lost to a racing checkout): answered as any invalid code. */
+export const exhausted = (code: string) => invalidCode(code);
 
 /**
  * What a coupon takes off a subtotal: a percentage rounded half up to the minor unit (integer arithmetic, no float),

@@ -37,6 +37,13 @@ export const RULES = {
   get checkout(): RateRule {
     return { name: "checkout", limit: num("RATE_LIMIT_CHECKOUT_PER_MIN", 30), windowMs: 60_000 };
   },
+  /**
+   * Coupon codes tried, each distinct code of a call once, per client address (per agent platform for a keyed agent)
+   * and per ACP checkout session, one budget for quote, checkout and ACP (lib/coupons/try-budget.ts).
+   */
+  get couponTry(): RateRule {
+    return { name: "coupon-try", limit: num("RATE_LIMIT_COUPON_TRY_PER_MIN", 30), windowMs: 60_000 };
+  },
   /** Trials started per client address per hour (on top of `checkout`): each one mails a key to some address. */
   get trial(): RateRule {
     return { name: "trial", limit: num("RATE_LIMIT_TRIAL_PER_HOUR", 10), windowMs: 3_600_000 };

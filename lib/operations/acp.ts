@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cancelSession, completeSession, createSession, getSession, updateSession, type Agent } from "../acp/checkout-sessions.ts";
+import { cancelSession, codesOf, completeSession, createSession, getSession, updateSession, type Agent } from "../acp/checkout-sessions.ts";
 import { acpDiscovery, acpDiscoverySchema } from "../acp/discovery.ts";
 import {
   acpMetaSchema,
@@ -13,6 +13,7 @@ import {
   type AcpCheckoutSessionObject,
 } from "../acp/schemas.ts";
 import { requireApiVersion } from "../acp/version.ts";
+import { acpSessionScope, couponTryScope, spendCouponTries } from "../coupons/try-budget.ts";
 import { RULES } from "../http/rate-limit.ts";
 import { formatPrice } from "../pricing.ts";
 import type { HandlerContext, ToolSpec } from "./define.ts";
@@ -74,6 +75,8 @@ const versionOf = (a: Record<string, unknown>) => ({ api_version: (a.meta as { a
 
 const ERRORS_COMMON =
   "Errors are ACP Error objects {type, code, message, param}: 400 api_version_required / unsupported_api_version, 400 idempotency_key_required, 422 idempotency_conflict (the key was used with another body), 409 idempotency_in_flight, 401 unauthorized (agent platform key), 404 checkout_session_not_found (also another platform's session).";
+const CODES =
+  "Discount codes: a code that cannot be used (unknown, expired, used up, or not for this product or currency) is rejected as discount_code_invalid whatever the reason. Every distinct code sent counts against one budget shared with the quote and the hosted checkout, per agent platform (per client address for an anonymous agent) and per session: 30 a minute (RATE_LIMIT_COUPON_TRY_PER_MIN); beyond it 429 rate_limited with Retry-After, and no code is looked up.";
 const HEADERS =
   "Headers: API-Version: 2026-04-17 (required), Idempotency-Key on every POST (required), Authorization: Bearer <agent platform key> unless the operator allows anonymous agents, Request-Id (echoed).";
 
@@ -88,7 +91,7 @@ export const ACP = [
   operation({
     id: "createAcpCheckoutSession",
     summary: "Create an ACP checkout session",
-    description: `ACP \`POST /checkout_sessions\`: one product (line_items[].id = the product id; repeat it, or give quantity, for more seats on per-seat products; a second product is 400 multiple_items_not_supported, param $.line_items), in the product's currency, with the buyer (email required before payment) and discount codes (discounts.codes: our sellers' coupons; one applies, the others are listed in discounts.rejected with the extension's reasons). Answers 201 with the session: status not_ready_for_payment until the buyer's e-mail is known, then ready_for_payment; totals items_base_amount, discount, subtotal, tax (not calculated: 0), total. The marketplace's 5 % fee is the seller's cost, never added to the total. capabilities.payment.handlers lists what pays here (test mode: test_card with a delegate_payment token; Stripe: stripe_spt with a Shared Payment Token). ${HEADERS} ${ERRORS_COMMON} Also 400 invalid_item_id, quantity_not_allowed, currency_mismatch; 503 checkout_not_configured.`,
+    description: `ACP \`POST /checkout_sessions\`: one product (line_items[].id = the product id; repeat it, or give quantity, for more seats on per-seat products; a second product is 400 multiple_items_not_supported, param $.line_items), in the product's currency, with the buyer (email required before payment) and discount codes (discounts.codes: our sellers' coupons; one applies, the others are listed in discounts.rejected with the extension's reasons). Seats: 1–100, more than 1 only for per-seat and per-user products. Answers 201 with the session: status not_ready_for_payment until the buyer's e-mail is known, then ready_for_payment; totals items_base_amount, discount, subtotal, tax (not calculated: 0), total. The marketplace's 5 % fee is the seller's cost, never added to the total. capabilities.payment.handlers lists what pays here (test mode: test_card with a delegate_payment token; Stripe: stripe_spt with a Shared Payment Token). ${CODES} ${HEADERS} ${ERRORS_COMMON} Also 400 invalid_item_id, quantity_not_allowed, quantity_too_large, currency_mismatch; 503 checkout_not_configured.`,
     tag: "Agentic Commerce",
     auth: "agent",
     http: { method: "POST", path: "/api/acp/checkout_sessions", status: 201, errorFormat: "acp", maxBodyBytes: 32_768 },
@@ -100,6 +103,7 @@ export const ACP = [
     handler: async (input, ctx) => {
       const { meta: m, ...req } = input as typeof input & WithMeta;
       protocol({ meta: m }, ctx);
+      spendCouponTries(codesOf(req), [couponTryScope(ctx)]);
       return createSession(req, agentOf(ctx));
     },
     tools: [
@@ -142,7 +146,7 @@ export const ACP = [
   operation({
     id: "updateAcpCheckoutSession",
     summary: "Update an ACP checkout session",
-    description: `ACP \`POST /checkout_sessions/{id}\`: set the buyer (email), change the seats or the product (line_items), or the discount codes (discounts.codes replaces the previous codes). Only while not_ready_for_payment or ready_for_payment: a completed session is 409 checkout_session_completed, a canceled one 409 checkout_session_canceled, an expired one 409 checkout_session_expired, one being completed 409 checkout_session_in_progress; nothing changes. ${HEADERS} ${ERRORS_COMMON}`,
+    description: `ACP \`POST /checkout_sessions/{id}\`: set the buyer (email), change the seats or the product (line_items), or the discount codes (discounts.codes replaces the previous codes). Only while not_ready_for_payment or ready_for_payment: a completed session is 409 checkout_session_completed, a canceled one 409 checkout_session_canceled, an expired one 409 checkout_session_expired, one being completed 409 checkout_session_in_progress; nothing changes. ${CODES} ${HEADERS} ${ERRORS_COMMON}`,
     tag: "Agentic Commerce",
     auth: "agent",
     http: { method: "POST", path: "/api/acp/checkout_sessions/{checkout_session_id}", errorFormat: "acp", maxBodyBytes: 32_768 },
@@ -153,6 +157,7 @@ export const ACP = [
     handler: async (input, ctx) => {
       const { meta: m, checkout_session_id, ...req } = input as typeof input & WithMeta;
       protocol({ meta: m }, ctx);
+      spendCouponTries(codesOf(req), [couponTryScope(ctx), acpSessionScope(checkout_session_id)]);
       return updateSession(checkout_session_id, req, agentOf(ctx));
     },
     tools: [
@@ -160,7 +165,7 @@ export const ACP = [
         name: "update_checkout_session",
         title: "Update a checkout session (ACP)",
         description:
-          'ACP update_checkout_session: give the buyer\'s e-mail, change seats or discount codes. Arguments: meta {api_version: "2026-04-17", idempotency_key}, id (acs_…), payload (ACP CheckoutSessionUpdateRequest): buyer {email}?, line_items?, discounts {codes}?.',
+          'ACP update_checkout_session: give the buyer\'s e-mail, change seats or discount codes. Arguments: meta {api_version: "2026-04-17", idempotency_key}, id (acs_…), payload (ACP CheckoutSessionUpdateRequest): buyer {email}?, line_items?, discounts {codes}?. Send discount codes only when the buyer gave them: each one counts against 30 codes a minute (429 rate_limited beyond), and a code that cannot be used is rejected as discount_code_invalid whatever the reason.',
         args: z.strictObject({ meta, id, payload: updateSessionSchema }),
         toInput: (a) => ({ ...(a.payload as object), checkout_session_id: a.id, meta: versionOf(a) }) as never,
       }),

@@ -13,6 +13,7 @@ import {
   createCheckoutRequestSchema,
   sessionParamsSchema,
 } from "../checkout/schemas.ts";
+import { couponTryScope, spendCouponTries } from "../coupons/try-budget.ts";
 import { RULES } from "../http/rate-limit.ts";
 import { handleStripeWebhook } from "../payments/stripe-webhook.ts";
 import { formatPrice } from "../pricing.ts";
@@ -71,7 +72,7 @@ export const CHECKOUT = [
     id: "createCheckout",
     summary: "Create a checkout session",
     description:
-      "Send an `Idempotency-Key` header (a fresh UUID per purchase) so a retry returns the first session instead of opening another; the same key with a different body is 422 `idempotency_conflict`, and while the first request is still running, 409 `idempotency_in_flight`. Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome. Optional `quantity` (seats, per-seat and per-user products only, else 400 `quantity_not_allowed`) and `coupon_code` (the seller's discount code; refusals: 404 `coupon_not_found`, 409 `coupon_expired`, 409 `coupon_exhausted`, 400 `coupon_not_applicable`, 400 `amount_below_minimum` when the discounted price would be under 0.50 of the currency). `amount_cents` is what is charged before tax. A deployment with no payment provider set up answers 503 `checkout_not_configured`.",
+      "Send an `Idempotency-Key` header (a fresh UUID per purchase) so a retry returns the first session instead of opening another; the same key with a different body is 422 `idempotency_conflict`, and while the first request is still running, 409 `idempotency_in_flight`. Open `url` to pay. On successful payment a key is generated and e-mailed to `buyer_email`; `status_url` reports the outcome. Optional `quantity` (seats, per-seat and per-user products only, else 400 `quantity_not_allowed`) and `coupon_code` (the seller's discount code; refusals: 404 `coupon_not_found` for any code that cannot be used, whether unknown, expired, used up or not for this product or currency, one answer that reveals nothing more; 400 `amount_below_minimum` when the discounted price would be under 0.50 of the currency). Every code tried counts against one budget shared with the quote and the ACP checkout sessions, per client (`RATE_LIMIT_COUPON_TRY_PER_MIN`, 30 a minute): beyond it 429 `rate_limited` with `Retry-After`, and no code is looked up. `amount_cents` is what is charged before tax. A deployment with no payment provider set up answers 503 `checkout_not_configured`.",
     tag: "Checkout",
     auth: "public",
     http: { method: "POST", path: "/api/checkout/create" },
@@ -80,7 +81,8 @@ export const CHECKOUT = [
     output: startedCheckoutSchema,
     limits: (_b, c) => [[RULES.checkout, c.client]],
     errors: [404, 409, 429, 502, 503],
-    handler: async (b) => {
+    handler: async (b, c) => {
+      spendCouponTries(b.coupon_code ? [b.coupon_code] : [], [couponTryScope(c)]);
       const session = await createCheckout(b);
       const status = await getCheckoutStatus(session.session_id);
       return {
@@ -104,7 +106,7 @@ export const CHECKOUT = [
         name: "agent_checkout",
         title: "Agent checkout (a person pays)",
         layer: 4,
-        description: `${PERSON_PAYS} The same hosted checkout as purchase_license, attributed to your agent_id. Optional coupon_code applies the seller's discount code (case-insensitive; a refusal says why: unknown, expired, used up, not for this product or currency); optional quantity buys that many seats of a per-seat or per-user product (1–100; the license allows max_machines × quantity machines). amount_cents is what the buyer pays before tax. Give the returned url to the buyer; call get_checkout_status with the session_id to learn when it is paid and read the key. ${AGENT_PAYS}`,
+        description: `${PERSON_PAYS} The same hosted checkout as purchase_license, attributed to your agent_id. Optional coupon_code applies the seller's discount code (case-insensitive; any code that cannot be used is refused as coupon_not_found, and codes tried are limited to 30 a minute per client, shared with quotes and ACP); optional quantity buys that many seats of a per-seat or per-user product (1–100; the license allows max_machines × quantity machines). amount_cents is what the buyer pays before tax. Give the returned url to the buyer; call get_checkout_status with the session_id to learn when it is paid and read the key. ${AGENT_PAYS}`,
         text: startedText,
       },
     ],
@@ -113,7 +115,7 @@ export const CHECKOUT = [
     id: "quoteCheckout",
     summary: "Price a purchase",
     description:
-      "What a purchase would cost, with the same rules as createCheckout (quantity, coupon, minimum charge) and the same refusals, without opening a checkout or holding the coupon: subtotal, discount, amount before tax, the platform's 5 % fee on it, and the license's max_machines.",
+      "What a purchase would cost, with the same rules as createCheckout (quantity, coupon, minimum charge) and the same refusals, without opening a checkout or holding the coupon: subtotal, discount, amount before tax, the platform's 5 % fee on it, and the license's max_machines. A coupon code tried here counts against the same per-client budget as checkout and ACP (`RATE_LIMIT_COUPON_TRY_PER_MIN`, 30 a minute; 429 `rate_limited` beyond it).",
     tag: "Checkout",
     auth: "public",
     readOnly: true,
@@ -122,7 +124,10 @@ export const CHECKOUT = [
     output: checkoutQuoteSchema,
     limits: (_b, c) => [[RULES.checkout, c.client]],
     errors: [404, 409, 429],
-    handler: (b) => quoteCheckout(b),
+    handler: (b, c) => {
+      spendCouponTries(b.coupon_code ? [b.coupon_code] : [], [couponTryScope(c)]);
+      return quoteCheckout(b);
+    },
   }),
   operation({
     id: "getCheckoutStatus",

@@ -407,8 +407,8 @@ describe("Stripe Connect sales: destination charges, seats, coupons and tax", ()
         method: "POST",
         json: { product_id: product.id, buyer_email: "late@example.com", coupon_code: code },
       }),
-      409,
-      "coupon_exhausted",
+      404,
+      "coupon_not_found",
     );
     const expired = sessionEvent("checkout.session.expired", order, { status: "expired", payment_status: "unpaid", currency: "eur" });
     await Promise.all([deliver(expired), deliver(expired)]);
