@@ -3,11 +3,12 @@ import { closeOrderNow, sweepExpiredCheckouts } from "../checkout/close-order.ts
 import { openOrderData, salePayoutAccount } from "../checkout/create-checkout.ts";
 import { MAX_QUANTITY } from "../checkout/schemas.ts";
 import { fulfilOrder } from "../checkout/fulfil-order.ts";
-import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
+import { releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import type { AcpCheckoutSession, Prisma } from "../generated/sqlite/client.ts";
 import { AppError } from "../http/errors.ts";
+import { formatPrice } from "../pricing.ts";
 import { paymentProvider } from "../payments/provider.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { recordAcpOrderEvent } from "./order-events.ts";
@@ -154,6 +155,7 @@ export async function createSession(req: CreateSessionRequest, agent: Agent, now
       productId,
       quantity,
       couponCode: price.priced.coupon?.code ?? null,
+      shownTotalCents: price.priced.amountCents,
       currency: price.product.currency.toLowerCase(),
       ...(req.buyer ? { buyer: json(req.buyer) } : {}),
       metadata: json(metadata),
@@ -188,6 +190,7 @@ export async function updateSession(id: string, req: UpdateSessionRequest, agent
       productId: target.productId,
       quantity: target.quantity,
       couponCode: price.priced.coupon?.code ?? null,
+      shownTotalCents: price.priced.amountCents,
       ...(req.buyer ? { buyer: json(req.buyer) } : {}),
       status: buyer ? "ready_for_payment" : "not_ready_for_payment",
       metadata: json(metadata),
@@ -233,21 +236,36 @@ function paymentOf(req: CompleteSessionRequest): { provider: "test" | "stripe"; 
   return { provider, token, ...(data.billing_address ? { billing_address: data.billing_address } : {}) };
 }
 
+/**
+ * The refusal of a complete whose total is not the one the agent was last shown (a coupon used up or expired since,
+ * a price change): nothing is charged, and the session stays open for the agent to read (GET or update), which
+ * shows the new total and makes it the one a next complete charges.
+ */
+function totalChanged(session: AcpCheckoutSession, total: number | null): AppError {
+  const shown = session.shownTotalCents;
+  const now = total === null ? "can no longer be charged as shown" : `is now ${formatPrice(total, session.currency)}`;
+  return new AppError(
+    "checkout_session_total_changed",
+    409,
+    `The total changed since this checkout session was last shown${shown === null ? "" : ` (${formatPrice(shown, session.currency)})`}: it ${now}. Nothing was charged. Read the session again (GET /api/acp/checkout_sessions/${session.id}, or get_checkout_session) to see the new total and confirm it with the buyer, then complete it again.`,
+  );
+}
+
 /** Takes one redemption of the coupon for the order, as the web checkout does (sweeping expired checkouts once if full). */
-async function reserveCoupon(couponId: string, code: string, now: Date): Promise<void> {
-  if (await reserveRedemption(getDb(), couponId)) return;
-  if ((await sweepExpiredCheckouts([couponId], now)) > 0 && (await reserveRedemption(getDb(), couponId))) return;
-  throw exhausted(code);
+async function reserveCoupon(couponId: string, now: Date): Promise<boolean> {
+  if (await reserveRedemption(getDb(), couponId)) return true;
+  return (await sweepExpiredCheckouts([couponId], now)) > 0 && (await reserveRedemption(getDb(), couponId));
 }
 
 /**
  * Completes a session: claims it (ready_for_payment → in_progress, one conditional update: of racing completes exactly
- * one proceeds, the others get 409 checkout_session_in_progress or, later, checkout_session_completed), makes the
- * order as the web checkout would (price, coupon redemption, platform fee, the seller's payout account), has the
- * payment prepared (lib/acp/payment.ts: a test vault token checked, or a Stripe PaymentIntent confirmed), then in one
- * transaction commits the payment, fulfils the order (ledger, license, e-mail), marks the session completed and queues
- * the platform's order_create webhook. Any failure gives the payment back (abort), closes the order (releasing the
- * coupon) and reopens the session, so the agent can retry with another token.
+ * one proceeds, the others get 409 checkout_session_in_progress or, later, checkout_session_completed), prices it
+ * afresh and refuses (409 checkout_session_total_changed, nothing charged) unless that is the total the agent was last
+ * shown, makes the order as the web checkout would (price, coupon redemption, platform fee, the seller's payout
+ * account), has the payment prepared (lib/acp/payment.ts: a test vault token checked, or a Stripe PaymentIntent
+ * confirmed), then in one transaction commits the payment, fulfils the order (ledger, license, e-mail), marks the
+ * session completed and queues the platform's order_create webhook. Any failure gives the payment back (abort),
+ * closes the order (releasing the coupon) and reopens the session, so the agent can retry with another token.
  */
 export async function completeSession(id: string, req: CompleteSessionRequest, agent: Agent, now = new Date()): Promise<AcpCheckoutSessionObject> {
   const db = getDb();
@@ -287,6 +305,9 @@ export async function completeSession(id: string, req: CompleteSessionRequest, a
     data: { status: "in_progress" },
   });
   if (claimed.count === 0) throw stateError(await db.acpCheckoutSession.findUniqueOrThrow({ where: { id } }), now, "complete");
+  // Claimed: nothing changes the session now (updates and reads record what they show only while it is open), so its
+  // shownTotalCents is the total the agent last saw.
+  session = await db.acpCheckoutSession.findUniqueOrThrow({ where: { id } });
 
   let orderId: string | null = null;
   let couponReserved: string | null = null;
@@ -295,9 +316,12 @@ export async function completeSession(id: string, req: CompleteSessionRequest, a
   try {
     const { product, priced } = await checkPrice(session.productId, session.quantity, sessionMetadata(session).discount_codes ?? [], now);
     const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
+    // Only the total the agent was shown is charged: a coupon dropped since (used up, expired) or a new price is refused.
+    if (session.shownTotalCents !== priced.amountCents) throw totalChanged(session, priced.amountCents);
     const coupon = priced.coupon;
     if (coupon) {
-      await reserveCoupon(coupon.id, coupon.code, now);
+      // Lost to a racing order between pricing and now: the shown total cannot be charged either.
+      if (!(await reserveCoupon(coupon.id, now))) throw totalChanged(session, null);
       couponReserved = coupon.id;
     }
     const order = await db.order.create({

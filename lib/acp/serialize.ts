@@ -160,14 +160,18 @@ function totals(m: { subtotal: number; discount: number; amount: number; tax: nu
 
 const info = (content: string) => ({ type: "info" as const, content_type: "plain" as const, content });
 
+/** The statuses of a session that can still be updated and completed. */
+const OPEN_STATUSES = ["not_ready_for_payment", "ready_for_payment"];
+
 /** When a session can no longer be used: its expiry passed while still open. */
 export const isExpired = (s: Pick<AcpCheckoutSession, "status" | "expiresAt">, now: Date) =>
   (s.status === "not_ready_for_payment" || s.status === "ready_for_payment") && s.expiresAt.getTime() <= now.getTime();
 
 /**
  * The ACP `CheckoutSession` for a stored session, priced now (or, once completed, as its order was charged, with the
- * order attached). The status shown is the stored one, except that an open session past its expiry is `expired`,
- * and an open one that cannot be paid yet (no buyer e-mail, product no longer listed) is `not_ready_for_payment`.
+ * order attached); for an open session, the total shown is recorded as the one complete may charge. The status shown
+ * is the stored one, except that an open session past its expiry is `expired`, and an open one that cannot be paid
+ * yet (no buyer e-mail, product no longer listed) is `not_ready_for_payment`.
  * The messages say what the totals leave out: the platform fee (the seller's cost) and tax (not calculated).
  */
 export async function describeSession(session: AcpCheckoutSession, now = new Date()): Promise<AcpCheckoutSessionObject> {
@@ -265,6 +269,15 @@ export async function describeSession(session: AcpCheckoutSession, now = new Dat
       });
     }
   }
+
+  // What an open session shows is what its complete may charge: record the total whenever it differs from the one
+  // recorded (checkout-sessions.ts refuses a complete at any other total). updated_at stays: the session did not change.
+  const shownTotal = money.amount + (money.tax ?? 0);
+  if (OPEN_STATUSES.includes(session.status) && session.shownTotalCents !== shownTotal)
+    await getDb().acpCheckoutSession.updateMany({
+      where: { id: session.id, status: { in: OPEN_STATUSES } },
+      data: { shownTotalCents: shownTotal, updatedAt: session.updatedAt },
+    });
 
   const fee = platformFeeCents(money.amount);
   messages.unshift(

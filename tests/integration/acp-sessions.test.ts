@@ -9,6 +9,7 @@ import { GET as getRoute, POST as updateRoute } from "@/app/api/acp/checkout_ses
 import { POST as completeRoute } from "@/app/api/acp/checkout_sessions/[checkout_session_id]/complete/route";
 import { POST as cancelRoute } from "@/app/api/acp/checkout_sessions/[checkout_session_id]/cancel/route";
 import { POST as mcpPost } from "@/app/api/mcp/route";
+import { POST as webCheckoutRoute } from "@/app/api/checkout/create/route";
 import { newPlatformKey } from "@/lib/acp/platforms";
 import { toolByName, toolParameters } from "@/lib/agents/tools";
 import { createProduct } from "@/lib/selling/products";
@@ -574,6 +575,81 @@ describe("security review, issue 31", () => {
     );
     return p.id;
   }
+
+  /** Nothing of a purchase happened for this buyer: no order, no license, no mail, the token unused, the session open. */
+  async function nothingCharged(sessionId: string, buyer: string, token: string) {
+    expect(await getDb().order.count({ where: { buyerEmail: buyer } })).toBe(0);
+    expect(await getDb().license.count({ where: { buyerEmail: buyer } })).toBe(0);
+    expect(await getDb().emailMessage.count({ where: { to: buyer } })).toBe(0);
+    expect((await getDb().delegatedPayment.findUniqueOrThrow({ where: { id: token } })).usedAt).toBeNull();
+    expect(await getDb().acpCheckoutSession.findUniqueOrThrow({ where: { id: sessionId } })).toMatchObject({
+      status: "ready_for_payment",
+      orderId: null,
+    });
+  }
+
+  it("finding 2: complete refuses a total the agent was not shown (the coupon used up meanwhile), charging nothing; after a GET it charges the new total", async () => {
+    const product = await productAt("race799", 799);
+    const code = `RACE${run}`.slice(0, 20).toUpperCase();
+    const coupon = await getDb().coupon.create({
+      data: { developerId: fx.devId, code, kind: "amount", amountOffMinor: 399, currency: "usd", productIds: [], maxRedemptions: 1 },
+    });
+    const buyer = email("shown");
+    const shown = await create(createBody(product, { discounts: { codes: [code] }, buyer: { email: buyer } }));
+    expect(shown.status, shown.text).toBe(201);
+    expect(total(shown.body)).toBe(400);
+    // Another buyer's order takes the coupon's last redemption meanwhile.
+    const other = await call(webCheckoutRoute, "/api/checkout/create", {
+      method: "POST",
+      json: { product_id: product, buyer_email: `other-${run}@example.com`, coupon_code: code },
+      headers: client,
+    });
+    expect(other.status, other.text).toBe(200);
+    expect((await getDb().coupon.findUniqueOrThrow({ where: { id: coupon.id } })).redemptions).toBe(1);
+    // The agent's token allows more than it was shown (the allowance alone never decided the price).
+    const token = await vault(shown.body.id, 1000);
+
+    const refused = await complete(shown.body.id, { payment_data: testPaymentData(token) });
+    expectAcpError(refused, 409, "checkout_session_total_changed");
+    expect(refused.body.type).toBe("invalid_request");
+    expect(refused.body.message).toContain("$4.00");
+    expect(refused.body.message).toContain("$7.99");
+    expect(refused.body.message).toContain(`/api/acp/checkout_sessions/${shown.body.id}`);
+    await nothingCharged(shown.body.id, buyer, token);
+    // Refused again, as long as the agent has not looked.
+    expectAcpError(await complete(shown.body.id, { payment_data: testPaymentData(token) }), 409, "checkout_session_total_changed");
+    await nothingCharged(shown.body.id, buyer, token);
+
+    // The agent reads the session: the new total, the code rejected; that total is now what complete charges.
+    const reread = await get(shown.body.id);
+    expect(reread.status, reread.text).toBe(200);
+    expectAcpValid(reread.body, "CheckoutSession");
+    expect(total(reread.body)).toBe(799);
+    expect(reread.body.discounts.rejected).toEqual([expect.objectContaining({ code, reason: "discount_code_invalid" })]);
+    const done = await complete(shown.body.id, { payment_data: testPaymentData(token) });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.status).toBe("completed");
+    const order = await getDb().order.findUniqueOrThrow({ where: { id: done.body.order.id } });
+    expect(order).toMatchObject({ amountCents: 799, discountCents: 0, couponCode: null, status: "paid" });
+    expect(await getDb().license.count({ where: { buyerEmail: buyer } })).toBe(1);
+  });
+
+  it("finding 2: a price change is refused the same way; an update (not only a GET) shows the new total and complete then charges it", async () => {
+    const product = await productAt("repriced", 799);
+    const buyer = email("repriced");
+    const s = await create(createBody(product, { buyer: { email: buyer } }));
+    expect(total(s.body)).toBe(799);
+    const token = await vault(s.body.id, 1000);
+    await getDb().product.update({ where: { id: product }, data: { priceCents: 899 } });
+    expectAcpError(await complete(s.body.id, { payment_data: testPaymentData(token) }), 409, "checkout_session_total_changed");
+    await nothingCharged(s.body.id, buyer, token);
+    const updated = await update(s.body.id, { order_notes: "confirmed at the new price" });
+    expect(updated.status, updated.text).toBe(200);
+    expect(total(updated.body)).toBe(899);
+    const done = await complete(s.body.id, { payment_data: testPaymentData(token) });
+    expect(done.status, done.text).toBe(200);
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: done.body.order.id } })).amountCents).toBe(899);
+  });
 
   it("finding 3: at most 100 seats, as on the web, REST and MCP: 101 refused on create and update, 100 accepted for a per-seat product", async () => {
     const product = await productAt("hundred", 100, "per-seat");

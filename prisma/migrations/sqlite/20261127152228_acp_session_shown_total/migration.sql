@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AcpCheckoutSession" ADD COLUMN "shownTotalCents" INTEGER;
