@@ -70,6 +70,7 @@ export default defineConfig({
           RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
           RATE_LIMIT_READ_PER_MIN: "1000000",
           RATE_LIMIT_WRITE_PER_MIN: "1000000",
+          RATE_LIMIT_WEBHOOK_SEND_PER_MIN: "1000000",
         },
       },
 });

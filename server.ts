@@ -18,6 +18,7 @@ import { startArtifactSweep } from "./lib/releases/ingest.ts";
 import { startRefundSweep } from "./lib/refunds/resume-refunds.ts";
 import { startRateLimitSync } from "./lib/http/rate-limit-sync.ts";
 import { paymentModeSummary } from "./lib/payments/provider.ts";
+import { mailSummary } from "./lib/email/dev-mailbox.ts";
 import { checkStorageSettings } from "./lib/storage/index.ts";
 
 /**
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   server.listen(e.PORT, e.HOST, () => {
     console.log(`ready: ${e.BASE_URL} (${dev ? "development" : "production"}, listening on ${e.HOST}:${e.PORT})`);
     console.log(paymentModeSummary());
+    console.log(mailSummary());
   });
 
   const stop = (signal: string) => {

@@ -72,6 +72,7 @@ const common = {
   RATE_LIMIT_PER_KEY_PER_MIN: "1000000",
   RATE_LIMIT_READ_PER_MIN: "1000000",
   RATE_LIMIT_WRITE_PER_MIN: "1000000",
+  RATE_LIMIT_WEBHOOK_SEND_PER_MIN: "1000000",
   NODE_ENV: "test" as const,
 };
 const alias = { "@": root };

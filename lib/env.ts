@@ -54,8 +54,12 @@ const fields = z.object({
   /** Another Resend API host (a proxy, or a local stand-in in tests). */
   RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default("Indie License Market <licenses@localhost>"),
-  /** Who may read the development mailbox: this machine only, or (a shared test deployment) everyone. */
-  DEV_MAILBOX: z.enum(["local", "public"]).default("local"),
+  /**
+   * Who may read the development mailbox: this machine only, or (a shared test deployment) everyone. Unset means this
+   * machine only, except that in production the operator's (ADMIN_EMAILS) sign-in links are not written to it: the
+   * operator signs in through a real mail provider, or says DEV_MAILBOX=local.
+   */
+  DEV_MAILBOX: z.enum(["local", "public"]).optional(),
   RECEIPT_SECRET: z.string().min(32).optional(),
   SIGNING_KEY: z.string().min(1).optional(),
   RATE_LIMIT: z.enum(["on", "off"]).default("on"),
@@ -78,9 +82,15 @@ const fields = z.object({
   RATE_LIMIT_READ_PER_MIN: perMinute(600),
   RATE_LIMIT_WRITE_PER_MIN: perMinute(120),
   /**
+   * Test events and redeliveries a seller may send to their webhook endpoints per minute (together): each is a POST to
+   * a URL the seller chose, so this one is tight.
+   */
+  RATE_LIMIT_WEBHOOK_SEND_PER_MIN: perMinute(10),
+  /**
    * Sellers' webhook endpoints on private, loopback, link-local or otherwise non-public addresses (checked when an
    * endpoint is saved and again at every delivery, after DNS): refused unless this is on (a receiver on the same
-   * private network as the service; the tests).
+   * private network as the service; the tests). The same holds for product images given by URL, which the server
+   * fetches once and stores (lib/selling/uploads.ts): on, they may be fetched from such addresses too.
    */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["on", "off"]).default("off"),
   /** Trials started per client address per hour. */

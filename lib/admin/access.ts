@@ -1,6 +1,6 @@
 import { originAllowed, readCookie } from "../auth/cookies.ts";
+import { hasOperators, isAdminEmail } from "../auth/operators.ts";
 import { SESSION_COOKIE, sessionFromToken, type SessionKind } from "../auth/sign-in.ts";
-import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 
 /** The operator, as the console knows them: the signed-in address that ADMIN_EMAILS lists. */
@@ -8,20 +8,6 @@ export interface Admin {
   email: string;
   /** Which sign-in the operator used (for signing out). */
   via?: SessionKind;
-}
-
-/** ADMIN_EMAILS as a set of lower-cased addresses; empty (nobody) when unset. */
-function adminEmails(): Set<string> {
-  return new Set(
-    (env().ADMIN_EMAILS ?? "")
-      .split(",")
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
-}
-
-function isAdminEmail(email: string): boolean {
-  return adminEmails().has(email.trim().toLowerCase());
 }
 
 /**
@@ -32,7 +18,7 @@ const KINDS: SessionKind[] = ["seller", "buyer"];
 
 /** The operator behind a set of session cookies, or null. Cookie values are looked up only when someone is listed. */
 export async function adminFromCookies(read: (name: string) => string | undefined): Promise<Admin | null> {
-  if (adminEmails().size === 0) return null;
+  if (!hasOperators()) return null;
   for (const kind of KINDS) {
     const session = await sessionFromToken(read(SESSION_COOKIE[kind]), kind);
     if (session && isAdminEmail(session.email)) return { email: session.email.toLowerCase(), via: kind };

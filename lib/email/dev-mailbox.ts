@@ -20,6 +20,28 @@ export function devMailboxEnabled(): boolean {
   return !env().RESEND_API_KEY;
 }
 
+/** How far back the dev mailbox shows messages: a sign-in link or a key lies there readable for an hour at most. */
+export const DEV_MAILBOX_WINDOW_MS = 3_600_000;
+
+/**
+ * Whether the operator's sign-in links are kept out of the dev mailbox: in production without a mail provider, unless
+ * the operator said DEV_MAILBOX=local (or public). Anyone on the machine can read the mailbox, and an operator session
+ * is the console.
+ */
+export function withholdOperatorLinks(e = env()): boolean {
+  return e.NODE_ENV === "production" && !e.RESEND_API_KEY && e.DEV_MAILBOX === undefined;
+}
+
+/** One line for the startup log: where mail goes. */
+export function mailSummary(e = env()): string {
+  if (e.RESEND_API_KEY) return `mail: Resend, from ${e.MAIL_FROM}`;
+  const who = e.DEV_MAILBOX === "public" ? "readable by ANYONE (DEV_MAILBOX=public)" : "readable from this machine only";
+  const operator = withholdOperatorLinks(e)
+    ? "; the operator's sign-in links are not written there (set RESEND_API_KEY, or DEV_MAILBOX=local to allow it)"
+    : "";
+  return `mail: LOCAL ONLY (no RESEND_API_KEY): sign-in links and license keys go to the dev mailbox at ${new URL("/dev/mailbox", e.BASE_URL).toString()}, ${who}, for an hour${operator}`;
+}
+
 /**
  * Whether the request (its headers, as server.ts stamped them) may read the dev mailbox: a loopback client address
  * (server.ts derives it from the socket, and from X-Forwarded-For only through trusted proxies) and a loopback Host,
@@ -97,18 +119,20 @@ function serialize(m: Row): MailboxMessage {
   };
 }
 
-/** The newest messages, optionally only those to one address. */
-export async function listDevMailbox(query: MailboxQuery): Promise<{ messages: MailboxMessage[] }> {
+/** The newest messages of the last hour, optionally only those to one address. */
+export async function listDevMailbox(query: MailboxQuery, now = new Date()): Promise<{ messages: MailboxMessage[] }> {
+  const since = { createdAt: { gte: new Date(now.getTime() - DEV_MAILBOX_WINDOW_MS) } };
   const rows = await getDb().emailMessage.findMany({
-    where: query.to ? { to: query.to } : {},
+    where: query.to ? { to: query.to, ...since } : since,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: query.limit,
   });
   return { messages: rows.map(serialize) };
 }
 
-/** One outbox row with its delivery state, or null. */
-export async function getDevMailboxMessage(id: string) {
+/** One outbox row of the last hour with its delivery state, or null. */
+export async function getDevMailboxMessage(id: string, now = new Date()) {
   if (id.length > 64) return null;
-  return getDb().emailMessage.findUnique({ where: { id } });
+  const row = await getDb().emailMessage.findUnique({ where: { id } });
+  return row && row.createdAt.getTime() >= now.getTime() - DEV_MAILBOX_WINDOW_MS ? row : null;
 }

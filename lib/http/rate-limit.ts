@@ -67,6 +67,13 @@ export const RULES = {
   get callerWrite(): RateRule {
     return { name: "caller-write", limit: num("RATE_LIMIT_WRITE_PER_MIN", 120), windowMs: 60_000 };
   },
+  /**
+   * Webhook test events and redeliveries per seller, together (dashboard session or token alike): each one is a POST
+   * to a URL of the seller's choosing, so the default write limit is far too loose for them.
+   */
+  get webhookSend(): RateRule {
+    return { name: "webhook-send", limit: num("RATE_LIMIT_WEBHOOK_SEND_PER_MIN", 10), windowMs: 60_000 };
+  },
   /** Sign-in links sent to one address: each is an e-mail to a person who may not have asked for it. */
   get signInEmail(): RateRule {
     return { name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 };

@@ -179,6 +179,12 @@ export interface OperationSpec<I, O> {
    * (RULES.callerRead or RULES.callerWrite; lib/operations/guarantees.ts).
    */
   limits?: (input: I, ctx: CallContext) => Array<[RateRule, string]>;
+  /**
+   * Rate limits keyed by the caller (a seller, a buyer, an agent platform), counted once execute() has established
+   * it, on top of `limits` or the default: for a write that needs a tighter rule per caller (a webhook test event is a
+   * POST to a URL the seller chose).
+   */
+  callerLimits?: (input: I, ctx: HandlerContext) => Array<[RateRule, string]>;
   /** HTTP statuses it can answer besides 400 (bad input), 413/415 (bodies), 500 and 503. */
   errors?: number[];
   /**
@@ -228,9 +234,10 @@ export type CallerOf<A extends Auth> = A extends "seller"
  * and its context carries the caller its auth guarantees (CallerOf).
  */
 export function operation<const S extends NonNullable<OperationSpec<unknown, unknown>["input"]>, O, const A extends Auth>(
-  spec: Omit<OperationSpec<InputOf<S>, O>, "input" | "auth" | "handler"> & {
+  spec: Omit<OperationSpec<InputOf<S>, O>, "input" | "auth" | "handler" | "callerLimits"> & {
     input?: S;
     auth: A;
+    callerLimits?: (input: InputOf<S>, ctx: HandlerContext & CallerOf<A>) => Array<[RateRule, string]>;
     handler: (input: InputOf<S>, ctx: HandlerContext & CallerOf<A>) => Promise<O> | O;
   },
 ): Operation {

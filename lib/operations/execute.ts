@@ -84,6 +84,8 @@ export async function execute(
   // A public operation has no caller to establish: not awaited (the licensing hot path).
   const caller = extra.caller ?? (op.auth === "public" ? NOBODY : await authorize(op, ctx));
   if (!op.limits && limited) enforce([defaultLimit(op, caller, ctx)]);
+  if (op.callerLimits && limited)
+    enforce(op.callerLimits(input, Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)), caller) as HandlerContext));
   if (op.input?.body && extra.rawBody === undefined && extra.bodyStream === undefined && inputBytes(input) > bodyCapOf(op))
     throw tooLarge(bodyCapOf(op));
   // The handler sees the transport's context plus the caller (and a raw body or stream). Nothing to add (a public

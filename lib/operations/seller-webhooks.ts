@@ -20,6 +20,7 @@ import {
   updateEndpoint,
   updateEndpointInputSchema,
 } from "../seller-webhooks/endpoints.ts";
+import { RULES } from "../http/rate-limit.ts";
 import { operation, type Operation } from "./define.ts";
 
 const withSecret = endpointSchema.extend({
@@ -121,14 +122,15 @@ export const SELLER_WEBHOOKS: Operation[] = [
     id: "sendWebhookTestEvent",
     summary: "Send a test event",
     description:
-      "Queues a `webhook.test` event to this endpoint only (whatever its filter); it appears in the delivery log. 409 `webhook_endpoint_disabled` while the endpoint is disabled.",
+      "Queues a `webhook.test` event to this endpoint only (whatever its filter); it appears in the delivery log. 409 `webhook_endpoint_disabled` while the endpoint is disabled. Test events and redeliveries together are limited per seller (RATE_LIMIT_WEBHOOK_SEND_PER_MIN, 10 a minute by default): 429 `rate_limited` with Retry-After beyond it.",
     tag: "Webhooks",
     auth: "seller",
     sellerScope: "webhooks",
     http: { method: "POST", path: "/api/v1/webhooks/{id}/test", status: 202 },
+    callerLimits: (_p, c) => [[RULES.webhookSend, c.seller.developer.id]],
     input: { params: endpointParamsSchema },
     output: z.object({ delivery: deliverySchema }),
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 429],
     handler: async (p, c) => ({ delivery: await sendTestEvent(c.seller.developer.id, p.id) }),
   }),
   operation({
@@ -162,14 +164,15 @@ export const SELLER_WEBHOOKS: Operation[] = [
     id: "redeliverWebhook",
     summary: "Redeliver",
     description:
-      "Queues the same message again (same webhook-id and body, a fresh signature and timestamp, a fresh set of retries; the attempt log keeps the earlier attempts). Only a sent or failed delivery: while it is pending, 409 `webhook_delivery_pending` (a double click sends once). 409 `webhook_endpoint_disabled` while the endpoint is disabled.",
+      "Queues the same message again (same webhook-id and body, a fresh signature and timestamp, a fresh set of retries; the attempt log keeps the earlier attempts). Only a sent or failed delivery: while it is pending, 409 `webhook_delivery_pending` (a double click sends once). 409 `webhook_endpoint_disabled` while the endpoint is disabled. Limited with test events, per seller (429 beyond RATE_LIMIT_WEBHOOK_SEND_PER_MIN).",
     tag: "Webhooks",
     auth: "seller",
     sellerScope: "webhooks",
     http: { method: "POST", path: "/api/v1/webhooks/deliveries/{delivery_id}/redeliver", status: 202 },
+    callerLimits: (_p, c) => [[RULES.webhookSend, c.seller.developer.id]],
     input: { params: deliveryParamsSchema },
     output: z.object({ delivery: deliverySchema }),
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 429],
     handler: async (p, c) => ({ delivery: await redeliver(c.seller.developer.id, p.delivery_id) }),
   }),
 ];

@@ -1,5 +1,6 @@
 import { env, type Env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
+import { isLoopbackHost } from "../http/host.ts";
 import { stripeProvider } from "./stripe-provider.ts";
 import { testProvider } from "./test-provider.ts";
 import type { PaymentProvider } from "./types.ts";
@@ -13,7 +14,10 @@ export type { PaymentProvider } from "./types.ts";
  * - unset: Stripe when STRIPE_SECRET_KEY is set; else test mode outside production; in production, nothing.
  * A deployment never falls back to handing out licenses for free just because a key is missing.
  */
-export type PaymentMode = { provider: "stripe" } | { provider: "test"; explicit: boolean } | { provider: null; reason: string };
+export type PaymentMode =
+  | { provider: "stripe" }
+  | { provider: "test"; explicit: boolean; /** Chosen because BASE_URL is this machine (a production build started locally). */ local?: boolean }
+  | { provider: null; reason: string };
 
 export function paymentMode(e: Env = env()): PaymentMode {
   if (e.PAYMENTS === "stripe") {
@@ -22,7 +26,13 @@ export function paymentMode(e: Env = env()): PaymentMode {
   if (e.PAYMENTS === "test") return { provider: "test", explicit: true };
   if (e.STRIPE_SECRET_KEY) return { provider: "stripe" };
   if (e.NODE_ENV !== "production") return { provider: "test", explicit: false };
-  return { provider: null, reason: "no STRIPE_SECRET_KEY in production, and test mode was not chosen with PAYMENTS=test" };
+  // A first local start (`npm start`: production, BASE_URL on this machine) sells in test mode, with its banner: no
+  // one else can reach it, so nothing sells for real. A public BASE_URL needs Stripe or an explicit PAYMENTS=test.
+  if (isLoopbackHost(new URL(e.BASE_URL).host)) return { provider: "test", explicit: false, local: true };
+  return {
+    provider: null,
+    reason: "no STRIPE_SECRET_KEY, BASE_URL is not this machine, and test mode was not chosen with PAYMENTS=test",
+  };
 }
 
 /** Whether buyers can pay at all here (the storefront shows a Buy button only then). */
@@ -61,7 +71,11 @@ export function paymentModeSummary(e: Env = env()): string {
       : "payments: Stripe, but STRIPE_WEBHOOK_SECRET is not set: paid orders cannot be confirmed, so no license will be issued";
   }
   if (mode.provider === "test") {
-    const why = mode.explicit ? "PAYMENTS=test" : `no STRIPE_SECRET_KEY, NODE_ENV=${e.NODE_ENV}`;
+    const why = mode.explicit
+      ? "PAYMENTS=test"
+      : mode.local
+        ? `no STRIPE_SECRET_KEY, BASE_URL ${e.BASE_URL} is this machine`
+        : `no STRIPE_SECRET_KEY, NODE_ENV=${e.NODE_ENV}`;
     const ignored = mode.explicit && e.STRIPE_SECRET_KEY ? "; STRIPE_SECRET_KEY is ignored" : "";
     return `payments: TEST MODE (${why}${ignored}): a Pay button, no money is taken, every buyer gets a license`;
   }

@@ -9,7 +9,9 @@ import DevMailboxPage from "@/app/dev/mailbox/page";
 import DevMailboxMessagePage from "@/app/dev/mailbox/[id]/page";
 import { disconnectDb, getDb } from "@/lib/db";
 import { deliverPendingEmails, kickOutbox, retryDelayMs, startOutbox } from "@/lib/email/deliver-emails";
+import { getDevMailboxMessage, mailSummary } from "@/lib/email/dev-mailbox";
 import { enqueueEmail } from "@/lib/email/enqueue-email";
+import { requestSignIn } from "@/lib/auth/sign-in";
 import { licenseEmail } from "@/lib/email/templates";
 import { DevMailboxTransport, mailTransport, ResendTransport, type MailTransport, type OutgoingMail } from "@/lib/email/transport";
 import { env, resetEnv } from "@/lib/env";
@@ -450,6 +452,49 @@ describe("dev mailbox", () => {
     const one = await get(`?to=${encodeURIComponent(to)}&limit=1`, { "x-ilm-client-address": "::ffff:127.0.0.1" });
     expect(one.body.messages).toHaveLength(1);
     expect((await get(`?to=${encodeURIComponent(to)}`, { "x-ilm-client-address": "::1" })).status).toBe(200);
+  });
+
+  it("shows nothing older than an hour: a sign-in link or a key does not lie there for good", async () => {
+    const to = address();
+    const old = await enqueueEmail(db(), message(to, { subject: "Two hours ago" }));
+    await db().emailMessage.update({ where: { id: old }, data: { createdAt: new Date(Date.now() - 2 * 3_600_000) } });
+    const fresh = await enqueueEmail(db(), message(to, { subject: "Just now" }));
+    const r = await get(`?to=${encodeURIComponent(to)}`);
+    expect(r.body.messages.map((m: { id: string }) => m.id)).toEqual([fresh]);
+    expect(await getDevMailboxMessage(old)).toBeNull();
+    expect(await getDevMailboxMessage(fresh)).not.toBeNull();
+  });
+
+  it("in production without a mail provider: the operator's sign-in links are not written there unless DEV_MAILBOX=local, and the startup line says mail is local only", async () => {
+    const saved = { NODE_ENV: process.env.NODE_ENV, ADMIN_EMAILS: process.env.ADMIN_EMAILS };
+    const operator = address();
+    const seller = address();
+    process.env.ADMIN_EMAILS = operator;
+    try {
+      for (const [mode, operatorGetsLink] of [
+        [undefined, false],
+        ["local", true],
+      ] as const) {
+        if (mode) process.env.DEV_MAILBOX = mode;
+        else delete process.env.DEV_MAILBOX;
+        Object.assign(process.env, { NODE_ENV: "production" });
+        resetEnv();
+        const mails = (to: string) => db().emailMessage.count({ where: { to, kind: "sign-in" } });
+        const before = { operator: await mails(operator), seller: await mails(seller) };
+        const answers = [await requestSignIn({ email: operator, purpose: "seller" }), await requestSignIn({ email: seller, purpose: "seller" })];
+        // The same answer for both: nothing tells an asker which address is the operator's.
+        expect(answers.map((a) => Object.keys(a))).toEqual([["digest"], ["digest"]]);
+        expect(await mails(operator)).toBe(before.operator + (operatorGetsLink ? 1 : 0));
+        expect(await mails(seller)).toBe(before.seller + 1);
+        expect(mailSummary()).toMatch(/^mail: LOCAL ONLY \(no RESEND_API_KEY\)/);
+        expect(mailSummary().includes("operator's sign-in links are not written there")).toBe(!operatorGetsLink);
+      }
+    } finally {
+      Object.assign(process.env, { NODE_ENV: saved.NODE_ENV });
+      if (saved.ADMIN_EMAILS === undefined) delete process.env.ADMIN_EMAILS;
+      else process.env.ADMIN_EMAILS = saved.ADMIN_EMAILS;
+      resetEnv();
+    }
   });
 
   it("validates the query", async () => {

@@ -14,10 +14,13 @@ import { call, expectProblem } from "../helpers/http";
 /**
  * Who takes payments. Test mode (a Pay button, no money) is a license for anyone who presses it, so it must only
  * ever be on when it is the deployment's chosen provider: never for an order left over from before Stripe was set
- * up, and in production only with PAYMENTS=test.
+ * up, and in production only with PAYMENTS=test or when BASE_URL is this machine (a first local start, which no one
+ * else can reach).
  */
 
-const KEYS = ["NODE_ENV", "PAYMENTS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"] as const;
+const KEYS = ["NODE_ENV", "PAYMENTS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE", "BASE_URL"] as const;
+/** A deployment others can reach: only there does a missing provider refuse checkout (a local start sells in test mode). */
+const PUBLIC = "https://shop.example";
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 function setEnv(vars: { [K in (typeof KEYS)[number]]?: string | undefined }) {
@@ -113,21 +116,21 @@ describe("a test-mode order once test mode is no longer the provider", () => {
   });
 
   it("cannot be paid once a production deployment drops PAYMENTS=test", async () => {
-    setEnv({ NODE_ENV: "production", PAYMENTS: "test", STRIPE_SECRET_KEY: undefined });
+    setEnv({ NODE_ENV: "production", PAYMENTS: "test", STRIPE_SECRET_KEY: undefined, BASE_URL: PUBLIC });
     const p = await product();
     const opened = await createRest(p.id);
     expect(opened.status, opened.text).toBe(200);
     const id = opened.body.session_id as string;
 
     setEnv({ PAYMENTS: undefined });
-    expect((await payButton(id)).headers.get("location")).toBe(`http://localhost:3000/checkout/${id}`);
+    expect((await payButton(id)).headers.get("location")).toBe(`${PUBLIC}/checkout/${id}`);
     expect(await orderState(id)).toMatchObject({ status: "open", licenses: 0, events: 0 });
   });
 });
 
 describe("production without a payment provider", () => {
   it("refuses paid checkout on REST, both MCP tools and the Buy form, and creates no order", async () => {
-    setEnv({ NODE_ENV: "production", PAYMENTS: undefined, STRIPE_SECRET_KEY: undefined });
+    setEnv({ NODE_ENV: "production", PAYMENTS: undefined, STRIPE_SECRET_KEY: undefined, BASE_URL: PUBLIC });
     expect(paymentMode()).toMatchObject({ provider: null });
     const p = await product();
     const before = await getDb().order.count({ where: { productId: p.id } });
@@ -178,12 +181,31 @@ describe("production without a payment provider", () => {
   });
 });
 
+describe("a first local start (`npm install && npm start`: production, BASE_URL on this machine, no provider)", () => {
+  it("sells in test mode: REST, the Buy form and the Pay button issue a license", async () => {
+    setEnv({ NODE_ENV: "production", PAYMENTS: undefined, STRIPE_SECRET_KEY: undefined, BASE_URL: undefined });
+    expect(paymentMode()).toMatchObject({ provider: "test", local: true });
+    const p = await product();
+    const rest = await createRest(p.id);
+    expect(rest.status, rest.text).toBe(200);
+    const paid = await payButton(rest.body.session_id);
+    expect(paid.headers.get("location")).toMatch(new RegExp(`/checkout/${rest.body.session_id}/success$`));
+    expect(await orderState(rest.body.session_id)).toMatchObject({ status: "paid", licenses: 1 });
+    expect((await buyForm(p.id)).headers.get("location")).toMatch(/\/checkout\/cs_[A-Za-z0-9]{24}$/);
+  });
+});
+
 describe("the payment mode", () => {
   const mode = (vars: Record<string, string>) => paymentMode(parseEnv(vars)).provider;
 
-  it("is decided by PAYMENTS, then the Stripe key, then NODE_ENV; production never defaults to test mode", () => {
-    expect(mode({ NODE_ENV: "production" })).toBeNull();
-    expect(mode({})).toBeNull(); // NODE_ENV defaults to production
+  it("is decided by PAYMENTS, then the Stripe key, then NODE_ENV and BASE_URL; a public production deployment never defaults to test mode", () => {
+    expect(mode({ NODE_ENV: "production", BASE_URL: PUBLIC })).toBeNull();
+    expect(mode({ BASE_URL: PUBLIC })).toBeNull(); // NODE_ENV defaults to production
+    expect(mode({ NODE_ENV: "production", BASE_URL: "http://192.168.1.20:3000" })).toBeNull(); // reachable from the network
+    // `npm start` on a laptop: production, BASE_URL on this machine (the default), no provider: test mode, bannered.
+    expect(mode({ NODE_ENV: "production" })).toBe("test");
+    expect(mode({ NODE_ENV: "production", BASE_URL: "http://127.0.0.1:8080" })).toBe("test");
+    expect(mode({ NODE_ENV: "production", BASE_URL: "http://[::1]:3000" })).toBe("test");
     expect(mode({ NODE_ENV: "production", PAYMENTS: "test" })).toBe("test");
     expect(mode({ NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_live_x" })).toBe("stripe");
     expect(mode({ NODE_ENV: "production", PAYMENTS: "stripe" })).toBeNull();
@@ -194,7 +216,10 @@ describe("the payment mode", () => {
   });
 
   it("is stated in one startup line", () => {
-    expect(paymentModeSummary(parseEnv({ NODE_ENV: "production" }))).toMatch(/^payments: NOT CONFIGURED/);
+    expect(paymentModeSummary(parseEnv({ NODE_ENV: "production", BASE_URL: PUBLIC }))).toMatch(/^payments: NOT CONFIGURED/);
+    expect(paymentModeSummary(parseEnv({ NODE_ENV: "production" }))).toMatch(
+      /^payments: TEST MODE \(no STRIPE_SECRET_KEY, BASE_URL http:\/\/localhost:\d+ is this machine\)/,
+    );
     expect(paymentModeSummary(parseEnv({ NODE_ENV: "production", PAYMENTS: "test" }))).toMatch(/^payments: TEST MODE \(PAYMENTS=test\)/);
     expect(paymentModeSummary(parseEnv({ NODE_ENV: "development" }))).toMatch(/^payments: TEST MODE/);
     expect(paymentModeSummary(parseEnv({ STRIPE_SECRET_KEY: "sk_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }))).toBe("payments: Stripe");

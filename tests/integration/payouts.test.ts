@@ -81,7 +81,15 @@ afterAll(async () => {
 
 /** Settings for the next calls: Stripe (pointed at the stand-in), test mode, or production without a provider. */
 function useEnv(over: Record<string, string | undefined>) {
-  for (const k of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_CONNECT_WEBHOOK_SECRET", "STRIPE_API_BASE", "PAYMENTS", "NODE_ENV"]) {
+  for (const k of [
+    "STRIPE_SECRET_KEY",
+    "STRIPE_WEBHOOK_SECRET",
+    "STRIPE_CONNECT_WEBHOOK_SECRET",
+    "STRIPE_API_BASE",
+    "PAYMENTS",
+    "NODE_ENV",
+    "BASE_URL",
+  ]) {
     if (saved[k] === undefined) Reflect.deleteProperty(process.env, k);
     else process.env[k] = saved[k];
   }
@@ -432,7 +440,8 @@ describe("the test payout account", () => {
     stripeMode();
     const s = await seller();
     await expect(connectTestPayoutAccount(s.dev.id)).rejects.toMatchObject({ status: 409, code: "test_mode_off" });
-    useEnv({ NODE_ENV: "production" });
+    // A public production deployment (a local one, BASE_URL on this machine, runs test mode).
+    useEnv({ NODE_ENV: "production", BASE_URL: "https://shop.example" });
     await expect(connectPayoutAccount(s.dev)).rejects.toMatchObject({ status: 409, code: "payouts_not_configured" });
     const view = await status(s.cookie);
     expect(view.body.payout_account).toMatchObject({ status: "not_connected", connect_with: null });

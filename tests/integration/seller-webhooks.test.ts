@@ -22,9 +22,10 @@ import { subscribed } from "@/lib/seller-webhooks/events";
 import { resetObjectStore } from "@/lib/storage/index";
 import { AUTO_DISABLE_AFTER, deliverPendingWebhooks } from "@/lib/webhooks/deliver";
 import { listWebhookDeliveries } from "@/lib/webhooks/deliveries";
+import { rateLimiter } from "@/lib/http/rate-limit";
 import { call, expectProblem } from "../helpers/http";
 import { sellerToken } from "../helpers/seller-tokens";
-import { createTestProduct, sellingDeveloper } from "../helpers/sellers";
+import { createTestProduct, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 
 /**
  * Sellers' outgoing webhooks (Standard Webhooks) end to end, through the /api/v1/webhooks route handlers with a
@@ -433,6 +434,61 @@ describe("delivery", () => {
     expect(got.sort()).toEqual([...ids].sort());
     const attempts = await getDb().webhookAttempt.count({ where: { deliveryId: { in: ids } } });
     expect(attempts).toBe(6);
+  });
+});
+
+describe("test events and redeliveries are limited per seller", () => {
+  // 400 concurrent test events from a dashboard session once gave 400 × 202 and ~300 POSTs to the target.
+  it("400 concurrent test events from a session: at most RATE_LIMIT_WEBHOOK_SEND_PER_MIN are queued, the rest 429; redeliveries share the budget", async () => {
+    const saved = process.env.RATE_LIMIT_WEBHOOK_SEND_PER_MIN;
+    process.env.RATE_LIMIT_WEBHOOK_SEND_PER_MIN = "10";
+    resetEnv();
+    rateLimiter().reset();
+    try {
+      const c = await newSeller("limited");
+      const cookie = await sellerCookie(c.email);
+      const e = await createEndpoint(c, { url: `${base}/limited` });
+      const replies = await Promise.all(
+        Array.from({ length: 400 }, () =>
+          call(testRoute, `/api/v1/webhooks/${e.id}/test`, { method: "POST", headers: { cookie }, params: { id: e.id } }),
+        ),
+      );
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((s) => s === 202)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(390);
+      expectProblem(
+        replies.find((r) => r.status === 429)!,
+        429,
+        "rate_limited",
+      );
+      expect(await getDb().webhookDelivery.count({ where: { kind: "seller", targetId: e.id } })).toBe(10);
+      // The token counts against the same seller's budget, and so does a redelivery.
+      expectProblem(
+        await call(testRoute, `/api/v1/webhooks/${e.id}/test`, { method: "POST", headers: auth(c), params: { id: e.id } }),
+        429,
+        "rate_limited",
+      );
+      const sent = replies.find((r) => r.status === 202)!.body.delivery.id as string;
+      expectProblem(
+        await call(redeliverRoute, `/api/v1/webhooks/deliveries/${sent}/redeliver`, {
+          method: "POST",
+          headers: auth(c),
+          params: { delivery_id: sent },
+        }),
+        429,
+        "rate_limited",
+      );
+      // Another seller is not held up.
+      const other = await createEndpoint(b, { url: `${base}/other-seller` });
+      expect(
+        (await call(testRoute, `/api/v1/webhooks/${other.id}/test`, { method: "POST", headers: auth(b), params: { id: other.id } })).status,
+      ).toBe(202);
+    } finally {
+      if (saved === undefined) delete process.env.RATE_LIMIT_WEBHOOK_SEND_PER_MIN;
+      else process.env.RATE_LIMIT_WEBHOOK_SEND_PER_MIN = saved;
+      resetEnv();
+      rateLimiter().reset();
+    }
   });
 });
 

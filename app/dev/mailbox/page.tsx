@@ -31,7 +31,7 @@ export default async function DevMailboxPage({ searchParams }: Props) {
       <div className="mt-3 max-w-3xl space-y-2 text-base text-pretty text-slate-600">
         <p>
           This is the development mailbox. No mail provider is configured, so nothing leaves this machine: every e-mail the service sends — license
-          keys, sign-in links — is delivered here instead.
+          keys, sign-in links — is delivered here instead, and shown for an hour.
         </p>
         <p className="text-sm">
           To send real e-mail, set <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">RESEND_API_KEY</code> and{" "}

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { paths } from "@/lib/urls";
 import { DashboardNav } from "@/components/dashboard/dashboard-nav";
 import { buttonSecondary, container, focusRing } from "@/components/ui/styles";
+import { devMailboxEnabled } from "@/lib/email/dev-mailbox";
 import { pageSeller } from "../../_lib/seller";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -46,6 +47,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </div>
+      {devMailboxEnabled() ? (
+        <div className="border-b border-amber-200 bg-amber-50">
+          <p className={`${container} py-2.5 text-sm leading-6 text-amber-900`} role="note">
+            <strong className="font-semibold">E-mail is local only on this deployment.</strong> Sign-in links and your buyers&rsquo; license keys go
+            to the development mailbox on the server&rsquo;s own machine (<code>/dev/mailbox</code>, the last hour), not to anyone&rsquo;s inbox. The
+            operator sets <code>RESEND_API_KEY</code> to send real e-mail.
+          </p>
+        </div>
+      ) : null}
       <div className={`${container} py-8 sm:py-10`}>{children}</div>
     </>
   );
