@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { env, liveSetting } from "../env.ts";
@@ -17,6 +17,9 @@ import { AppError } from "../http/errors.ts";
  * The check runs when an endpoint is saved and again at each delivery, and the delivery connects to the address that
  * passed that check (the `lookup` below), so a name that re-resolves between check and connect (DNS rebinding) gains
  * nothing.
+ *
+ * The same rules, and the same setting, hold for the other request a seller makes us send: fetching a product image
+ * given by URL (getFromTarget, used by lib/selling/uploads.ts), each redirect checked again.
  */
 
 const TARGET_REFUSED = "webhook_target_refused";
@@ -129,28 +132,31 @@ export function nonPublicReason(address: string): string | null {
 /* ----------------------------------------------------------------------------------------------------------- */
 /* URL checks                                                                                                    */
 
-const refuse = (why: string) => new AppError(TARGET_REFUSED, 400, `This webhook URL is refused: ${why}.`);
+const refuse = (why: string, what = "webhook URL") => new AppError(TARGET_REFUSED, 400, `This ${what} is refused: ${why}.`);
 
-/** The checks that need no DNS: scheme, credentials, length, and a host that is `localhost` or a non-public IP. */
-function parseTarget(raw: string): URL {
-  if (raw.length > MAX_URL_LENGTH) throw refuse(`it is longer than ${MAX_URL_LENGTH} characters`);
+/**
+ * The checks that need no DNS: scheme, credentials, length, and a host that is `localhost` or a non-public IP. `what`
+ * names the URL in the refusal ("webhook URL", "image URL").
+ */
+function parseTarget(raw: string, what = "webhook URL"): URL {
+  if (raw.length > MAX_URL_LENGTH) throw refuse(`it is longer than ${MAX_URL_LENGTH} characters`, what);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw refuse("it is not a URL");
+    throw refuse("it is not a URL", what);
   }
   const plain = allowPrivate() || env().NODE_ENV !== "production";
   if (url.protocol !== "https:" && !(plain && url.protocol === "http:"))
-    throw refuse(plain ? "it must be an http or https URL" : "it must be an https URL");
-  if (url.username || url.password) throw refuse("it must not contain a user name or password");
-  if (url.hash) throw refuse("it must not contain a #fragment");
+    throw refuse(plain ? "it must be an http or https URL" : "it must be an https URL", what);
+  if (url.username || url.password) throw refuse("it must not contain a user name or password", what);
+  if (url.hash) throw refuse("it must not contain a #fragment", what);
   if (allowPrivate()) return url;
   const host = hostOf(url);
-  if (host === "localhost" || host.endsWith(".localhost")) throw refuse("its host is localhost");
+  if (host === "localhost" || host.endsWith(".localhost")) throw refuse("its host is localhost", what);
   if (isIP(host)) {
     const reason = nonPublicReason(host);
-    if (reason) throw refuse(`${host} is a ${reason} address`);
+    if (reason) throw refuse(`${host} is a ${reason} address`, what);
   }
   return url;
 }
@@ -292,5 +298,111 @@ export function postToTarget(raw: string, headers: Record<string, string>, body:
       done({ ok: false, status: null, error: e.code === "EWEBHOOKTARGET" ? `not sent: ${e.message}` : e.message, durationMs: took() }),
     );
     req.end(body);
+  });
+}
+
+export type TargetFetch =
+  | { ok: true; bytes: Uint8Array; url: string }
+  | {
+      ok: false;
+      /** `refused`: the URL (or a redirect's) broke the rules above; `too_large`: more than maxBytes; `failed`: anything else. */
+      reason: "refused" | "too_large" | "failed";
+      error: string;
+    };
+
+/** Redirects a GET follows at most, each checked as the first URL was. */
+export const MAX_GET_REDIRECTS = 3;
+
+/**
+ * GETs a file a seller named (a product image given by URL) under the same rules as a webhook delivery: every URL,
+ * the first and each redirect's (at most MAX_GET_REDIRECTS), is checked again (parseTarget) and connected to through
+ * the address that passed the check (pinnedLookup), one request per connection. At most `maxBytes` are read: a larger
+ * Content-Length, or a body that grows past it, ends the transfer. `timeoutMs` bounds the whole fetch, redirects
+ * included. `what` names the URL in a refusal ("image URL").
+ */
+export function getFromTarget(raw: string, opts: { timeoutMs: number; maxBytes: number; accept?: string; what?: string }): Promise<TargetFetch> {
+  const what = opts.what ?? "URL";
+  return new Promise<TargetFetch>((resolve) => {
+    let settled = false;
+    let current: ClientRequest | undefined;
+    const done = (o: TargetFetch) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      current?.destroy();
+      resolve(o);
+    };
+    const timer = setTimeout(() => done({ ok: false, reason: "failed", error: `no answer within ${opts.timeoutMs / 1000} s` }), opts.timeoutMs);
+
+    const hop = (target: string, redirectsLeft: number) => {
+      let url: URL;
+      try {
+        url = parseTarget(target, what);
+      } catch (error) {
+        done({ ok: false, reason: "refused", error: (error as AppError).detail });
+        return;
+      }
+      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+      const req: ClientRequest = send(
+        url,
+        {
+          method: "GET",
+          // No Accept-Encoding: the bytes read are the file's own, counted against maxBytes as they arrive.
+          headers: { Accept: opts.accept ?? "*/*" },
+          lookup: pinnedLookup,
+          // One request per connection: nothing pooled outlives the check it was made under.
+          agent: false,
+        },
+        (res: IncomingMessage) => {
+          if (req !== current) return;
+          const status = res.statusCode ?? 0;
+          if (status >= 300 && status < 400 && res.headers.location) {
+            let next: string;
+            try {
+              next = new URL(res.headers.location, url).toString();
+            } catch {
+              done({ ok: false, reason: "failed", error: "redirected to something that is not a URL" });
+              return;
+            }
+            if (redirectsLeft <= 0) {
+              done({ ok: false, reason: "failed", error: `more than ${MAX_GET_REDIRECTS} redirects` });
+              return;
+            }
+            req.destroy();
+            hop(next, redirectsLeft - 1);
+            return;
+          }
+          if (status < 200 || status >= 300) {
+            done({ ok: false, reason: "failed", error: `HTTP ${status}` });
+            return;
+          }
+          const declared = Number(res.headers["content-length"]);
+          if (Number.isFinite(declared) && declared > opts.maxBytes) {
+            done({ ok: false, reason: "too_large", error: `${declared} bytes, more than ${opts.maxBytes}` });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > opts.maxBytes) done({ ok: false, reason: "too_large", error: `more than ${opts.maxBytes} bytes` });
+            else chunks.push(c);
+          });
+          res.on("end", () => done({ ok: true, bytes: new Uint8Array(Buffer.concat(chunks)), url: url.toString() }));
+          res.on("error", (e) => {
+            if (req === current) done({ ok: false, reason: "failed", error: e.message });
+          });
+        },
+      );
+      current = req;
+      req.on("error", (e: Error & { code?: string }) => {
+        // A request left for a redirect's may still report its end: only the current one's errors count.
+        if (req !== current) return;
+        if (e.code === "EWEBHOOKTARGET") done({ ok: false, reason: "refused", error: `This ${what} is ${e.message}.` });
+        else done({ ok: false, reason: "failed", error: e.message });
+      });
+      req.end();
+    };
+    hop(raw, MAX_GET_REDIRECTS);
   });
 }
