@@ -6,6 +6,39 @@ export function absoluteUrl(pathOrUrl: string): string {
   return `${env().BASE_URL}${pathOrUrl.startsWith("/") ? "" : "/"}${pathOrUrl}`;
 }
 
+/**
+ * An image this site serves: an upload (/uploads/<content hash>, what a seller's file or image URL is stored as) or
+ * the demo catalogue's bundled icons and screenshots.
+ */
+export const SITE_IMAGE_PATH = /^\/(?:uploads|icons|screens)\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** What shows in place of a product icon that is not this site's (see productIconPath). */
+export const PLACEHOLDER_ICON_PATH = "/icons/placeholder.svg";
+
+/**
+ * The path of an image this site serves, from a stored value or an absolute URL on this deployment (lib hands those
+ * out); null for anything else. The one test of whether an image may be shown: a product saved before images given
+ * by URL were fetched and stored may still hold another site's address, and a page must never make a visitor's
+ * browser load it (the page policy's img-src allows this site only).
+ */
+export function siteImagePath(value: string): string | null {
+  if (SITE_IMAGE_PATH.test(value)) return value;
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  if (url.origin !== new URL(env().BASE_URL).origin || url.search || url.hash) return null;
+  return SITE_IMAGE_PATH.test(url.pathname) ? url.pathname : null;
+}
+
+/** A product icon's path to show: its own when it is this site's, else the placeholder. */
+export function productIconPath(value: string): string {
+  return siteImagePath(value) ?? PLACEHOLDER_ICON_PATH;
+}
+
+/** A product's screenshots to show: those this site serves, as paths; another site's are left out. */
+export function productImagePaths(values: readonly string[]): string[] {
+  return values.flatMap((v) => siteImagePath(v) ?? []);
+}
+
 /** Paths of the pages and endpoints other documents link to. */
 export const paths = {
   mcp: "/api/mcp",

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { CheckoutView } from "./load-checkout";
 import { checkoutPaths } from "./load-checkout";
 import { textLink } from "@/components/ui/styles";
+import { productIconPath } from "@/lib/urls";
 
 type Product = CheckoutView["product"];
 
@@ -20,8 +21,8 @@ export function ProductSummary({
   const icon = size === "lg" ? "size-16 sm:size-20 rounded-2xl" : "size-14 rounded-xl";
   return (
     <div className="flex items-start gap-4">
-      {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon */}
-      <img src={product.iconUrl} alt="" width={80} height={80} className={`${icon} shrink-0 shadow-sm`} />
+      {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled icon: this site's only */}
+      <img src={productIconPath(product.iconUrl)} alt="" width={80} height={80} className={`${icon} shrink-0 shadow-sm`} />
       <div className="min-w-0">
         <p className={`${size === "lg" ? "text-xl" : "text-base"} leading-snug font-semibold text-balance break-words text-slate-900`}>
           {linkName ? (

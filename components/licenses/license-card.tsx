@@ -5,7 +5,7 @@ import { DownloadIcon } from "@/components/checkout/icons";
 import { plural } from "@/components/store/labels";
 import { CopyButton } from "@/components/ui/copy-button";
 import { buttonSecondary, card, textLink } from "@/components/ui/styles";
-import { paths } from "@/lib/urls";
+import { paths, productIconPath } from "@/lib/urls";
 import type { LicenseDownloads as Downloads } from "@/lib/marketplace/license-downloads";
 import { formatDate, formatDateTime, licenseStatus, shortFingerprint, sitePath } from "./format";
 import { LicenseDownloads } from "./license-downloads";
@@ -49,8 +49,8 @@ export function LicenseCard({
     <article aria-labelledby={`${base}-name`} data-testid="license" data-license-key={license.key} className={`${card} overflow-hidden`}>
       <div className="p-5 sm:p-6">
         <div className="flex items-start gap-4">
-          {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon */}
-          <img src={sitePath(product.iconUrl)} alt="" width={56} height={56} className="size-12 shrink-0 rounded-xl shadow-sm sm:size-14" />
+          {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled icon: this site's only */}
+          <img src={productIconPath(product.iconUrl)} alt="" width={56} height={56} className="size-12 shrink-0 rounded-xl shadow-sm sm:size-14" />
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
               <h2 id={`${base}-name`} className="text-lg leading-snug font-semibold break-words text-slate-900">

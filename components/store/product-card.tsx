@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ListingProduct } from "@/lib/marketplace/schemas";
-import { paths } from "@/lib/urls";
+import { paths, productIconPath } from "@/lib/urls";
 import { Badge } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/styles";
 import { PlatformBadges } from "./platform-badges";
@@ -11,8 +11,16 @@ export function ProductCard({ product }: { product: ListingProduct }) {
   return (
     <article className="group relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition motion-safe:hover:-translate-y-0.5 hover:border-slate-300 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-indigo-600 has-[a:focus-visible]:ring-offset-2">
       <div className="flex items-start gap-4">
-        {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon, no optimisation needed */}
-        <img src={product.icon_url} alt="" width={56} height={56} loading="lazy" decoding="async" className="size-14 shrink-0 rounded-xl" />
+        {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled icon (this site's only), no optimisation needed */}
+        <img
+          src={productIconPath(product.icon_url)}
+          alt=""
+          width={56}
+          height={56}
+          loading="lazy"
+          decoding="async"
+          className="size-14 shrink-0 rounded-xl"
+        />
         <div className="min-w-0">
           <h3 className="text-base leading-snug font-semibold text-slate-900">
             <Link

@@ -17,8 +17,8 @@ const FOCUSABLE = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * The lightbox is a modal dialog (`<dialog>` opened with showModal(), so the page behind it is inert, plus
  * aria-modal): it opens on a click or Enter on a thumbnail, ← and → move between images (wrapping), Escape or the
  * Close button closes it, Tab stays inside it, and closing returns focus to the thumbnail it was opened from. The
- * images are this site's uploads or the seller's own https addresses, the same the thumbnails already load: opening
- * the lightbox makes no new kind of request.
+ * images are this site's own (uploads, or bundled screenshots: the page passes only what productImagePaths in
+ * lib/urls.ts keeps), the same the thumbnails already load: opening the lightbox makes no new kind of request.
  */
 export function ScreenshotGallery({ images, productName }: { images: GalleryImage[]; productName: string }) {
   const [index, setIndex] = useState<number | null>(null);
@@ -98,7 +98,7 @@ export function ScreenshotGallery({ images, productName }: { images: GalleryImag
               aria-haspopup="dialog"
               className={`block overflow-hidden rounded-xl border border-slate-200 bg-slate-900 shadow-sm ${focusRing}`}
             >
-              {/* eslint-disable-next-line @next/next/no-img-element -- a seller's upload or their own https address */}
+              {/* eslint-disable-next-line @next/next/no-img-element -- a seller's upload or a bundled screenshot: this site's only */}
               <img src={image.src} alt={image.alt} width={1280} height={800} loading="lazy" decoding="async" className="h-auto w-full" />
             </a>
           </li>

@@ -1,6 +1,6 @@
 import { formatPrice, PRICING } from "../pricing.ts";
 import { roundAverage } from "../reviews/rating.ts";
-import { absoluteUrl, paths } from "../urls.ts";
+import { absoluteUrl, paths, productIconPath, productImagePaths } from "../urls.ts";
 import type { Category, Platform, SeatModel } from "./constants.ts";
 import { UPDATE_POLICIES } from "../releases/platforms.ts";
 import { DEMO_LINK_KINDS, type CatalogProduct, type ListingProduct, type ProductDetails } from "./schemas.ts";
@@ -93,7 +93,8 @@ export function toListingProduct(p: ProductRow): ListingProduct {
     inputs: stringList(p.inputs),
     outputs: stringList(p.outputs),
     min_version: p.minVersion,
-    icon_url: absoluteUrl(p.iconUrl),
+    // A product saved before images given by URL were stored may hold another site's address: never handed out.
+    icon_url: absoluteUrl(productIconPath(p.iconUrl)),
     download_url: absoluteUrl(p.downloadUrl),
     product_page: absoluteUrl(paths.product(p.id)),
     checkout_url: absoluteUrl(paths.checkout(p.id)),
@@ -196,7 +197,7 @@ export function toProductDetails(p: ProductDetailsRow, developerProductCount: nu
   const l = toListingProduct(p);
   return {
     ...l,
-    images: stringList(p.images).map(absoluteUrl),
+    images: productImagePaths(stringList(p.images)).map(absoluteUrl),
     developer_info: {
       id: p.developer.id,
       name: p.developer.name,

@@ -11,7 +11,7 @@ import { getProduct } from "@/lib/marketplace/get-product";
 import { productIdSchema, type ProductDetails } from "@/lib/marketplace/schemas";
 import { checkoutConfigured } from "@/lib/payments/provider";
 import { publishedReleases, releaseView, type ReleaseView } from "@/lib/releases/read";
-import { paths } from "@/lib/urls";
+import { paths, productIconPath, productImagePaths } from "@/lib/urls";
 import { BuyOptions } from "@/components/checkout/buy-options";
 import { browseHref } from "@/components/store/browse-query";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
@@ -176,9 +176,9 @@ export default async function ProductPage({ params, searchParams }: Props) {
 
           {/* On phones the icon sits beside the name and the price takes its own line, so the Buy box comes sooner. */}
           <div className="mt-4 flex flex-wrap items-start gap-4 sm:mt-6 sm:flex-nowrap sm:gap-5">
-            {/* eslint-disable-next-line @next/next/no-img-element -- static SVG icon */}
+            {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled icon: always this site's */}
             <img
-              src={product.icon_url}
+              src={productIconPath(product.icon_url)}
               alt={`${product.name} icon`}
               width={96}
               height={96}
@@ -346,7 +346,10 @@ export default async function ProductPage({ params, searchParams }: Props) {
               </h2>
               <ScreenshotGallery
                 productName={product.name}
-                images={product.images.map((src, i) => ({ src, alt: `${product.name} screenshot ${i + 1} of ${product.images.length}` }))}
+                images={productImagePaths(product.images).map((src, i, all) => ({
+                  src,
+                  alt: `${product.name} screenshot ${i + 1} of ${all.length}`,
+                }))}
               />
             </section>
           ) : null}

@@ -4,6 +4,7 @@ import { operatorHolds } from "@/lib/admin/seller-holds";
 import { listSellerProducts } from "@/lib/selling/products";
 import { CATEGORY_LABELS, OPERATOR_PRODUCT_STATUSES } from "@/lib/marketplace/constants";
 import { formatPrice } from "@/lib/pricing";
+import { productIconPath } from "@/lib/urls";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { ProductStatusBadge } from "@/components/dashboard/status-badge";
@@ -61,7 +62,7 @@ export default async function ProductsPage({ searchParams }: Props) {
                   <li key={p.id} className={`${card} p-4`}>
                     <div className="flex items-start gap-3">
                       {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static icon */}
-                      <img src={p.iconUrl} alt="" width={44} height={44} className="size-11 shrink-0 rounded-lg bg-slate-100" />
+                      <img src={productIconPath(p.iconUrl)} alt="" width={44} height={44} className="size-11 shrink-0 rounded-lg bg-slate-100" />
                       <div className="min-w-0 flex-1">
                         <Link href={edit} className={`rounded-sm font-semibold text-slate-900 hover:text-indigo-700 hover:underline ${focusRing}`}>
                           {p.name}
@@ -142,7 +143,13 @@ export default async function ProductsPage({ searchParams }: Props) {
                         <td data-label="Product" className={td}>
                           <div className="flex items-center gap-3">
                             {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static icon */}
-                            <img src={p.iconUrl} alt="" width={40} height={40} className="size-10 shrink-0 rounded-lg bg-slate-100" />
+                            <img
+                              src={productIconPath(p.iconUrl)}
+                              alt=""
+                              width={40}
+                              height={40}
+                              className="size-10 shrink-0 rounded-lg bg-slate-100"
+                            />
                             <div className="min-w-0">
                               <Link
                                 href={edit}

@@ -7,6 +7,7 @@ import { productToInput } from "@/lib/selling/products";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { toListingProduct } from "@/lib/marketplace/serialize";
 import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";
+import { productImagePaths } from "@/lib/urls";
 import { formatDay } from "@/components/dashboard/format";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -44,6 +45,9 @@ export default async function EditProductPage({ params, searchParams }: Props) {
   const product = await findProduct(developer.id, (await params).id);
   if (!product) notFound();
   const input = productToInput(product);
+  // Only this site's images are shown (lib/urls.ts); one saved at another site's address before images were stored is not.
+  const shown = productImagePaths(input.images);
+  const hidden = input.images.length - shown.length;
   const listing = toListingProduct({ ...product, developer: { id: developer.id, name: developer.name } });
   const listed = product.status === "active";
   const storeHref = `/products/${encodeURIComponent(product.id)}`;
@@ -145,17 +149,23 @@ export default async function EditProductPage({ params, searchParams }: Props) {
             <div className={`${card} p-5`}>
               <h3 className="text-sm font-semibold text-slate-900">Screenshots</h3>
               <ul className="mt-3 grid grid-cols-2 gap-2">
-                {input.images.map((src, i) => (
+                {shown.map((src, i) => (
                   <li key={src}>
-                    {/* eslint-disable-next-line @next/next/no-img-element -- uploaded or static screenshot */}
+                    {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled screenshot: this site's only */}
                     <img
                       src={src}
-                      alt={`Screenshot ${i + 1} of ${input.images.length}`}
+                      alt={`Screenshot ${i + 1} of ${shown.length}`}
                       className="aspect-[16/10] w-full rounded-lg border border-slate-200 bg-slate-100 object-cover"
                     />
                   </li>
                 ))}
               </ul>
+              {hidden > 0 ? (
+                <p className="mt-3 text-sm text-slate-600">
+                  {hidden === 1 ? "One screenshot is" : `${hidden} screenshots are`} at another site&apos;s address and not shown in the store: save
+                  the product to have {hidden === 1 ? "it" : "them"} fetched and stored here.
+                </p>
+              ) : null}
             </div>
           ) : null}
         </aside>
