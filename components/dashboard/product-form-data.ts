@@ -165,6 +165,9 @@ export function productProblems(problem: AppError, form: ProductForm, into: Form
           return `Must be at most ${formatPrice(1_000_000, form.currency)}.`;
         if (issue.field === "price_cents" && (issue.code === "too_small" || /at least/.test(issue.message)))
           return `Must be at least ${formatPrice(100, form.currency)}.`;
+        // A screenshot whose address could not be fetched and stored (lib/selling/uploads.ts) keeps its own reason.
+        if (issue.field === "images" && issue.code === "custom" && typeof issue.path[1] === "number")
+          return `Screenshot ${issue.path[1] + 1}: ${message}`;
         if (issue.field === "images" && issue.code !== "too_big") return "Each screenshot must be an uploaded file or a full https:// address.";
         // Which demo link: the schema's index is the link's place among the non-empty lines.
         if (issue.field === "demo_links" && typeof issue.path[1] === "number") return `Demo link ${issue.path[1] + 1}: ${message}`;

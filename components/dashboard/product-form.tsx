@@ -255,7 +255,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon, idem
             label={`…or ${L.icon_url}`}
             defaultValue={v?.icon_url}
             optional
-            hint="An https:// address or an uploaded file's path. A chosen file wins."
+            hint="An uploaded file's path, or an https:// address: the image is fetched once and stored here, as an upload would be. A chosen file wins."
           />
         </fieldset>
         <fieldset className="min-w-0 space-y-4 rounded-xl border border-slate-200 p-4">
@@ -274,7 +274,7 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon, idem
             defaultValue={v?.images.join("\n")}
             optional
             rows={3}
-            hint="One per line, in the order to show them. Delete a line to remove a screenshot."
+            hint="One per line, in the order to show them: uploaded files' paths or https:// addresses (each fetched once and stored here). Delete a line to remove a screenshot."
           />
         </fieldset>
         <TextAreaField

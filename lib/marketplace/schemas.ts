@@ -3,6 +3,7 @@ import { CONTROL_CHARACTER_MESSAGE as CONTROL, multiLineText, singleLineText } f
 import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
 import { SUPPORTED_CURRENCIES } from "../pricing.ts";
 import { UPDATE_POLICIES } from "../releases/platforms.ts";
+import { SITE_IMAGE_PATH } from "../urls.ts";
 
 /** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
 export const LISTING_LIMIT = { default: 20, max: 50 } as const;
@@ -100,7 +101,7 @@ const listingProductSchema = z.object({
   inputs: stringList,
   outputs: stringList,
   min_version: z.string().nullable(),
-  icon_url: uri,
+  icon_url: uri.describe("The product's icon, on this site (a placeholder when the product still names another site's image)"),
   download_url: uri,
   product_page: uri,
   checkout_url: uri,
@@ -120,7 +121,7 @@ export const listingsResponseSchema = z.object({
 });
 
 export const productDetailsSchema = listingProductSchema.extend({
-  images: z.array(uri),
+  images: z.array(uri).describe("Screenshots, on this site"),
   developer_info: z.object({
     id: z.string(),
     name: z.string(),
@@ -191,7 +192,10 @@ const tagList = z
   .max(20)
   .transform((list) => [...new Set(list)]);
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(500);
-const localPath = z.string().regex(/^\/(?:uploads|icons|screens)\/[A-Za-z0-9._-]+$/, "must be an uploaded file path");
+const localPath = z.string().regex(SITE_IMAGE_PATH, "must be an uploaded file path");
+/** What the image fields say of an address: the server fetches it once and keeps its own copy (lib/selling/uploads.ts). */
+const IMAGE_BY_URL =
+  "an http(s) URL (https in production), which the server fetches once, checks and stores as an uploaded image (PNG, JPEG, WebP or GIF by its bytes, at most 512 KiB, within your upload quota), saving its /uploads/… path instead: the product and the answer carry that path, never the URL, so a product page loads nothing from another site";
 
 export const productInputSchema = z
   .object({
@@ -223,11 +227,14 @@ export const productInputSchema = z
     min_version: z.string().trim().max(60).refine(singleLineText, CONTROL).nullable().default(null),
     // The demo catalogue's own downloads are served from this site.
     download_url: z.union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL")]),
-    icon_url: z.union([httpUrl, localPath]),
+    icon_url: z
+      .union([httpUrl, localPath])
+      .describe(`The icon: an uploaded image's path (/uploads/…, from storeProductImages or the dashboard), or ${IMAGE_BY_URL}`),
     images: z
       .array(z.union([httpUrl, localPath]))
       .max(6)
-      .default([]),
+      .default([])
+      .describe(`Screenshots, in order (at most 6): each an uploaded image's path, or ${IMAGE_BY_URL}`),
     // The four fields below are optional with no default: an update that leaves one out (a client written before
     // they existed) keeps what the product has, and a new product without them gets the columns' defaults.
     update_policy: z.enum(UPDATE_POLICIES).optional(),

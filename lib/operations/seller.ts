@@ -21,6 +21,10 @@ const accountOf = (c: HandlerContext) => {
   return email;
 };
 
+/** What createSellerProduct and updateSellerProduct say of images given by URL (lib/selling/uploads.ts, storeImagesByUrl). */
+const IMAGES_BY_URL =
+  "An icon_url or images entry given as an http(s) URL is fetched once, by the server, and stored as an uploaded image (the same checks as storeProductImages: PNG, JPEG, WebP or GIF by its bytes, at most 512 KiB, within your upload quota); the product keeps, and the answer shows, its /uploads/… path instead of the URL, so product pages load nothing from another site. The fetch follows at most 3 redirects and gives up after 10 s; addresses that are not public (localhost, private, link-local…) are refused as for webhooks. A URL that cannot be fetched is 400 `image_fetch_failed`; one that is no such image 415 `upload_type` (400 `upload_empty`); too large 413 `upload_too_large`; beyond the quota 413 `upload_quota_exceeded`: each names the field in `errors` (`icon_url`, `images.<i>`), and nothing is saved.";
+
 /**
  * The seller's developer profile (the dashboard's welcome and profile pages; no REST route or tool: the dashboard's
  * session only), and the seller's own products over JSON, with the dashboard's session cookie; another seller's
@@ -84,13 +88,14 @@ export const SELLER = [
   operation({
     id: "createSellerProduct",
     summary: "List a new product",
+    description: `Lists a product under your developer profile; its id is made from the name. ${IMAGES_BY_URL}`,
     tag: "Seller",
     auth: "seller",
     sellerScope: "products",
     http: { method: "POST", path: "/api/v1/products", status: 201 },
     input: { body: sellerProductInputSchema },
     output: z.object({ product: sellerProductSchema }),
-    errors: [401, 403, 409],
+    errors: [401, 403, 409, 413, 415],
     handler: async (b, c) => ({ product: toSellerProduct(await createProduct(c.seller.developer.id, b)) }),
   }),
   operation({
@@ -108,13 +113,14 @@ export const SELLER = [
   operation({
     id: "updateSellerProduct",
     summary: "Change one of your products",
+    description: `Replaces the product's fields with these (the update policy, system requirements and demo links are kept when left out). ${IMAGES_BY_URL}`,
     tag: "Seller",
     auth: "seller",
     sellerScope: "products",
     http: { method: "PUT", path: "/api/v1/products/{id}" },
     input: { params: productParamsSchema, body: sellerProductInputSchema },
     output: z.object({ product: sellerProductSchema }),
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 413, 415],
     handler: async (i, c) => {
       const { id, ...body } = i;
       return { product: toSellerProduct(await updateProduct(c.seller.developer.id, id, body)) };

@@ -8,7 +8,7 @@ import { syncProductSearch } from "../marketplace/search-index.ts";
 import { demoLinks, stringList, updatePolicyOf } from "../marketplace/serialize.ts";
 import { slugify } from "./developer-profile.ts";
 import { assertDownloadUrl } from "./download-url.ts";
-import { droppedUploads, releaseUploads } from "./uploads.ts";
+import { droppedUploads, releaseUploads, storeImagesByUrl } from "./uploads.ts";
 
 /**
  * A seller's products. Every operation is scoped to the seller's developer id on the server: another seller's
@@ -131,14 +131,16 @@ async function pluginIdFree(pluginId: string, exceptProductId?: string) {
   }
 }
 
-export async function createProduct(developerId: string, input: ProductInput) {
+export async function createProduct(developerId: string, given: ProductInput) {
   const db = getDb();
   const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
   // A new product has no demo read-me of its own: only a seller's absolute URL.
-  assertDownloadUrl(input.download_url, null);
+  assertDownloadUrl(given.download_url, null);
   // Checked early for a quick answer; checked again, under the seller's lock, by the write below.
-  await assertMayPublish(developerId, input.price_cents);
-  await pluginIdFree(input.plugin_id);
+  await assertMayPublish(developerId, given.price_cents);
+  await pluginIdFree(given.plugin_id);
+  // Images given by URL, fetched once and stored as uploads, once the cheaper checks passed: only paths are saved.
+  const input = await storeImagesByUrl(developerId, given);
   const base = slugify(input.name);
   for (let n = 1; n <= 50; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
@@ -157,14 +159,16 @@ export async function createProduct(developerId: string, input: ProductInput) {
   throw new AppError("product_id_taken", 409, "Could not find a free address for this product name; try another name.");
 }
 
-export async function updateProduct(developerId: string, productId: string, input: ProductInput) {
+export async function updateProduct(developerId: string, productId: string, given: ProductInput) {
   const product = await getSellerProduct(developerId, productId);
   const developer = await getDb().developer.findUniqueOrThrow({ where: { id: developerId } });
   // A demo product keeps its own read-me path; any other relative path would send buyers elsewhere on this site.
-  assertDownloadUrl(input.download_url, product.id);
+  assertDownloadUrl(given.download_url, product.id);
   // Turning a listed free product into a paid one is publishing a paid listing.
-  if (product.status === "active" && input.price_cents > 0 && product.priceCents === 0) await assertMayPublish(developerId, input.price_cents);
-  await pluginIdFree(input.plugin_id, product.id);
+  if (product.status === "active" && given.price_cents > 0 && product.priceCents === 0) await assertMayPublish(developerId, given.price_cents);
+  await pluginIdFree(given.plugin_id, product.id);
+  // As for a new product: images given by URL are fetched once and saved as the paths of their stored copies.
+  const input = await storeImagesByUrl(developerId, given);
   let updated: typeof product;
   try {
     // The search index is written in the same transaction as the product: a search never finds the old words.

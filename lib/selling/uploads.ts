@@ -5,7 +5,9 @@ import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { AppError, type ProblemFieldError } from "../http/errors.ts";
 import { stringList } from "../marketplace/serialize.ts";
+import { getFromTarget } from "../seller-webhooks/target.ts";
 import { objectStore, type StoredObjectInfo } from "../storage/index.ts";
+import { siteImagePath } from "../urls.ts";
 
 /**
  * Uploaded images (product icons and screenshots) live in the object store (lib/storage: UPLOAD_DIR on local disk, or
@@ -91,7 +93,7 @@ export async function saveUploads(developerId: string, files: Uint8Array[]): Pro
     throw new AppError(
       "upload_quota_exceeded",
       413,
-      `Your uploaded images may take at most ${env().UPLOAD_QUOTA_MB} MB in all. Remove images from your products, or link images hosted elsewhere.`,
+      `Your uploaded images may take at most ${env().UPLOAD_QUOTA_MB} MB in all. Remove images from your products to make room.`,
     );
   }
   const store = objectStore();
@@ -140,6 +142,80 @@ export async function saveImageFiles(developerId: string, files: readonly File[]
   });
   if (first) throw new AppError(first.code, first.status, first.detail, { errors });
   return saveUploads(developerId, bytes);
+}
+
+/** How long fetching one image given by URL may take, redirects included. */
+export const IMAGE_FETCH_TIMEOUT_MS = 10_000;
+
+/** Is this an image field's address on another site (fetched and stored) rather than one of this site's images? */
+const isRemote = (value: string) => /^https?:\/\//i.test(value) && siteImagePath(value) === null;
+
+/**
+ * A product's images with every one given by http(s) URL replaced by the path of its stored copy: each distinct URL is
+ * fetched once, server-side (getFromTarget: the webhook SSRF rules, WEBHOOK_ALLOW_PRIVATE included, at most
+ * MAX_UPLOAD_BYTES read, IMAGE_FETCH_TIMEOUT_MS), its bytes checked as an upload's, and all of them stored together
+ * (saveUploads: the seller's quota, content-hash names). So no product keeps another site's address, and no page of
+ * ours makes a visitor's browser contact it. A URL that cannot be fetched (400 `image_fetch_failed`), is no image we
+ * take (415 `upload_type`, 400 `upload_empty`), is too large (413 `upload_too_large`) or would break the quota (413
+ * `upload_quota_exceeded`) refuses the lot, each such field named in the problem's `errors` (`icon_url`,
+ * `images.<i>`), and then nothing is stored.
+ */
+export async function storeImagesByUrl<T extends { icon_url: string; images: string[] }>(developerId: string, input: T): Promise<T> {
+  const fields = [{ name: "icon_url", value: input.icon_url }, ...input.images.map((value, i) => ({ name: `images.${String(i)}`, value }))].filter(
+    (f) => isRemote(f.value),
+  );
+  // This site's own image given as a full URL is kept as its path.
+  const own = (value: string) => siteImagePath(value) ?? value;
+  if (fields.length === 0) return { ...input, icon_url: own(input.icon_url), images: input.images.map(own) };
+  const urls = [...new Set(fields.map((f) => f.value))];
+  const fetched = new Map<string, Uint8Array | AppError>(
+    await Promise.all(
+      urls.map(async (url): Promise<[string, Uint8Array | AppError]> => {
+        const got = await getFromTarget(url, {
+          timeoutMs: IMAGE_FETCH_TIMEOUT_MS,
+          maxBytes: MAX_UPLOAD_BYTES,
+          accept: TYPES.map((t) => t.type).join(", "),
+          what: "image URL",
+        });
+        if (!got.ok) {
+          if (got.reason === "too_large")
+            return [url, new AppError("upload_too_large", 413, `Images may be at most ${MAX_UPLOAD_BYTES / 1024} KiB.`)];
+          const detail = got.reason === "refused" ? got.error : `Could not fetch the image at ${url}: ${got.error}.`;
+          return [url, new AppError("image_fetch_failed", 400, detail)];
+        }
+        try {
+          kindOf(got.bytes);
+          return [url, got.bytes];
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          return [url, error];
+        }
+      }),
+    ),
+  );
+  const errors: ProblemFieldError[] = [];
+  let first: AppError | undefined;
+  for (const f of fields) {
+    const got = fetched.get(f.value);
+    if (got instanceof AppError) {
+      first ??= got;
+      errors.push({ in: "body", name: f.name, message: got.detail });
+    }
+  }
+  if (first) throw new AppError(first.code, first.status, first.detail, { errors });
+  const list = urls.map((url) => fetched.get(url) as Uint8Array);
+  let paths: string[];
+  try {
+    paths = await saveUploads(developerId, list);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    throw new AppError(error.code, error.status, error.detail, {
+      errors: fields.map((f) => ({ in: "body", name: f.name, message: error.detail })),
+    });
+  }
+  const stored = new Map(urls.map((url, i) => [url, paths[i] as string]));
+  const local = (value: string) => stored.get(value) ?? own(value);
+  return { ...input, icon_url: local(input.icon_url), images: input.images.map(local) };
 }
 
 /** One image, stored for a seller (see saveUploads). */
