@@ -44,8 +44,9 @@ const join = (directives: Array<string | false>) => directives.filter((d): d is 
 /**
  * The policy of an HTML page. Scripts run only with this response's nonce ('strict-dynamic' lets those scripts load
  * Next's further chunks); styles allow 'unsafe-inline' because React renders style attributes (a nonce cannot cover
- * those) — a style can restyle a page but not run code. Images may come from any https host: a seller's icon and
- * screenshots may be links to their own site.
+ * those) — a style can restyle a page but not run code. Images come from this site only (and data:/blob: URLs a page
+ * makes itself): a seller's icon and screenshots are uploads, and one given by URL is fetched once and stored as an
+ * upload (lib/selling/uploads.ts), so no other host learns who views a product.
  */
 export function pageContentSecurityPolicy(nonce: string, ctx: SecurityContext): string {
   const https = isHttps(ctx.baseUrl);
@@ -53,7 +54,7 @@ export function pageContentSecurityPolicy(nonce: string, ctx: SecurityContext): 
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${ctx.development ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: https:${https ? "" : " http:"}`,
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -47,9 +47,16 @@ describe("security headers", () => {
     expect(d.get("form-action")).toBe(`'self' ${STRIPE_CHECKOUT_ORIGIN}`);
     // Style attributes cannot carry a nonce; a nonce next to 'unsafe-inline' would switch it off.
     expect(d.get("style-src")).toBe("'self' 'unsafe-inline'");
-    // Seller icons may be links to the seller's own site.
-    expect(d.get("img-src")).toBe("'self' data: blob: https:");
-    expect(directives(pageContentSecurityPolicy("n", http)).get("img-src")).toBe("'self' data: blob: https: http:");
+  });
+
+  it("a page loads images from this site only: no other host learns who views a product", () => {
+    // Product icons and screenshots are uploads; one given by URL is fetched once and stored (lib/selling/uploads.ts).
+    for (const ctx of [https, http, { ...http, development: true }]) {
+      const img = directives(pageContentSecurityPolicy("n", ctx)).get("img-src");
+      expect(img).toBe("'self' data: blob:");
+      expect(img).not.toMatch(/https?:/);
+      expect(directives(securityHeaders("/products/x", ctx, "n")["Content-Security-Policy"]).get("img-src")).toBe("'self' data: blob:");
+    }
   });
 
   it("'unsafe-eval' only for next dev", () => {
