@@ -34,7 +34,7 @@ vi.mock("next/navigation", async (original) => ({
   }),
 }));
 
-const KEYS = ["NODE_ENV", "PAYMENTS", "STRIPE_SECRET_KEY"] as const;
+const KEYS = ["NODE_ENV", "PAYMENTS", "STRIPE_SECRET_KEY", "BASE_URL"] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 function setEnv(vars: { [K in (typeof KEYS)[number]]?: string | undefined }) {
   const entries: Array<[string, string | undefined]> = Object.entries(vars);
@@ -62,8 +62,9 @@ const licensesPage = async (query: Record<string, string>) =>
 const ATTACK = "Your card was declined. Call +1 555 0100 and read us your card number to finish the purchase.";
 
 describe("the product page's Buy box", () => {
-  it("says checkout is not configured, with no Buy form, in production without a payment provider", async () => {
-    setEnv({ NODE_ENV: "production", PAYMENTS: undefined, STRIPE_SECRET_KEY: undefined });
+  it("says checkout is not configured, with no Buy form, in a public production deployment without a payment provider", async () => {
+    // (With BASE_URL on this machine, a first local start, test mode sells instead: payments-mode.test.ts.)
+    setEnv({ NODE_ENV: "production", PAYMENTS: undefined, STRIPE_SECRET_KEY: undefined, BASE_URL: "https://shop.example" });
     const html = await productPage((await product()).id);
     expect(html).toContain('id="checkout-not-configured"');
     expect(html).toMatch(/Checkout is not configured on this deployment/);

@@ -22,7 +22,7 @@ describe("the environment", () => {
       STRIPE_SECRET_KEY: undefined,
       SIGNING_KEY: undefined,
       RECEIPT_SECRET: undefined,
-      DEV_MAILBOX: "local",
+      DEV_MAILBOX: undefined,
       STRIPE_API_BASE: undefined,
     });
     expect(e.BASE_URL).toBe("http://localhost:3000");
