@@ -64,7 +64,7 @@ export default defineConfig(
       "node_modules/**",
       "lib/generated/**",
       "prisma/generated/**",
-      "integrations/**", // other languages' SDKs, each with its own tooling
+      "sdks/**", // other languages' SDKs, each with its own tooling
       "test-results/**",
       "playwright-report/**",
       "e2e/artifacts/**",

@@ -7,8 +7,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
-  // generate_license_integration reads its code from integrations/ at run time (lib/agents/devtools/integration/sources.ts).
-  outputFileTracingIncludes: { "/*": ["./integrations/**/*"] },
+  // generate_license_integration reads its code from sdks/ at run time (lib/agents/devtools/integration/sources.ts).
+  outputFileTracingIncludes: { "/*": ["./sdks/**/*"] },
   typescript: {
     // CI has run `npm run typecheck` (the same tsconfig) before it builds (.ci/run sets this): a second check in the
     // build would add a minute and find nothing new. Any other build checks the types itself.

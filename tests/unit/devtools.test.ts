@@ -33,7 +33,7 @@ function fencedBlocks(markdown: string): Array<{ path?: string; lang: string; co
 
 const EXPECTED_LANGS: Record<IntegrationLanguage, string[]> = {
   c: ["c"],
-  // The signed license file check is one C file shared by C, C++ and JUCE (integrations/shared).
+  // The signed license file check is one C file shared by C, C++ and JUCE (sdks/shared).
   cpp: ["cpp", "c"],
   rust: ["rust", "toml"],
   python: ["python"],

@@ -1,5 +1,5 @@
 /**
- * The integration sources under integrations/, as they are in the repository (placeholder values in place), pass
+ * The integration sources under sdks/, as they are in the repository (placeholder values in place), pass
  * their own compilers and linters, and say what lib/agents/devtools/options.ts says. Running them against the
  * service is tests/integration/integrations.test.ts's job.
  */
@@ -13,7 +13,7 @@ import { SOURCE_APP_ID, SOURCE_SERVER_URL } from "@/lib/agents/devtools/integrat
 import { activateRequestSchema } from "@/lib/licensing/schemas";
 import { has, mustRun, SYSTEM_PYTHON, tools } from "../helpers/integration-programs";
 
-const src = join(process.cwd(), "integrations");
+const src = join(process.cwd(), "sdks");
 const at = (path: string) => join(src, path);
 const read = (path: string) => readFileSync(at(path), "utf8");
 const tmp = mkdtempSync(join(tmpdir(), "integration-sources-"));

@@ -4,7 +4,7 @@ import { DEFAULT_APP_ID } from "../inputs.ts";
 import { publicKeyLines, type IntegrationContext, type IntegrationFile } from "./common.ts";
 
 /**
- * The integration code lives as real source files under `integrations/` at the repository root, where their own
+ * The integration code lives as real source files under `sdks/` at the repository root, where their own
  * compilers and linters see them (tests/unit/integration-sources.test.ts). Each is a working program for the
  * placeholder values below; the generator reads it and fills in this request's values, nothing more.
  */
@@ -27,10 +27,10 @@ const SOURCE_CONTEXT: IntegrationContext = {
 };
 
 // The server runs from the repository root (`npm start`, the tests); next.config.ts traces the folder into builds.
-const ROOT = join(process.cwd(), "integrations");
+const ROOT = join(process.cwd(), "sdks");
 const cache = new Map<string, string>();
 
-/** A file under integrations/, as it is in the repository. */
+/** A file under sdks/, as it is in the repository. */
 export function integrationSource(path: string): string {
   let text = cache.get(path);
   if (text === undefined) {
@@ -55,14 +55,14 @@ export function filledSource(path: string, ctx: IntegrationContext, keys?: KeyEn
     const placeholder = publicKeyLines(SOURCE_CONTEXT, keys.line, keys.comment);
     const parts = text.split(`${placeholder}\n`);
     // A missing or repeated entry means the source file and its language module disagree: a bug, not an input.
-    if (parts.length !== 2) throw new Error(`integrations/${path}: expected one LICENSE_PUBLIC_KEYS placeholder line ${JSON.stringify(placeholder)}`);
+    if (parts.length !== 2) throw new Error(`sdks/${path}: expected one LICENSE_PUBLIC_KEYS placeholder line ${JSON.stringify(placeholder)}`);
     text = parts.join(`${publicKeyLines(ctx, keys.line, keys.comment)}\n`);
   }
   text = replaceAll(text, SOURCE_SERVER_URL, ctx.serverUrl);
   return replaceAll(text, SOURCE_APP_ID, ctx.appId);
 }
 
-/** A file of the generated Markdown, read from `integrations/<source>` and filled in. */
+/** A file of the generated Markdown, read from `sdks/<source>` and filled in. */
 export function sourceFile(path: string, lang: string, source: string, ctx: IntegrationContext, keys?: KeyEntrySyntax): IntegrationFile {
   return { path, lang, code: filledSource(source, ctx, keys) };
 }

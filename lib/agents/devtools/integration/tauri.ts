@@ -2,7 +2,7 @@ import { commonNotes, publicKeySetupStep, type IntegrationContext, type Integrat
 import { rustLicenseModule } from "./rust.ts";
 import { sourceFile } from "./sources.ts";
 
-// src-tauri/src/license.rs is the Rust integration's module (integrations/rust/src/license.rs), not a copy.
+// src-tauri/src/license.rs is the Rust integration's module (sdks/rust/src/license.rs), not a copy.
 export function tauriIntegration(ctx: IntegrationContext): IntegrationDoc {
   return {
     title: "Tauri",
