@@ -11,10 +11,26 @@ import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
 /** Seat models sold by the seat: the buyer chooses how many. */
 const SEAT_PRICED = new Set(["per-seat", "per-user"]);
 
+/** Why a product may not be sold now; each code also names the refund of a payment that arrives for it anyway. */
+export type SaleRefusal = "product_removed" | "seller_suspended" | "product_unlisted";
+
+/**
+ * The one rule for "may this product be sold now", or why not: only a listed ("active") product of a seller who is
+ * not suspended. Checked when a checkout opens or is priced (buyableProduct: the Buy form, the checkout API, ACP)
+ * and again when its payment arrives (fulfilOrder), so a checkout opened before a suspension or a removal never
+ * turns into a license.
+ */
+export function saleRefusal(product: { status: string; developer: { suspendedAt: Date | null } }): SaleRefusal | null {
+  if (product.status === "removed") return "product_removed";
+  if (product.status === "suspended" || product.developer.suspendedAt !== null) return "seller_suspended";
+  if (product.status !== "active") return "product_unlisted";
+  return null;
+}
+
 /** A listed product with what pricing a purchase needs. */
 export async function buyableProduct(productId: string) {
-  const product = await getDb().product.findFirst({
-    where: { id: productId, status: "active" },
+  const found = await getDb().product.findUnique({
+    where: { id: productId },
     select: {
       id: true,
       developerId: true,
@@ -26,9 +42,12 @@ export async function buyableProduct(productId: string) {
       pluginId: true,
       maxMachines: true,
       seatModel: true,
+      status: true,
+      developer: { select: { suspendedAt: true } },
     },
   });
-  if (!product) throw notFound("product", `No listed product has the id "${productId}"; unlisted products cannot be bought.`);
+  if (!found || saleRefusal(found)) throw notFound("product", `No listed product has the id "${productId}"; unlisted products cannot be bought.`);
+  const { status: _status, developer: _developer, ...product } = found;
   return product;
 }
 export type BuyableProduct = Awaited<ReturnType<typeof buyableProduct>>;
