@@ -2,6 +2,7 @@ import { getDb } from "../db.ts";
 import { publishBlocker } from "../selling/publish-gate.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
+import { closeOpenCheckouts, expireClosedSessions, type ClosedCheckout } from "../checkout/close-order.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
 import { containsText, DEFAULT_LIMIT } from "./search.ts";
@@ -97,20 +98,30 @@ async function getAdminProduct(id: string): Promise<AdminProduct> {
 }
 
 /**
- * Removes a listing with a reason the seller sees on their products page. The seller cannot relist it
- * (setProductStatus refuses "removed"); licenses already sold keep validating. Conditional on the status read, so
- * a seller's change in between is not overwritten silently: the operator is asked to retry.
+ * Removes a listing with a reason the seller sees. The seller cannot relist it (setProductStatus refuses "removed");
+ * licenses already sold keep validating. Its open checkouts are closed in the same transaction (coupon redemptions
+ * given back; Stripe's sessions expired after the commit, best-effort), and a payment that still arrives is
+ * refunded by fulfilment, never turned into a license. Conditional on the status read, so a seller's change in
+ * between is not overwritten silently: the operator is asked to retry.
  */
-export async function removeProduct(admin: Admin, id: string, reason: string): Promise<AdminProduct> {
+export async function removeProduct(admin: Admin, id: string, reason: string, now = new Date()): Promise<AdminProduct> {
+  let closed: ClosedCheckout[] = [];
   await getDb().$transaction(async (tx) => {
     const product = await tx.product.findUnique({ where: { id }, select: { status: true } });
     if (!product) throw notFound("product");
     if (product.status === "removed") throw new AppError("product_already_removed", 409, "This listing is already removed.");
+    closed = await closeOpenCheckouts(tx, { productId: id }, now);
     const { count } = await tx.product.updateMany({ where: { id, status: product.status }, data: { status: "removed", moderationReason: reason } });
     if (count !== 1) throw new AppError("listing_changed", 409, "This listing changed in the meantime; reload and try again.");
-    await writeAudit(tx, admin, { action: "product.remove", targetType: "product", targetId: id, detail: { reason, from: product.status } });
+    await writeAudit(tx, admin, {
+      action: "product.remove",
+      targetType: "product",
+      targetId: id,
+      detail: { reason, from: product.status, checkouts_closed: closed.length },
+    });
   });
   clearReadCache();
+  await expireClosedSessions(closed);
   return getAdminProduct(id);
 }
 

@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
+import { closeOpenCheckouts, expireClosedSessions, type ClosedCheckout } from "../checkout/close-order.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
 import { containsText, DEFAULT_LIMIT } from "./search.ts";
@@ -77,30 +78,35 @@ export async function getSeller(id: string): Promise<AdminSeller> {
 }
 
 /**
- * Suspends a seller: their listed products become "suspended" (gone from the store, the catalog API and MCP), and
- * the publishing gate refuses them from now on. Licenses already sold are untouched and keep validating. The seller,
- * their products and the audit entry change in one transaction, conditional on the seller not being suspended yet,
- * so two operators racing suspend once.
+ * Suspends a seller: their listed products become "suspended" (gone from the store, the catalog API and MCP), their
+ * open checkouts are closed (coupon redemptions given back; Stripe's sessions expired after the commit, best-effort),
+ * and the publishing gate refuses them from now on. A payment that still arrives for one of their products is
+ * refunded by fulfilment, never turned into a license. Licenses already sold are untouched and keep validating. The
+ * seller, their checkouts, their products and the audit entry change in one transaction, conditional on the seller
+ * not being suspended yet, so two operators racing suspend once.
  */
 export async function suspendSeller(admin: Admin, id: string, reason: string, now = new Date()): Promise<AdminSeller> {
   const db = getDb();
+  let closed: ClosedCheckout[] = [];
   await db.$transaction(async (tx) => {
     const claimed = await tx.developer.updateMany({ where: { id, suspendedAt: null }, data: { suspendedAt: now, suspendedReason: reason } });
     if (claimed.count !== 1) {
       if (!(await tx.developer.findUnique({ where: { id }, select: { id: true } }))) throw notFound("seller");
       throw new AppError("seller_already_suspended", 409, "This seller is already suspended.");
     }
+    closed = await closeOpenCheckouts(tx, { developerId: id }, now);
     const hidden = await tx.product.updateMany({ where: { developerId: id, status: "active" }, data: { status: "suspended" } });
     await writeAudit(tx, admin, {
       action: "seller.suspend",
       targetType: "developer",
       targetId: id,
-      detail: { reason, products_hidden: hidden.count },
+      detail: { reason, products_hidden: hidden.count, checkouts_closed: closed.length },
     });
   });
   // This instance's marketplace reads forget the listings at once (after commit, so no reader re-caches them);
   // other instances within LISTING_CACHE_TTL_MS.
   clearReadCache();
+  await expireClosedSessions(closed);
   return getSeller(id);
 }
 

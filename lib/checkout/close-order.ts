@@ -1,5 +1,6 @@
 import { getDb, type Db } from "../db.ts";
 import { releaseRedemption } from "../coupons/apply-coupon.ts";
+import { expireStripeSession } from "../payments/stripe-provider.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -20,6 +21,45 @@ export async function closeOrder(tx: Tx, orderId: string, to: "expired" | "faile
 /** closeOrder in its own transaction, for callers outside one. */
 export function closeOrderNow(orderId: string, to: "expired" | "failed" | "cancelled"): Promise<boolean> {
   return getDb().$transaction((tx) => closeOrder(tx, orderId, to));
+}
+
+/** A checkout closeOpenCheckouts closed: its provider's session, if any, is expired once the transaction commits. */
+export interface ClosedCheckout {
+  id: string;
+  provider: string;
+  providerSessionId: string | null;
+}
+
+/**
+ * Closes the open checkouts (orders not paid yet) of what the operator is hiding, a seller's or one product's, inside
+ * the caller's transaction: each through closeOrder, so its coupon redemption comes back once; those already past
+ * their expiry become "expired", the rest "cancelled". Run before the listings' own rows change, so it takes the
+ * order rows first, as a payment's fulfilment does (order, then product): the two wait for each other instead of
+ * deadlocking, and whichever commits first wins cleanly. A payment that arrives anyway (a Stripe session paid just
+ * now, a checkout opened while this commits) is refused by fulfilOrder and refunded.
+ */
+export async function closeOpenCheckouts(tx: Tx, of: { developerId: string } | { productId: string }, now = new Date()): Promise<ClosedCheckout[]> {
+  const open = await tx.order.findMany({
+    where: { status: "open", ...("productId" in of ? { productId: of.productId } : { product: { developerId: of.developerId } }) },
+    select: { id: true, provider: true, providerSessionId: true, expiresAt: true },
+    orderBy: { id: "asc" },
+  });
+  const closed: ClosedCheckout[] = [];
+  for (const o of open) {
+    if (await closeOrder(tx, o.id, o.expiresAt <= now ? "expired" : "cancelled")) {
+      closed.push({ id: o.id, provider: o.provider, providerSessionId: o.providerSessionId });
+    }
+  }
+  return closed;
+}
+
+/**
+ * After the commit: expires the closed checkouts' Stripe Checkout Sessions, so their pages stop taking payments.
+ * Best-effort (expireStripeSession logs what fails), ten at a time; test-mode checkouts have no session elsewhere.
+ */
+export async function expireClosedSessions(closed: ClosedCheckout[]): Promise<void> {
+  const sessions = closed.flatMap((o) => (o.provider === "stripe" && o.providerSessionId ? [o.providerSessionId] : []));
+  for (let i = 0; i < sessions.length; i += 10) await Promise.all(sessions.slice(i, i + 10).map(expireStripeSession));
 }
 
 /**

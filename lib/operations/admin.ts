@@ -70,7 +70,8 @@ export const ADMIN = [
   operation({
     id: "suspendSeller",
     summary: "Suspend a seller",
-    description: "Hides the seller's listed products and stops them publishing; licenses already sold keep validating.",
+    description:
+      "Hides the seller's listed products, closes their open checkouts (coupon redemptions given back, Stripe sessions expired) and stops them publishing; a payment that still arrives for one of their products is refunded, never licensed. Licenses already sold keep validating.",
     tag: "Admin",
     auth: "admin",
     http: { method: "POST", path: "/api/admin/sellers/{id}/suspend" },
@@ -105,7 +106,8 @@ export const ADMIN = [
   operation({
     id: "removeProduct",
     summary: "Remove a listing",
-    description: "Unlists the product with a reason its seller sees; the seller cannot relist it.",
+    description:
+      "Unlists the product with a reason its seller sees; the seller cannot relist it. Its open checkouts are closed (coupon redemptions given back, Stripe sessions expired); a payment that still arrives is refunded, never licensed.",
     tag: "Admin",
     auth: "admin",
     http: { method: "POST", path: "/api/admin/products/{id}/remove" },

@@ -73,3 +73,18 @@ export function stripeProvider(): PaymentProvider {
     },
   };
 }
+
+/**
+ * Expires an open Stripe Checkout Session, so its page can no longer take a payment (the order was closed here).
+ * Best-effort: a failure (Stripe unreachable, the session already complete or expired, Stripe no longer configured)
+ * is logged and answered false, never thrown; a payment that still arrives is refused by fulfilment and refunded.
+ */
+export async function expireStripeSession(sessionId: string): Promise<boolean> {
+  try {
+    await stripeClient().checkout.sessions.expire(sessionId);
+    return true;
+  } catch (error) {
+    console.error(`Stripe: checkout session ${sessionId} could not be expired:`, (error as Error).message);
+    return false;
+  }
+}

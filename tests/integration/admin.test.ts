@@ -362,7 +362,11 @@ describe("the audit log", () => {
       "order.refund",
     ]);
     expect(mine.every((e) => e.actor_email === ADMIN_EMAIL)).toBe(true);
-    expect(mine.find((e) => e.action === "seller.suspend")?.detail).toEqual({ reason: "Chargebacks on every sale", products_hidden: 1 });
+    expect(mine.find((e) => e.action === "seller.suspend")?.detail).toEqual({
+      reason: "Chargebacks on every sale",
+      products_hidden: 1,
+      checkouts_closed: 0,
+    });
     const filtered = await rest("listAuditEntries", { cookie: cookies.admin, query: { action: "seller.reinstate", target_id: fx.sellerId } });
     expect(filtered.body.entries).toHaveLength(1);
   });
