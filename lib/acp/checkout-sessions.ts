@@ -359,7 +359,17 @@ export async function completeSession(id: string, req: CompleteSessionRequest, a
     const pay = prepared;
     await db.$transaction(async (tx) => {
       await pay.commit(tx, order.id);
-      await fulfilOrder(tx, order.id, now, { providerPaymentId: pay.providerPaymentId });
+      const f = await fulfilOrder(tx, order.id, now, { providerPaymentId: pay.providerPaymentId });
+      // Suspended or removed since it was priced a moment ago: thrown, so the payment is given back (abort) as for any
+      // failure, and nothing of the sale commits.
+      if (f.refused) {
+        throw new AppError(
+          "invalid_item_id",
+          400,
+          `The product "${product.id}" can no longer be bought (${f.refused}); the payment is given back.`,
+          field("line_items.0.id", "is not a listed product"),
+        );
+      }
       const paid = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } });
       if (paid.status !== "paid") throw new Error(`order ${order.id} is ${paid.status} after fulfilment`);
       const done = await tx.acpCheckoutSession.updateMany({ where: { id, status: "in_progress" }, data: { status: "completed", orderId: order.id } });

@@ -1,3 +1,4 @@
+import { releaseRedemption } from "../coupons/apply-coupon.ts";
 import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
@@ -8,6 +9,7 @@ import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
+import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -18,6 +20,18 @@ export interface PaidFacts {
   taxCents?: number | null;
 }
 
+/** What fulfilment did: a license issued, nothing (the order was already paid), or a payment refused with why. */
+interface Fulfilment {
+  fulfilled: boolean;
+  licenseKey?: string;
+  /**
+   * The payment arrived for a product that may not be sold any more (saleRefusal: removed, its seller suspended,
+   * unlisted): the order is recorded paid, its sale is in the ledger, no license was issued, and the caller must give
+   * the money back (applyPaymentEvent refunds it; an ACP completion aborts its payment).
+   */
+  refused?: SaleRefusal;
+}
+
 /**
  * Paid order → its sale, discount, platform fee and tax in the ledger → license for the product with its
  * max_machines × the seats bought (a full license, also for products with trials) → the key's e-mail in the outbox.
@@ -25,8 +39,13 @@ export interface PaidFacts {
  * ledger's unique keys) make a replay or a race of two completions record one sale, issue one license and send one
  * e-mail. The seller's webhooks (order.paid, then license.created) are queued in it too; the caller kicks the webhook
  * outbox after the commit.
+ *
+ * Whether the product may still be sold is checked again here (saleRefusal), after the update has taken the order's
+ * row: a suspension or removal that committed first is seen (it closed the order, or it hid the product), and one
+ * still committing waits for this order's row and then finds it paid, a sale made before it. A refused payment gets
+ * no license and its checkout's coupon redemption back; the caller refunds it.
  */
-export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: PaidFacts = {}): Promise<{ fulfilled: boolean; licenseKey?: string }> {
+export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: PaidFacts = {}): Promise<Fulfilment> {
   const data = { status: "paid", paidAt, providerPaymentId: paid.providerPaymentId ?? null, taxCents: paid.taxCents ?? null };
   // An open order still holds its coupon redemption. One already closed (expired by the sweep, say, while the
   // buyer's payment was in flight) gave it back, so the paid order takes it again, past the limit if need be: the
@@ -36,13 +55,22 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   if (fromClosed.count === 0) return { fulfilled: false };
   const order = await tx.order.findUniqueOrThrow({
     where: { id: orderId },
-    include: { product: { include: { developer: { select: { name: true } } } } },
+    include: { product: { include: { developer: { select: { name: true, suspendedAt: true } } } } },
   });
-  if (fromOpen.count === 0 && order.couponId) {
+  const refused = saleRefusal(order.product);
+  if (refused) {
+    // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
+    if (fromOpen.count > 0 && order.couponId) await releaseRedemption(tx, order.couponId);
+  } else if (fromOpen.count === 0 && order.couponId) {
     await tx.coupon.updateMany({ where: { id: order.couponId }, data: { redemptions: { increment: 1 } } });
   }
+  // The money came in either way: the ledger records the sale, and a refused one's refund against it.
   await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
   await emitSellerEvent(tx, order.product.developerId, "order.paid", { order: orderPayload(order) }, order.id, paidAt);
+  if (refused) {
+    console.error(`order ${order.id}: paid, but ${refused}: no license issued; the payment is refunded`);
+    return { fulfilled: false, refused };
+  }
   const license = await issueLicense(
     tx,
     {

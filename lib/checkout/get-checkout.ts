@@ -108,6 +108,12 @@ export async function getCheckoutView(sessionId: string, now = Date.now()) {
       maxMachines: order.product.maxMachines,
     },
     license: order.license ? { key: order.license.key, maxMachines: order.license.maxMachines } : null,
+    /**
+     * Paid but never licensed, its payment refunded whole (reserved or done): it arrived for a product that could no
+     * longer be sold (lib/checkout/fulfil-order.ts). No key will come.
+     */
+    refusedAndRefunded:
+      order.status === "paid" && !order.license && order.refundedCents > 0 && order.refundedCents >= order.amountCents + (order.taxCents ?? 0),
     emailStatus: order.license ? await emailStatus(order.id) : null,
   };
 }

@@ -64,6 +64,8 @@ export interface RefundEmailData {
   /** Everything paid has now gone back: the license is revoked. */
   full: boolean;
   reason: string;
+  /** The order never had a license (its payment was refused, e.g. the seller was suspended before it arrived). */
+  unlicensed?: boolean;
 }
 
 /** To the buyer: money went back to their payment method; a full refund ends the license, a partial one keeps it. */
@@ -73,9 +75,11 @@ export function refundEmail(d: RefundEmailData): RenderedEmail {
   const subject = oneLine(`Refund of ${amount} for ${d.productName}`);
   const paragraphs = [
     `${amount} is on its way back to the payment method you used. Banks usually show it within 5 to 10 business days.`,
-    d.full
-      ? "Because the whole purchase was refunded, its license key no longer works: apps that check it will report that the purchase was refunded."
-      : "Your license key keeps working: this was a partial refund.",
+    d.unlicensed
+      ? "No license key was issued for this order."
+      : d.full
+        ? "Because the whole purchase was refunded, its license key no longer works: apps that check it will report that the purchase was refunded."
+        : "Your license key keeps working: this was a partial refund.",
   ];
   const rows: Array<[string, string]> = [
     ["Product", d.productName],

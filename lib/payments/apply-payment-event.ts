@@ -1,6 +1,8 @@
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { closeOrder } from "../checkout/close-order.ts";
 import { fulfilOrder, type PaidFacts } from "../checkout/fulfil-order.ts";
+import type { SaleRefusal } from "../checkout/quote-checkout.ts";
+import { refundReserved, reserveMarketplaceRefund } from "../refunds/refund-order.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
@@ -65,10 +67,21 @@ function paidRefusal(
   return null;
 }
 
+/** What the buyer's refund says when a payment arrived for something that may no longer be sold (its code first). */
+const REFUSED_SALE: Record<SaleRefusal, string> = {
+  seller_suspended: "seller_suspended: the marketplace suspended this seller before your payment arrived, so no license was issued",
+  product_removed: "product_removed: the marketplace removed this listing before your payment arrived, so no license was issued",
+  product_unlisted: "product_unlisted: the seller stopped selling this product before your payment arrived, so no license was issued",
+};
+
 /**
  * Applies a payment event exactly once (applyOnce: the event's record and its effect commit in one transaction, so a
  * retry or a concurrent duplicate delivery finds the record and changes nothing). Test-mode payments and Stripe
- * webhooks both end here, and fulfilment is the same for both.
+ * webhooks both end here, and fulfilment is the same for both. A payment for a product that may no longer be sold
+ * (fulfilOrder refuses it: removed, its seller suspended, unlisted) issues no license: the order is recorded paid and
+ * the whole payment is reserved for the marketplace's refund in the same transaction, then refunded through the
+ * refund machinery once it has committed (Stripe: a refund of the PaymentIntent; test mode: at once), so a
+ * redelivered event, a duplicate already recorded, refunds nothing more.
  */
 export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): Promise<AppliedEvent> {
   // A test-mode payment counts only while test mode is this deployment's provider. Refused before anything is
@@ -78,7 +91,7 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
     return { duplicate: false, applied: false, fulfilled: false, reason: "test_mode_off" };
   }
   const not = (reason: string) => ({ applied: false, fulfilled: false, reason, outcome: reason });
-  type Effect = { applied: boolean; fulfilled: boolean; reason?: string; outcome: string };
+  type Effect = { applied: boolean; fulfilled: boolean; reason?: string; outcome: string; refundId?: string };
   const result = await applyOnce(
     { id: event.id, provider: event.provider, type: event.type, orderId: event.orderId },
     async (tx): Promise<Effect> => {
@@ -97,6 +110,16 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
             return not(refused.reason);
           }
           const f = await fulfilOrder(tx, order.id, now, event.paid);
+          if (f.refused) {
+            const refund = await reserveMarketplaceRefund(tx, order.id, REFUSED_SALE[f.refused]);
+            return {
+              applied: true,
+              fulfilled: false,
+              reason: f.refused,
+              refundId: refund.id,
+              outcome: `not fulfilled (${f.refused}): refund ${refund.amountCents} ${order.currency}`,
+            };
+          }
           return { applied: true, fulfilled: f.fulfilled, outcome: f.fulfilled ? "fulfilled" : "already paid" };
         }
         case "failed":
@@ -111,6 +134,8 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
     },
   );
   if (result.duplicate) return { duplicate: true, applied: false, fulfilled: false };
+  // The refused payment goes back now its order and reservation have committed (never throws; kicks the outboxes).
+  if (result.refundId) await refundReserved(result.refundId);
   if (result.fulfilled) {
     kickOutbox();
     kickWebhooks(); // order.paid and license.created to the seller's endpoints

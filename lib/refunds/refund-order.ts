@@ -9,7 +9,7 @@ import { licenseCache } from "../licensing/license-state.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
 import { formatPrice } from "../pricing.ts";
 import type { RefundOut } from "./schemas.ts";
-import { orderTotal, settleRefund } from "./settle-refund.ts";
+import { orderTotal, settleRefund, type Tx } from "./settle-refund.ts";
 
 /** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
 type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
@@ -125,36 +125,13 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
         : "The buyer's bank already returned this payment (a lost dispute).",
     );
   }
-  const total = orderTotal(order);
   const remaining = remainingOf(order);
   const amount = input.amountCents ?? remaining;
   if (amount <= 0 || amount > remaining) throw exceeds(remaining, order.currency);
 
   const id = newRefundId();
-  const initiatedBy = input.actor.kind;
   await db.$transaction(async (tx) => {
-    // Succeeds only while what has been refunded (or reserved) leaves room for this amount: of two racing refunds
-    // for what remains, one reserves it and the other finds nothing left.
-    const reserved = await tx.order.updateMany({
-      where: { id: order.id, status: "paid", refundedCents: { lte: total - amount } },
-      data: { refundedCents: { increment: amount } },
-    });
-    if (reserved.count === 0) {
-      const now = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amountCents: true, taxCents: true, refundedCents: true } });
-      throw exceeds(remainingOf(now), order.currency);
-    }
-    await tx.refund.create({
-      data: {
-        id,
-        orderId: order.id,
-        amountCents: amount,
-        currency: order.currency,
-        reason,
-        initiatedBy,
-        actorEmail: input.actor.email,
-        status: "pending",
-      },
-    });
+    await reserveRefund(tx, order, id, amount, { reason, initiatedBy: input.actor.kind, actorEmail: input.actor.email });
     // An operator's refund is audited in the transaction that commits to it (lib/admin/audit.ts).
     if (input.actor.kind === "operator") {
       await writeAudit(tx, input.actor, {
@@ -168,16 +145,10 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
 
   const answer = await askProvider(order, id, amount);
   if (!answer.ok) {
-    await db.$transaction(async (tx) => {
-      const released = await tx.refund.updateMany({ where: { id, status: "pending" }, data: { status: "failed" } });
-      if (released.count > 0) await tx.order.update({ where: { id: order.id }, data: { refundedCents: { decrement: amount } } });
-    });
+    await failRefund(id, order.id, amount);
     throw answer.error;
   }
-  const settled = await db.$transaction((tx) => settleRefund(tx, id, answer.providerRefundId), { maxWait: 10_000, timeout: 20_000 });
-  if (settled.licenseKey) licenseCache().invalidate(settled.licenseKey);
-  kickOutbox();
-  kickWebhooks();
+  const settled = await settleNow(id, answer.providerRefundId);
   const row = await db.refund.findUniqueOrThrow({ where: { id } });
   const after = await db.order.findUniqueOrThrow({ where: { id: order.id }, select: { license: { select: { revocation: true } } } });
   return {
@@ -193,6 +164,101 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
     createdAt: row.createdAt,
     full: settled.settled ? settled.full : after.license?.revocation === "refunded",
   };
+}
+
+/**
+ * Reserves `amount` of a paid order for a new pending refund, in the caller's transaction: one conditional update of
+ * the order's refundedCents succeeds only while what has been refunded (or reserved) leaves room for it, so of two
+ * racing refunds for what remains, one reserves it and the other finds nothing left (409 refund_exceeds_remaining).
+ */
+async function reserveRefund(
+  tx: Tx,
+  order: { id: string; currency: string; amountCents: number; taxCents: number | null },
+  id: string,
+  amount: number,
+  by: { reason: string; initiatedBy: "seller" | "operator"; actorEmail: string | null },
+): Promise<void> {
+  const total = orderTotal(order);
+  const reserved = await tx.order.updateMany({
+    where: { id: order.id, status: "paid", refundedCents: { lte: total - amount } },
+    data: { refundedCents: { increment: amount } },
+  });
+  if (reserved.count === 0) {
+    const now = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amountCents: true, taxCents: true, refundedCents: true } });
+    throw exceeds(remainingOf(now), order.currency);
+  }
+  await tx.refund.create({ data: { id, orderId: order.id, amountCents: amount, currency: order.currency, ...by, status: "pending" } });
+}
+
+/** A refund the provider refused: failed, and its reservation given back (once: conditional on it being pending). */
+async function failRefund(id: string, orderId: string, amount: number): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    const released = await tx.refund.updateMany({ where: { id, status: "pending" }, data: { status: "failed" } });
+    if (released.count > 0) await tx.order.update({ where: { id: orderId }, data: { refundedCents: { decrement: amount } } });
+  });
+}
+
+/** settleRefund in its own transaction, then what follows its commit: the license cache, the mail and webhook outboxes. */
+async function settleNow(id: string, providerRefundId: string | null) {
+  const settled = await getDb().$transaction((tx) => settleRefund(tx, id, providerRefundId), { maxWait: 10_000, timeout: 20_000 });
+  if (settled.licenseKey) licenseCache().invalidate(settled.licenseKey);
+  kickOutbox();
+  kickWebhooks();
+  return settled;
+}
+
+/**
+ * The marketplace's own refund, which no person asks for: a payment fulfilment refused (the product may no longer be
+ * sold, lib/checkout/fulfil-order.ts) goes back whole. Stored as the operator's refund without an address (the
+ * seller's dashboard says "The marketplace"); its reason starts with the refusal's code ("seller_suspended: …").
+ */
+export const isMarketplaceRefund = (r: { initiatedBy: string; actorEmail: string | null }) => r.initiatedBy === "operator" && r.actorEmail === null;
+
+/**
+ * Reserves the whole of a just-paid order for the marketplace's own refund, in the payment event's transaction, so
+ * the order, its ledger and the pending refund commit together (a redelivered event finds the event recorded and
+ * refunds nothing more). refundReserved asks the provider once that transaction has committed.
+ */
+export async function reserveMarketplaceRefund(tx: Tx, orderId: string, reason: string): Promise<{ id: string; amountCents: number }> {
+  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { id: true, currency: true, amountCents: true, taxCents: true } });
+  const id = newRefundId();
+  const amount = orderTotal(order);
+  await reserveRefund(tx, order, id, amount, { reason, initiatedBy: "operator", actorEmail: null });
+  return { id, amountCents: amount };
+}
+
+/**
+ * Asks the provider for a reserved refund and settles it (ledger, license, the buyer's mail), for a refund reserved
+ * by another transaction (reserveMarketplaceRefund) or left pending by a process that stopped (resumeAbandonedRefunds).
+ * Never throws: a refusal fails the refund and gives its reservation back, and is logged for the operator, who can
+ * refund by hand; when the provider cannot be reached the refund stays pending and the refund sweep asks again.
+ * Stripe's idempotency key is the refund's, so asking again never refunds twice.
+ */
+export async function refundReserved(refundId: string): Promise<RefundResult["status"]> {
+  const db = getDb();
+  try {
+    const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId } });
+    if (refund.status !== "pending") return refund.status as RefundResult["status"];
+    const order = await db.order.findUniqueOrThrow({
+      where: { id: refund.orderId },
+      select: { id: true, provider: true, providerPaymentId: true, payoutAccountId: true },
+    });
+    const answer = await askProvider(order, refund.id, refund.amountCents);
+    if (answer.ok) {
+      await settleNow(refund.id, answer.providerRefundId);
+      return "succeeded";
+    }
+    if (answer.error.code === "payment_provider_unavailable") {
+      console.error(`refund ${refund.id} of order ${order.id}: the provider could not be reached; the refund sweep asks again`);
+      return "pending";
+    }
+    await failRefund(refund.id, order.id, refund.amountCents);
+    console.error(`refund ${refund.id} of order ${order.id} was REFUSED (${answer.error.detail}); refund the order from the operator's console`);
+    return "failed";
+  } catch (error) {
+    console.error(`refund ${refundId}: could not be completed; the refund sweep asks again`, error);
+    return "pending";
+  }
 }
 
 /** The API's view of a refund. */

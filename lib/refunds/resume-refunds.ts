@@ -4,6 +4,7 @@ import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
+import { isMarketplaceRefund, refundReserved } from "./refund-order.ts";
 import { settleRefund } from "./settle-refund.ts";
 
 /** A refund still "pending" this long was abandoned: its request died with the process that made it. */
@@ -15,8 +16,10 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
  * provider knows, never by asking again: Stripe's refunds of the payment are listed and the one carrying our refund
  * id in its metadata settles it (ledger, license, the buyer's mail) or, refused, fails it; when Stripe has none, the
  * request never reached it, so the refund fails and its reservation is given back (the seller can refund again). A
- * test-mode refund moved no money, so it fails the same way. Each transition is conditional on "pending", so a
- * late settlement by the original process, or a second instance's sweep, applies once.
+ * test-mode refund moved no money, so it fails the same way. The marketplace's own refund of a payment it must not
+ * keep (isMarketplaceRefund) has nobody to ask again, so it is asked of the provider again instead (refundReserved,
+ * under the same idempotency key). Each transition is conditional on "pending", so a late settlement by the original
+ * process, or a second instance's sweep, applies once.
  */
 export async function resumeAbandonedRefunds(now = new Date()): Promise<{ settled: number; failed: number }> {
   const db = getDb();
@@ -43,6 +46,12 @@ export async function resumeAbandonedRefunds(now = new Date()): Promise<{ settle
         settled++;
         kickWebhooks(); // order.refunded (and license.revoked) to the seller's endpoints
       }
+      continue;
+    }
+    if (isMarketplaceRefund(refund) && !found) {
+      const status = await refundReserved(refund.id);
+      if (status === "succeeded") settled++;
+      if (status === "failed") failed++;
       continue;
     }
     const released = await db.$transaction(async (tx) => {

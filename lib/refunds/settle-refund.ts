@@ -111,6 +111,7 @@ export async function settleRefund(
     order.id,
     now,
   );
+  const licensed = (await tx.license.count({ where: { orderId: order.id } })) > 0;
   const mail = refundEmail({
     productName: order.product.name,
     developerName: order.product.developer.name,
@@ -119,6 +120,7 @@ export async function settleRefund(
     currency: order.currency,
     full: split.full,
     reason: refund.reason,
+    unlicensed: !licensed,
   });
   await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "refund", dedupeKey: `refund:${refund.id}` });
   // An order an agent platform bought through ACP: the platform hears of the refund (order_update webhook).

@@ -26,6 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await findCheckout((await params).session_id);
   let title = "Order not found";
   if (view?.status === "paid" && view.license) title = `Your ${view.product.name} license key`;
+  else if (view?.refusedAndRefunded) title = "Payment refunded";
   else if (view?.status === "paid" || view?.status === "open") title = "Waiting for payment confirmation";
   else if (view) title = `Checkout ${view.status}`;
   return { title, robots: { index: false } };
@@ -48,6 +49,24 @@ export default async function CheckoutSuccessPage({ params }: Props) {
     const downloads = await downloadsForLicenseKey(view.license.key);
     // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
     return <Paid view={view} license={view.license} downloads={downloads} now={Date.now()} />;
+  }
+
+  if (view.refusedAndRefunded) {
+    return (
+      <CheckoutFrame>
+        <StatusPanel
+          tone="stopped"
+          title="Your payment was refunded"
+          testId="checkout-refunded"
+          footer={<ProductSummary product={view.product} linkName showTagline={false} />}
+        >
+          <p>
+            {view.product.name} could no longer be sold when your payment arrived, so no license was issued and the whole payment is on its way back
+            to you. An e-mail to {view.buyerEmail} says more.
+          </p>
+        </StatusPanel>
+      </CheckoutFrame>
+    );
   }
 
   // Open, or paid a moment ago and still being fulfilled: reload every 3 s, without JavaScript (React hoists the tag).
