@@ -1,6 +1,6 @@
 import type { Db } from "../db.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
-import { absoluteUrl, paths } from "../urls.ts";
+import { absoluteUrl, paths, productIconPath } from "../urls.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -211,7 +211,7 @@ export async function acpOrderObject(db: Db | Tx, orderId: string): Promise<AcpO
         id: li,
         title: order.product.name,
         product_id: order.product.id,
-        image_url: absoluteUrl(order.product.iconUrl),
+        image_url: absoluteUrl(productIconPath(order.product.iconUrl)),
         url: absoluteUrl(paths.product(order.product.id)),
         quantity: { ordered: quantity, current, fulfilled: Math.min(fulfilled, current) },
         unit_price: Math.round(subtotal / quantity),

@@ -5,7 +5,7 @@ import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout
 import { env } from "../env.ts";
 import { formatPrice, platformFeeCents, PRICING } from "../pricing.ts";
 import { paymentMode } from "../payments/provider.ts";
-import { absoluteUrl, paths } from "../urls.ts";
+import { absoluteUrl, paths, productIconPath } from "../urls.ts";
 import { acpOrderObject } from "./order-object.ts";
 import type { AcpCheckoutSessionObject } from "./schemas.ts";
 import { ACP_API_VERSION } from "./version.ts";
@@ -312,7 +312,7 @@ export async function describeSession(session: AcpCheckoutSession, now = new Dat
         item: { id: product.id },
         quantity: session.quantity,
         name: product.name,
-        images: [absoluteUrl(product.iconUrl)],
+        images: [absoluteUrl(productIconPath(product.iconUrl))],
         unit_amount: unit,
         product_id: product.id,
         category: product.category,

@@ -3,7 +3,7 @@ import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/appl
 import { payoutReady } from "../selling/publish-gate.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
-import { absoluteUrl } from "../urls.ts";
+import { absoluteUrl, productIconPath } from "../urls.ts";
 import { paymentProvider } from "../payments/provider.ts";
 import { closeOrderNow, sweepExpiredCheckouts } from "./close-order.ts";
 import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout } from "./quote-checkout.ts";
@@ -104,7 +104,7 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
       orderId: order.id,
       productName: product.name,
       description: product.tagline,
-      imageUrl: absoluteUrl(product.iconUrl),
+      imageUrl: absoluteUrl(productIconPath(product.iconUrl)),
       unitAmountCents: product.priceCents,
       quantity: order.quantity,
       discountCents: order.discountCents,

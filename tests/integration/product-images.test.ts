@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { renderToStaticMarkup } from "react-dom/server";
 import { prerender } from "react-dom/static";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST as acpCreate } from "@/app/api/acp/checkout_sessions/route";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
+import { acpHeaders } from "../helpers/acp";
 import { updateProductAction } from "@/app/(dashboard)/dashboard/(app)/products/actions";
 import ProductPage, { generateMetadata } from "@/app/(store)/products/[id]/page";
 import { GET as detailsRoute } from "@/app/api/marketplace/product/[id]/route";
@@ -372,5 +375,17 @@ describe("a product saved before images were stored, still naming another site's
       }),
     );
     expect(imgSources(summary)).toEqual(["/icons/placeholder.svg"]);
+
+    // An agent's ACP checkout session (and so the Stripe Checkout line item, built by the same helper) never carries
+    // the other site's address either.
+    await getDb().product.update({ where: { id: product.id }, data: { status: "active" } });
+    const acp = await call(acpCreate, "/api/acp/checkout_sessions", {
+      method: "POST",
+      json: { line_items: [{ id: product.id }], currency: "usd", capabilities: { interventions: { supported: [] } } },
+      headers: { [CLIENT_ADDRESS_HEADER]: "198.51.100.61", ...acpHeaders() },
+    });
+    expect(acp.status, acp.text).toBe(201);
+    expect(acp.text).not.toContain("tracker.example");
+    expect(acp.text).toContain("/icons/placeholder.svg");
   });
 });
