@@ -13,7 +13,7 @@ export function absoluteUrl(pathOrUrl: string): string {
 export const SITE_IMAGE_PATH = /^\/(?:uploads|icons|screens)\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** What shows in place of a product icon that is not this site's (see productIconPath). */
-export const PLACEHOLDER_ICON_PATH = "/icons/placeholder.svg";
+const PLACEHOLDER_ICON_PATH = "/icons/placeholder.svg";
 
 /**
  * The path of an image this site serves, from a stored value or an absolute URL on this deployment (lib hands those

@@ -29,7 +29,7 @@ const productIdsOf = (coupon: Pick<Coupon, "productIds">): string[] =>
  * wording, the code typed being the only variable part, so a refusal tells a guesser nothing about which codes exist
  * (guessing itself is bounded by lib/coupons/try-budget.ts). The seller sees why in the dashboard.
  */
-export const invalidCode = (code: string) =>
+const invalidCode = (code: string) =>
   new AppError(
     "coupon_not_found",
     404,

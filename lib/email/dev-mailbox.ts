@@ -21,7 +21,7 @@ export function devMailboxEnabled(): boolean {
 }
 
 /** How far back the dev mailbox shows messages: a sign-in link or a key lies there readable for an hour at most. */
-export const DEV_MAILBOX_WINDOW_MS = 3_600_000;
+const DEV_MAILBOX_WINDOW_MS = 3_600_000;
 
 /**
  * Whether the operator's sign-in links are kept out of the dev mailbox: in production without a mail provider, unless

@@ -311,7 +311,7 @@ export type TargetFetch =
     };
 
 /** Redirects a GET follows at most, each checked as the first URL was. */
-export const MAX_GET_REDIRECTS = 3;
+const MAX_GET_REDIRECTS = 3;
 
 /**
  * GETs a file a seller named (a product image given by URL) under the same rules as a webhook delivery: every URL,

@@ -145,7 +145,7 @@ export async function saveImageFiles(developerId: string, files: readonly File[]
 }
 
 /** How long fetching one image given by URL may take, redirects included. */
-export const IMAGE_FETCH_TIMEOUT_MS = 10_000;
+const IMAGE_FETCH_TIMEOUT_MS = 10_000;
 
 /** Is this an image field's address on another site (fetched and stored) rather than one of this site's images? */
 const isRemote = (value: string) => /^https?:\/\//i.test(value) && siteImagePath(value) === null;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -19,6 +20,9 @@ export type StubRoute = (req: StubRequest, n: number) => { status?: number; body
 export async function startStripeStub(opts: { fail?: () => boolean; routes?: Record<string, StubRoute> } = {}) {
   const requests: StubRequest[] = [];
   let n = 0;
+  // Session ids unique across stubs: files that run one after another on a worker's database each start their own
+  // stub, and an order's provider session id is unique there.
+  const tag = randomBytes(4).toString("hex");
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -42,7 +46,7 @@ export async function startStripeStub(opts: { fail?: () => boolean; routes?: Rec
         return;
       }
       if (req.method === "POST" && req.url === "/v1/checkout/sessions") {
-        const id = `cs_test_stub${n}`;
+        const id = `cs_test_stub${tag}${n}`;
         res.writeHead(200).end(
           JSON.stringify({
             id,
