@@ -58,6 +58,9 @@ export default defineConfig({
           // One operator per spec that signs one in often: sign-in links are limited to 5 per address in 10 minutes.
           ADMIN_EMAILS:
             "operator@e2e.example.com,operator-a11y@e2e.example.com,operator-discovery@e2e.example.com,operator-responsive@e2e.example.com,operator-reviews@e2e.example.com",
+          // No mail provider here, so the operator's sign-in links reach the dev mailbox only when the operator says so
+          // (a production server otherwise keeps them out of it: lib/email/dev-mailbox.ts).
+          DEV_MAILBOX: "local",
           // The operator's public contact, on /contact (e2e/trust.spec.ts).
           SUPPORT_EMAIL: "help@example.com",
           // Every request of the suite comes from one address: limits stay on, set high.

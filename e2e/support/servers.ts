@@ -28,7 +28,9 @@ export interface AppProcess {
 export async function startApp(port: number, env: Record<string, string>): Promise<AppProcess> {
   const log: string[] = [];
   const child = spawn(process.execPath, serverArgs(), {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+    // DEV_MAILBOX=local: these production instances have no mail provider, and their operator signs in from the dev
+    // mailbox (without it a production server keeps the operator's links out of the mailbox).
+    env: { ...process.env, NODE_ENV: "production", DEV_MAILBOX: "local", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   await new Promise<void>((resolve, reject) => {
