@@ -77,7 +77,17 @@ export async function execute(
   op: Operation,
   input: Record<string, unknown>,
   ctx: CallContext,
-  extra: { rawBody?: string; caller?: Caller; bodyStream?: ReadableStream<Uint8Array>; contentLength?: number | null } = {},
+  extra: {
+    rawBody?: string;
+    caller?: Caller;
+    bodyStream?: ReadableStream<Uint8Array>;
+    contentLength?: number | null;
+    /**
+     * The transport read the body's bytes under this operation's own cap (bodyCapOf): REST and the lean path do, so
+     * the input is not serialised again to be measured (that cost the lean /validate path 7 % of its throughput).
+     */
+    bodyCapped?: true;
+  } = {},
 ): Promise<unknown> {
   const limited = rateLimitsEnabled();
   if (op.limits && limited) enforce(op.limits(input, ctx));
@@ -86,7 +96,7 @@ export async function execute(
   if (!op.limits && limited) enforce([defaultLimit(op, caller, ctx)]);
   if (op.callerLimits && limited)
     enforce(op.callerLimits(input, Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)), caller) as HandlerContext));
-  if (op.input?.body && extra.rawBody === undefined && extra.bodyStream === undefined && inputBytes(input) > bodyCapOf(op))
+  if (op.input?.body && !extra.bodyCapped && extra.rawBody === undefined && extra.bodyStream === undefined && inputBytes(input) > bodyCapOf(op))
     throw tooLarge(bodyCapOf(op));
   // The handler sees the transport's context plus the caller (and a raw body or stream). Nothing to add (a public
   // operation's JSON call: the licensing hot path) hands it the context as it is; otherwise its properties are copied

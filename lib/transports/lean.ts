@@ -2,12 +2,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { hasHttp, type HttpOperation, type Redirect } from "../operations/define.ts";
 import { execute, parseParts } from "../operations/execute.ts";
+import { bodyCapOf } from "../operations/guarantees.ts";
 import { success, successBody } from "./rest.ts";
 import { operations } from "../operations/index.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { CACHE } from "../http/headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, tooLarge, UTF8 } from "../http/input.ts";
+import { checkJsonContentType, parseJsonText, queryObject, tooLarge, UTF8 } from "../http/input.ts";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
 import { clientAddress } from "../http/rate-limit.ts";
 import { dataSecurityHeaders } from "../http/security-headers.ts";
@@ -292,7 +293,7 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse, cors
     let body: unknown;
     if (op.input?.body && !op.http.bodyStream) {
       checkJsonContentType(req.headers["content-type"]);
-      body = parseJsonText(await readBody(req, op.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+      body = parseJsonText(await readBody(req, bodyCapOf(op)));
     }
     const query = q === -1 ? {} : queryObject(new URL(url, "http://lean.invalid"));
     const input = parseParts(op, { query, params, body });
@@ -310,7 +311,8 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse, cors
         return req.headers.host ? `${new URL(env().BASE_URL).protocol}//${req.headers.host}` : "";
       },
     };
-    let extra: Parameters<typeof execute>[3] = {};
+    // The body was read under the operation's cap above: execute() need not measure the input again.
+    let extra: Parameters<typeof execute>[3] = op.input?.body && !op.http.bodyStream ? { bodyCapped: true } : {};
     if (op.http.bodyStream) {
       const declared = req.headers["content-length"];
       const contentLength = declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : null;

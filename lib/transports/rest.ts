@@ -1,5 +1,5 @@
 import { CACHE } from "../http/headers.ts";
-import { checkJsonContentType, DEFAULT_MAX_BODY_BYTES, parseJsonText, queryObject, readBodyText } from "../http/input.ts";
+import { checkJsonContentType, parseJsonText, queryObject, readBodyText } from "../http/input.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { acpError } from "../acp/errors.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
@@ -7,6 +7,7 @@ import { methods } from "./route.ts";
 import type { HttpOperation, Method, Operation, Redirect } from "../operations/define.ts";
 import { hasHttp } from "../operations/define.ts";
 import { authorize, execute, parseParts } from "../operations/execute.ts";
+import { bodyCapOf } from "../operations/guarantees.ts";
 import { operationsAt } from "../operations/index.ts";
 import { addressedOrigin } from "../http/host.ts";
 
@@ -73,11 +74,15 @@ function nextHandler(op: HttpOperation) {
       }
       if (op.input?.body) {
         if (!http.rawBody) checkJsonContentType(request.headers.get("content-type"));
-        raw = await readBodyText(request, http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        raw = await readBodyText(request, bodyCapOf(op));
         if (!http.rawBody) body = parseJsonText(raw);
       }
       const input = parseParts(op, { query: queryObject(url), params: (await context?.params) ?? {}, body });
-      const result = await execute(op, input, ctx, { caller, rawBody: http.rawBody ? raw : undefined });
+      const result = await execute(op, input, ctx, {
+        caller,
+        rawBody: http.rawBody ? raw : undefined,
+        ...(op.input?.body ? { bodyCapped: true as const } : {}),
+      });
       if (http.redirect) {
         const { location } = result as Redirect;
         return new Response(null, { status: 302, headers: { ...baseHeaders(requestId, CACHE.none), ...responseHeaders, Location: location } });
