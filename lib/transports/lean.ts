@@ -11,6 +11,7 @@ import { CACHE } from "../http/headers.ts";
 import { checkJsonContentType, parseJsonText, queryObject, tooLarge, UTF8 } from "../http/input.ts";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
 import { clientAddress } from "../http/rate-limit.ts";
+import { addressedOrigin } from "../http/host.ts";
 import { dataSecurityHeaders } from "../http/security-headers.ts";
 import { baseHeaders, problemBody, requestIdFrom, toAppError } from "../http/respond.ts";
 
@@ -306,9 +307,10 @@ export async function handleLean(req: IncomingMessage, res: ServerResponse, cors
       get headers() {
         return (headers ??= toHeaders(req));
       },
-      // Our own origin as this request addressed it (the Host was checked by the front door), for same-origin checks.
+      // Our own origin as this request addressed it (the Host was checked by the front door), for same-origin checks:
+      // the same rule as every other transport's (lib/http/host.ts).
       get origin() {
-        return req.headers.host ? `${new URL(env().BASE_URL).protocol}//${req.headers.host}` : "";
+        return addressedOrigin({ get: (name: string) => (req.headers[name] as string | undefined) ?? null });
       },
     };
     // The body was read under the operation's cap above: execute() need not measure the input again.
