@@ -11,6 +11,13 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 // E2E_BASE_URL runs the suite against a server that is already running (a development server, say).
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://localhost:${port}`;
+/**
+ * Specs that change what every page shows (the operator features, removes and suspends; reviews move the rating sort)
+ * or count the whole catalogue (search, the home page): they run one at a time, after the rest has finished. Every
+ * other spec makes its own sellers, products and buyers, so they run side by side: most of their time is spent
+ * waiting (page loads, network idle, e-mails), not computing (a11y.spec.ts, 6 of its 64 s on one core).
+ */
+const SHARED_STATE = ["admin", "discovery", "search", "reviews", "storefront"].map((name) => `**/${name}.spec.ts`);
 const chromium = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 export default defineConfig({
@@ -18,7 +25,7 @@ export default defineConfig({
   outputDir: "e2e/artifacts/results",
   timeout: 30_000,
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   reporter: process.env.CI ? [["list"], ["junit", { outputFile: "test-results/e2e-junit.xml" }]] : [["list"]],
   use: {
@@ -38,7 +45,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // `teardown` runs the shared-state specs once every other spec is done, whether they passed or not.
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: SHARED_STATE, teardown: "chromium, shared state" },
+    { name: "chromium, shared state", use: { ...devices["Desktop Chrome"] }, testMatch: SHARED_STATE, workers: 1 },
+  ],
   webServer: external
     ? undefined
     : {

@@ -123,8 +123,9 @@ async function firstLink(page: Page, pattern: RegExp): Promise<string> {
   return found!;
 }
 
-// Four axe runs per page; on a busy two-core machine a page takes up to a minute.
-test.describe.configure({ timeout: 900_000 });
+// Four axe runs per page; on a busy two-core machine a page takes up to a minute. Each test signs its own people in
+// and makes its own sales, so they run side by side (playwright.config.ts).
+test.describe.configure({ mode: "parallel", timeout: 900_000 });
 
 test("storefront pages, signed out", async ({ page }) => {
   for (const scan of [

@@ -74,6 +74,9 @@ async function scrollPastBuyBox(page: Page): Promise<void> {
   });
 }
 
+// Each test makes its own sellers and buyers: they run side by side (playwright.config.ts).
+test.describe.configure({ mode: "parallel" });
+
 test.describe("no page is wider than the viewport", () => {
   test("storefront pages, search with a long term, the 404 pages and the sign-in pages", async ({ page }) => {
     test.setTimeout(180_000);
