@@ -12,6 +12,7 @@ import { missingPageRewrite } from "./lib/transports/page-guards.ts";
 import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
+import { startSubscriptionJobs } from "./lib/subscriptions/renewals.ts";
 import { startWebhookOutbox } from "./lib/webhooks/deliver.ts";
 import { startUploadSweep } from "./lib/selling/uploads.ts";
 import { startArtifactSweep } from "./lib/releases/ingest.ts";
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   const stopOutbox = startOutbox();
   // POSTs queued webhooks (ACP order events to agent platforms), signed, with retries; see lib/webhooks/deliver.ts.
   const stopWebhooks = startWebhookOutbox();
+  // Renews, ends and reminds subscriptions as their periods fall due; see lib/subscriptions/renewals.ts.
+  const stopSubscriptions = startSubscriptionJobs();
   // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
   const stopUploadSweep = startUploadSweep();
   // Removes stored release files no artifact row refers to (a crash between storing a file and recording it).
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down`);
     stopOutbox();
     stopWebhooks();
+    stopSubscriptions();
     stopUploadSweep();
     stopArtifactSweep();
     stopRefundSweep();

@@ -61,4 +61,6 @@ export const paths = {
   checkout: (productId: string) => `/products/${encodeURIComponent(productId)}#buy`,
   download: (productId: string) => `/downloads/${encodeURIComponent(productId)}`,
   developer: (developerId: string) => `/developers/${encodeURIComponent(developerId)}`,
+  /** The buyer's own page: licenses, machines, subscriptions. */
+  myLicenses: "/licenses",
 } as const;

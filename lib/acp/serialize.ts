@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import type { AcpCheckoutSession } from "../generated/sqlite/client.ts";
 import { AppError } from "../http/errors.ts";
+import { isRecurring } from "../subscriptions/plans.ts";
 import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout } from "../checkout/quote-checkout.ts";
 import { env } from "../env.ts";
 import { formatPrice, platformFeeCents, PRICING } from "../pricing.ts";
@@ -118,6 +119,15 @@ export interface SessionPrice {
  */
 export async function priceSession(productId: string, quantity: number, codes: string[], now = new Date()): Promise<SessionPrice> {
   const product = await buyableProduct(productId);
+  // ACP 2026-04-17 has no recurring payments: a subscription is bought on its product page, never as a one-off charge.
+  if (isRecurring(product)) {
+    throw new AppError(
+      "recurring_not_supported",
+      400,
+      `"${product.id}" is sold as a subscription, which this protocol version cannot charge: the buyer can subscribe at ${absoluteUrl(paths.product(product.id))}.`,
+      { errors: [{ in: "body", name: "items.0.id", message: "a subscription product" }] },
+    );
+  }
   const rejected: SessionPrice["rejected"] = [];
   let priced: PricedCheckout | null = null;
   for (const [index, raw] of codes.entries()) {

@@ -38,6 +38,8 @@ const TAGS: Record<Tag, string> = {
     "The Agentic Commerce Protocol (2026-04-17) as the seller of digital goods: checkout sessions an agent creates, pays with a delegated payment token and completes, receiving the license key. Errors are ACP `Error` objects; every call sends `API-Version`; every POST sends `Idempotency-Key`.",
   Releases:
     "Versions of a product with their per-platform artifacts (size, SHA-256, Ed25519 signature): sellers publish, edit and yank them; anyone lists the published ones.",
+  Subscriptions:
+    "Recurring sales: a subscription bills each month or year and its license follows it (renewed, past due, canceled, ended). Sellers list and cancel their products' subscriptions; buyers manage theirs on My licenses; in test mode the operator moves a subscription's clock.",
   Reviews:
     "Verified-purchase reviews: anyone reads a product's visible reviews; the holder of a bought, valid license writes or edits one (one per license); the seller replies once; the operator hides and unhides them.",
   Updates:

@@ -44,6 +44,9 @@ export function openOrderData(o: {
   expiresAt: Date;
 }) {
   const { product, priced } = o;
+  // A subscription's free trial charges nothing now: the order records what it pays (0); the subscription it starts
+  // keeps the price and the coupon for the first charge at the trial's end.
+  const trial = priced.interval !== null && priced.trialDays > 0;
   return {
     id: newSessionId(),
     productId: product.id,
@@ -51,12 +54,14 @@ export function openOrderData(o: {
     agentId: o.agentId,
     provider: o.provider,
     quantity: priced.quantity,
-    subtotalCents: priced.subtotalCents,
-    discountCents: priced.discountCents,
+    subtotalCents: trial ? 0 : priced.subtotalCents,
+    discountCents: trial ? 0 : priced.discountCents,
     couponId: priced.coupon?.id ?? null,
     couponCode: priced.coupon?.code ?? null,
-    amountCents: priced.amountCents,
-    feeCents: priced.feeCents,
+    amountCents: trial ? 0 : priced.amountCents,
+    feeCents: trial ? 0 : priced.feeCents,
+    interval: priced.interval,
+    unitAmountCents: priced.interval ? priced.unitCents : null,
     currency: product.currency,
     payoutAccountId: o.payoutAccountId,
     status: "open",
@@ -72,8 +77,15 @@ export function openOrderData(o: {
 export async function createCheckout(input: CreateCheckoutRequest, now = new Date()): Promise<{ url: string; session_id: string }> {
   const db = getDb();
   const product = await buyableProduct(input.product_id);
-  const priced = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now);
+  const priced = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
   const provider = paymentProvider();
+  if (priced.interval && provider.name !== "test") {
+    throw new AppError(
+      "subscriptions_not_available",
+      409,
+      "This deployment cannot sell subscriptions through Stripe yet: subscriptions sell in test mode only for now.",
+    );
+  }
 
   const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
 
@@ -105,7 +117,7 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
       productName: product.name,
       description: product.tagline,
       imageUrl: absoluteUrl(productIconPath(product.iconUrl)),
-      unitAmountCents: product.priceCents,
+      unitAmountCents: priced.unitCents,
       quantity: order.quantity,
       discountCents: order.discountCents,
       couponCode: order.couponCode,

@@ -7,6 +7,7 @@ import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
+import { applyRenewal, startSubscription } from "../subscriptions/lifecycle.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
@@ -57,7 +58,10 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     where: { id: orderId },
     include: { product: { include: { developer: { select: { name: true, suspendedAt: true } } } } },
   });
-  const refused = saleRefusal(order.product);
+  // A renewal of a running subscription is not a new sale: the job loop stops renewing a removed listing or a
+  // suspended seller's subscriptions before it charges them (lib/subscriptions/renewals.ts).
+  const renewal = order.subscriptionId !== null && order.periodStart !== null && order.periodEnd !== null;
+  const refused = renewal ? null : saleRefusal(order.product);
   if (refused) {
     // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
     if (fromOpen.count > 0 && order.couponId) await releaseRedemption(tx, order.couponId);
@@ -71,17 +75,27 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     console.error(`order ${order.id}: paid, but ${refused}: no license issued; the payment is refunded`);
     return { fulfilled: false, refused };
   }
-  const license = await issueLicense(
-    tx,
-    {
-      productId: order.productId,
-      buyerEmail: order.buyerEmail,
-      maxMachines: order.product.maxMachines * order.quantity,
-      source: "purchase",
-      orderId: order.id,
-    },
-    { type: "payment", name: order.provider },
-  );
+  if (renewal) {
+    await applyRenewal(tx, { ...order, subscriptionId: order.subscriptionId!, periodStart: order.periodStart!, periodEnd: order.periodEnd! }, paidAt);
+    return { fulfilled: true };
+  }
+  const actor = { type: "payment" as const, name: order.provider };
+  // A subscription checkout starts the subscription, whose license follows it; anything else is licensed for good.
+  const license = order.interval
+    ? await startSubscription(tx, order, paidAt, actor).then(({ licenseKey }) =>
+        tx.license.findUniqueOrThrow({ where: { key: licenseKey }, select: { key: true, maxMachines: true, id: true } }),
+      )
+    : await issueLicense(
+        tx,
+        {
+          productId: order.productId,
+          buyerEmail: order.buyerEmail,
+          maxMachines: order.product.maxMachines * order.quantity,
+          source: "purchase",
+          orderId: order.id,
+        },
+        actor,
+      );
   await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
   const mail = licenseEmail({
     buyerEmail: order.buyerEmail,

@@ -5,6 +5,7 @@ import { env } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { platformFeeCents } from "../pricing.ts";
 import { paymentMode } from "../payments/provider.ts";
+import { checkoutPrice, type Interval } from "../subscriptions/plans.ts";
 import { sweepExpiredCheckouts } from "./close-order.ts";
 import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
 
@@ -39,6 +40,11 @@ export async function buyableProduct(productId: string) {
       iconUrl: true,
       priceCents: true,
       currency: true,
+      pricingModel: true,
+      monthlyPriceCents: true,
+      yearlyPriceCents: true,
+      renewalPriceCents: true,
+      subscriptionTrialDays: true,
       pluginId: true,
       maxMachines: true,
       seatModel: true,
@@ -53,6 +59,12 @@ export async function buyableProduct(productId: string) {
 export type BuyableProduct = Awaited<ReturnType<typeof buyableProduct>>;
 
 export interface PricedCheckout {
+  /** The price of one seat: the product's, or its interval's for a subscription. */
+  unitCents: number;
+  /** A subscription's billing interval; null for a sale made once. */
+  interval: Interval | null;
+  /** A subscription's free days: nothing is charged now, amountCents at their end. */
+  trialDays: number;
   quantity: number;
   subtotalCents: number;
   discountCents: number;
@@ -67,7 +79,14 @@ export interface PricedCheckout {
  * findUsableCoupon for its refusals), never below the currency's minimum charge (400 amount_below_minimum); the
  * platform fee is on what is paid, after the discount and before tax.
  */
-export async function priceCheckout(product: BuyableProduct, quantity = 1, couponCode?: string, now = new Date()): Promise<PricedCheckout> {
+export async function priceCheckout(
+  product: BuyableProduct,
+  quantity = 1,
+  couponCode?: string,
+  now = new Date(),
+  interval?: Interval,
+): Promise<PricedCheckout> {
+  const { unitCents, interval: chosen } = checkoutPrice(product, interval);
   if (quantity !== 1 && !SEAT_PRICED.has(product.seatModel)) {
     throw new AppError(
       "quantity_not_allowed",
@@ -75,7 +94,7 @@ export async function priceCheckout(product: BuyableProduct, quantity = 1, coupo
       `This product is licensed ${product.seatModel}, so it is bought one license at a time; only per-seat and per-user products take a quantity.`,
     );
   }
-  const subtotalCents = product.priceCents * quantity;
+  const subtotalCents = unitCents * quantity;
   let coupon = couponCode ? await findUsableCoupon(getDb(), couponCode, product, now) : null;
   if (coupon && atLimit(coupon)) {
     // Checkouts that expired unpaid may still hold redemptions (test mode has no expiry event): close them, look again.
@@ -85,17 +104,18 @@ export async function priceCheckout(product: BuyableProduct, quantity = 1, coupo
   const discountCents = coupon ? discountFor(coupon, subtotalCents) : 0;
   const amountCents = subtotalCents - discountCents;
   if (coupon && discountCents > 0) assertAboveMinimum(amountCents, product.currency, coupon.code);
-  return { quantity, subtotalCents, discountCents, amountCents, feeCents: platformFeeCents(amountCents), coupon };
+  const trialDays = chosen ? product.subscriptionTrialDays : 0;
+  return { unitCents, interval: chosen, trialDays, quantity, subtotalCents, discountCents, amountCents, feeCents: platformFeeCents(amountCents), coupon };
 }
 
 /** What a purchase would cost, without opening a checkout or reserving the coupon: for the Buy form and for agents. */
 export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date()): Promise<CheckoutQuote> {
   const product = await buyableProduct(input.product_id);
-  const p = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now);
+  const p = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
   return {
     product_id: product.id,
     currency: product.currency,
-    unit_price_cents: product.priceCents,
+    unit_price_cents: p.unitCents,
     quantity: p.quantity,
     subtotal_cents: p.subtotalCents,
     coupon_code: p.coupon?.code ?? null,
@@ -104,5 +124,7 @@ export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date(
     fee_cents: p.feeCents,
     max_machines: product.maxMachines * p.quantity,
     tax: paymentMode().provider === "stripe" && env().STRIPE_TAX === "on" ? "calculated_at_checkout" : "not_calculated",
+    interval: p.interval,
+    trial_days: p.trialDays,
   };
 }

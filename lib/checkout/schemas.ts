@@ -2,6 +2,7 @@ import { z } from "zod";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { couponCodeSchema } from "../coupons/schemas.ts";
 import { productIdSchema } from "../marketplace/schemas.ts";
+import { INTERVALS } from "../subscriptions/plans.ts";
 
 const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -25,6 +26,9 @@ const quantitySchema = z
   .max(MAX_QUANTITY)
   .describe("Seats to buy (per-seat and per-user products only, 1–100; the license allows max_machines × quantity machines)");
 const couponFieldSchema = couponCodeSchema.describe("A discount code of the product's seller (case-insensitive)");
+const intervalSchema = z
+  .enum(INTERVALS)
+  .describe("Subscription products only: billed each month or each year (default: monthly when the product offers it); refused for a product sold once");
 
 export const createCheckoutRequestSchema = z.object({
   product_id: productIdSchema.describe("Product id from the marketplace"),
@@ -32,6 +36,7 @@ export const createCheckoutRequestSchema = z.object({
   agent_id: agentIdSchema.optional(),
   coupon_code: couponFieldSchema.optional(),
   quantity: quantitySchema.optional(),
+  interval: intervalSchema.optional(),
 });
 export type CreateCheckoutRequest = z.infer<typeof createCheckoutRequestSchema>;
 
@@ -39,6 +44,7 @@ export const checkoutQuoteRequestSchema = z.object({
   product_id: productIdSchema.describe("Product id from the marketplace"),
   coupon_code: couponFieldSchema.optional(),
   quantity: quantitySchema.optional(),
+  interval: intervalSchema.optional(),
 });
 export type CheckoutQuoteRequest = z.infer<typeof checkoutQuoteRequestSchema>;
 
@@ -54,6 +60,8 @@ export const checkoutQuoteSchema = z.object({
   fee_cents: z.int().describe("The platform's 5 % fee on amount_cents (the payment processor's own fees are apart)"),
   max_machines: z.int().describe("Machines the license will allow: the product's max_machines × quantity"),
   tax: z.enum(["calculated_at_checkout", "not_calculated"]).describe("Whether the payment provider adds tax on top at checkout"),
+  interval: z.enum(INTERVALS).nullable().describe("A subscription: amount_cents is charged each month or year; null: charged once"),
+  trial_days: z.int().describe("A subscription's free days before its first charge (amount_cents is then charged at their end); 0: none"),
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 

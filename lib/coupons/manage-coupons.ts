@@ -18,6 +18,8 @@ function toCouponOut(c: Coupon): CouponOut {
     max_redemptions: c.maxRedemptions,
     redemptions: c.redemptions,
     product_ids: Array.isArray(c.productIds) ? c.productIds.filter((p): p is string => typeof p === "string") : [],
+    duration: c.duration === "forever" ? "forever" : c.duration === "repeating" ? "repeating" : "once",
+    duration_in_months: c.durationMonths,
     active: c.active,
     created_at: c.createdAt.toISOString(),
   };
@@ -64,6 +66,8 @@ export async function createCoupon(developerId: string, input: CreateCouponInput
         productIds: input.product_ids,
         expiresAt: input.expires_at ? new Date(input.expires_at) : null,
         maxRedemptions: input.max_redemptions ?? null,
+        duration: input.duration,
+        durationMonths: input.duration === "repeating" ? (input.duration_in_months ?? null) : null,
       },
     });
     return toCouponOut(coupon);

@@ -15,6 +15,7 @@ export const couponCodeSchema = z
   .transform((c) => c.toUpperCase());
 
 const COUPON_KINDS = ["percent", "amount"] as const;
+const COUPON_DURATIONS = ["once", "forever", "repeating"] as const;
 
 /** What a seller sends to create a coupon (dashboard form and API share it). */
 export const createCouponInputSchema = z
@@ -32,8 +33,19 @@ export const createCouponInputSchema = z
       .default([])
       .transform((l) => [...new Set(l)])
       .describe("Your products it applies to; empty means all of them"),
+    duration: z
+      .enum(COUPON_DURATIONS)
+      .default("once")
+      .describe('Which charges of a subscription it takes off: "once" (the first), "forever", or "repeating" (those of the first duration_in_months months); a one-time sale has one charge'),
+    duration_in_months: z.int().min(1).max(36).optional().describe('For duration "repeating": how many months of charges'),
   })
   .superRefine((c, ctx) => {
+    if (c.duration === "repeating" && c.duration_in_months === undefined) {
+      ctx.addIssue({ code: "custom", path: ["duration_in_months"], message: 'a "repeating" coupon needs duration_in_months (1–36)' });
+    }
+    if (c.duration !== "repeating" && c.duration_in_months !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["duration_in_months"], message: 'duration_in_months applies only with duration "repeating"' });
+    }
     if (c.kind === "percent") {
       if (c.percent_off === undefined) ctx.addIssue({ code: "custom", path: ["percent_off"], message: "a percent coupon needs percent_off (1–100)" });
       if (c.amount_off_cents !== undefined || c.currency !== undefined) {
@@ -61,6 +73,8 @@ export const couponSchema = z.object({
   max_redemptions: z.int().nullable(),
   redemptions: z.int().describe("Paid orders plus open checkouts holding the code"),
   product_ids: z.array(z.string()).describe("Empty: every product of yours"),
+  duration: z.enum(COUPON_DURATIONS),
+  duration_in_months: z.int().nullable(),
   active: z.boolean(),
   created_at: z.iso.datetime(),
 });

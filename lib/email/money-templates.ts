@@ -120,3 +120,86 @@ export function disputeEmail(d: DisputeEmailData): RenderedEmail {
   const footer = `See the order in your dashboard: ${absoluteUrl(`/dashboard/orders/${d.orderId}`)}`;
   return { subject, html: page(title, paragraphs, rows, footer), text: text(title, paragraphs, rows, footer) };
 }
+
+/** The moments of a subscription the buyer hears about (lib/subscriptions/lifecycle.ts). */
+export type SubscriptionMailKind = "renewed" | "reminder" | "payment_failed" | "recovered" | "canceled" | "expired";
+
+export interface SubscriptionEmailData {
+  kind: SubscriptionMailKind;
+  productName: string;
+  developerName: string;
+  subscriptionId: string;
+  /** "month" | "year" */
+  interval: string;
+  /** What was charged ("renewed", "recovered"), or what the next charge will be ("reminder", "payment_failed"). */
+  amountCents: number;
+  currency: string;
+  /** The paid period's end ("renewed", "recovered", "canceled"); the renewal date ("reminder"); the day the license stops ("payment_failed", "expired"). */
+  date: Date;
+  /** Where the buyer manages it (My licenses), or fixes the card. */
+  manageUrl: string;
+  /** The invoice a charge is ("renewed", "recovered"). */
+  orderId?: string;
+  /** "expired": whether a perpetual license for the versions paid for is kept. */
+  keepsFallback?: boolean;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** To the buyer, at each step of a subscription: a receipt, a reminder, a failed payment, a cancellation, the end. */
+export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
+  const amount = moneyWithCode(d.amountCents, d.currency);
+  const name = oneLine(d.productName);
+  const per = d.interval === "year" ? "year" : "month";
+  const copy: Record<SubscriptionMailKind, { subject: string; title: string; paragraphs: string[] }> = {
+    renewed: {
+      subject: `Receipt: ${amount} for another ${per} of ${name}`,
+      title: `Your ${name} subscription renewed`,
+      paragraphs: [`We charged ${amount} for another ${per}. Your license key keeps working until ${day(d.date)}, and renews again then.`],
+    },
+    recovered: {
+      subject: `Receipt: ${amount} for ${name}, payment received`,
+      title: `Your payment for ${name} went through`,
+      paragraphs: [`We charged ${amount}. Your subscription is in good standing again, and your license key works until ${day(d.date)}.`],
+    },
+    reminder: {
+      subject: `${name} renews on ${day(d.date)} for ${amount}`,
+      title: `Your ${name} subscription renews soon`,
+      paragraphs: [`On ${day(d.date)} we will charge ${amount} for another ${per}. To change or cancel it before then, open My licenses.`],
+    },
+    payment_failed: {
+      subject: `Action needed: the payment for ${name} failed`,
+      title: `We could not charge ${amount} for ${name}`,
+      paragraphs: [
+        `Your card was declined when your subscription renewed. Your license key keeps working until ${day(d.date)}; after that apps will report the payment as past due.`,
+        `Update your card on My licenses and we will charge it again at once: ${d.manageUrl}`,
+      ],
+    },
+    canceled: {
+      subject: `Your ${name} subscription is canceled`,
+      title: `Your ${name} subscription will end on ${day(d.date)}`,
+      paragraphs: [
+        `Nothing more will be charged. Your license key keeps working until ${day(d.date)}. Changed your mind? Resume it on My licenses before then.`,
+      ],
+    },
+    expired: {
+      subject: `Your ${name} subscription has ended`,
+      title: `Your ${name} subscription has ended`,
+      paragraphs: [
+        d.keepsFallback
+          ? "Your license key keeps working, for good, with the versions released while you paid. Newer versions need a new subscription."
+          : "Your license key no longer works: apps that check it will report that it has expired. You can subscribe again from the product page.",
+      ],
+    },
+  };
+  const c = copy[d.kind];
+  const rows: Array<[string, string]> = [
+    ["Product", d.productName],
+    ["Seller", d.developerName],
+    ...(d.kind === "renewed" || d.kind === "recovered" ? ([["Charged", amount]] as Array<[string, string]>) : []),
+    ["Subscription", d.subscriptionId],
+    ...(d.orderId ? ([["Invoice", d.orderId]] as Array<[string, string]>) : []),
+  ];
+  const footer = `${SITE_NAME} sends this e-mail about your subscription. Manage it at ${d.manageUrl}.`;
+  return { subject: oneLine(c.subject), html: page(c.title, c.paragraphs, rows, footer), text: text(c.title, c.paragraphs, rows, footer) };
+}

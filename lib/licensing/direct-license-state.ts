@@ -15,7 +15,7 @@ import type { LicenseState, MachineState } from "./state.ts";
  * own pool, the machines gathered as JSON. tests/integration/direct-license-state.test.ts holds these readers and
  * the client's together, field for field.
  */
-const LICENSE = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."trial", l."maxMachines", l."issuedAt", l."expiresAt",
+const LICENSE = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."billing", l."trial", l."maxMachines", l."issuedAt", l."expiresAt",
   p."id" AS "productId", p."name" AS "productName", p."pluginId"
   FROM "License" l JOIN "Product" p ON p."id" = l."productId" WHERE l."key" = ?`;
 const MACHINES = `SELECT "id", "fingerprint", "activatedAt" FROM "Activation" WHERE "licenseId" = ?`;
@@ -27,6 +27,7 @@ interface LicenseRow {
   buyerEmail: string;
   isActive: number | boolean;
   revocation: string | null;
+  billing: string | null;
   trial: number | boolean;
   maxMachines: number;
   issuedAt: string | number;
@@ -51,6 +52,7 @@ function stateOf(row: LicenseRow, machines: Map<string, MachineState>, now: numb
     buyerEmail: row.buyerEmail,
     isActive: flag(row.isActive),
     revocation: row.revocation,
+    billing: row.billing,
     trial: flag(row.trial),
     maxMachines: row.maxMachines,
     issuedAt: epochMs(row.issuedAt) ?? 0,
@@ -85,7 +87,7 @@ export function loadLicenseStateDirectly(key: string, now = Date.now()): License
   return stateOf(row, machines, now);
 }
 
-const POSTGRES = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."trial", l."maxMachines",
+const POSTGRES = `SELECT l."id", l."key", l."buyerEmail", l."isActive", l."revocation", l."billing", l."trial", l."maxMachines",
   (extract(epoch FROM l."issuedAt") * 1000)::float8 AS "issuedAt", (extract(epoch FROM l."expiresAt") * 1000)::float8 AS "expiresAt",
   p."id" AS "productId", p."name" AS "productName", p."pluginId",
   COALESCE((SELECT json_agg(json_build_array(a."id", a."fingerprint", (extract(epoch FROM a."activatedAt") * 1000)::float8))

@@ -4,7 +4,7 @@ import type { LicenseState } from "./license-state.ts";
 const DAY = 86_400_000;
 
 /** What a license's standing depends on; the rest of LicenseState (machines, buyer) does not enter into it. */
-export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> & Partial<Pick<LicenseState, "revocation">>;
+export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> & Partial<Pick<LicenseState, "revocation" | "billing">>;
 
 /** The code of an inactive license, from why it is inactive: a refund and an open dispute have their own. */
 function inactiveCode(revocation: string | null | undefined): LicenseCode {
@@ -18,7 +18,10 @@ export function licenseStanding(state: StandingFacts | null, pluginId: string, n
   if (!state) return "NOT_FOUND";
   if (state.pluginId !== pluginId) return "PRODUCT_MISMATCH";
   if (!state.isActive) return inactiveCode(state.revocation);
-  if (state.expiresAt !== null && state.expiresAt <= now) return state.trial ? "TRIAL_EXPIRED" : "EXPIRED";
+  if (state.expiresAt !== null && state.expiresAt <= now) {
+    // A subscription whose renewal is unpaid, past its grace: apps can tell the buyer to fix the payment.
+    return state.trial ? "TRIAL_EXPIRED" : state.billing === "past_due" ? "SUBSCRIPTION_PAST_DUE" : "EXPIRED";
+  }
   return "VALID";
 }
 

@@ -19,6 +19,12 @@ export const LICENSE_EVENT_TYPES = [
   "disputed",
   "dispute_won",
   "dispute_lost",
+  "renewed",
+  "payment_failed",
+  "recovered",
+  "canceled",
+  "resumed",
+  "expired",
   "validation_failed",
 ] as const;
 export type LicenseEventType = (typeof LICENSE_EVENT_TYPES)[number];

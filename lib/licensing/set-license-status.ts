@@ -86,6 +86,24 @@ const PAYMENT_EVENT = { refunded: "refunded", disputed: "disputed", dispute_lost
  * the caller kicks the webhook outbox after its commit. Returns the key when something changed; the caller
  * invalidates the license cache after its transaction commits.
  */
+/**
+ * The license an order's refund or dispute acts on: the one it bought; for a charge of a subscription, the
+ * subscription's license, but only while that charge pays its current period (refunding an older month leaves a
+ * license that later months paid for alone).
+ */
+export async function orderLicense(tx: Tx, orderId: string) {
+  const order = await tx.order.findUnique({
+    where: { id: orderId },
+    select: { subscriptionId: true, periodEnd: true, subscription: { select: { licenseId: true, currentPeriodEnd: true } } },
+  });
+  if (order?.subscription) {
+    const current = order.periodEnd !== null && order.periodEnd.getTime() === order.subscription.currentPeriodEnd.getTime();
+    if (!current || !order.subscription.licenseId) return null;
+    return tx.license.findUnique({ where: { id: order.subscription.licenseId }, select: { id: true, key: true, revocation: true } });
+  }
+  return tx.license.findUnique({ where: { orderId }, select: { id: true, key: true, revocation: true } });
+}
+
 export async function changeOrderLicense(
   tx: Tx,
   orderId: string,
@@ -95,7 +113,7 @@ export async function changeOrderLicense(
   now = new Date(),
   actor: Actor = PAYMENT_ACTOR,
 ): Promise<string | null> {
-  const license = await tx.license.findUnique({ where: { orderId }, select: { id: true, key: true, revocation: true } });
+  const license = await orderLicense(tx, orderId);
   if (!license || !from.includes((license.revocation as Revocation | null) ?? null)) return null;
   const named = from.filter((r): r is Revocation => r !== null);
   const n = await tx.license.updateMany({

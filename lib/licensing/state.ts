@@ -11,6 +11,8 @@ export interface LicenseState {
   isActive: boolean;
   /** Why it is not active ("seller", "refunded", "disputed", "dispute_lost"); null while active. */
   revocation?: string | null;
+  /** The standing of the subscription the license follows ("past_due", …); null for a license bought once. */
+  billing?: string | null;
   trial: boolean;
   maxMachines: number;
   issuedAt: number;

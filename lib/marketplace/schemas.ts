@@ -4,6 +4,23 @@ import { CATEGORIES, PLATFORMS, SEAT_MODELS } from "./constants.ts";
 import { SUPPORTED_CURRENCIES } from "../pricing.ts";
 import { UPDATE_POLICIES } from "../releases/platforms.ts";
 import { SITE_IMAGE_PATH } from "../urls.ts";
+import { DEFAULT_GRACE_DAYS, INTERVALS, MAX_GRACE_DAYS, MAX_SUBSCRIPTION_TRIAL_DAYS, PRICING_MODELS } from "../subscriptions/plans.ts";
+
+/** How a listing is sold, as every listing, catalog entry and product page states it. */
+const subscriptionTermsSchema = z
+  .object({
+    intervals: z.array(z.enum(INTERVALS)).describe("The intervals it is billed by"),
+    monthly_price_cents: z.int().nullable().describe("The price of one seat for a month; null when not sold monthly"),
+    yearly_price_cents: z.int().nullable().describe("The price of one seat for a year; null when not sold yearly"),
+    trial_days: z.int().describe("Free days before the first charge (0: none)"),
+    grace_days: z.int().describe("Days the license keeps working after a renewal payment fails"),
+    fallback_after_months: z
+      .int()
+      .nullable()
+      .describe("After this many paid months, ending the subscription leaves a perpetual license for the versions released while it was paid; null: no fallback"),
+  })
+  .nullable()
+  .describe("The subscription's terms, for a product sold by subscription; null for a product bought once");
 
 /** Page size of GET /api/marketplace/listings when `limit` is not given, and the most it allows. */
 export const LISTING_LIMIT = { default: 20, max: 50 } as const;
@@ -108,6 +125,10 @@ const listingProductSchema = z.object({
   created_at: dateTime,
   latest_version: latestVersionSchema,
   rating: listingRatingSchema,
+  pricing_model: z
+    .enum(PRICING_MODELS)
+    .describe('"one_time": bought once for price_cents; "subscription": billed each month or year (see subscription; price_cents is its lowest period price)'),
+  subscription: subscriptionTermsSchema,
 });
 export type ListingProduct = z.infer<typeof listingProductSchema>;
 
@@ -240,6 +261,27 @@ export const productInputSchema = z
     update_policy: z.enum(UPDATE_POLICIES).optional(),
     update_days: z.int().min(1).max(UPDATE_DAYS_MAX).nullable().optional(),
     system_requirements: z.string().trim().max(SYSTEM_REQUIREMENTS_MAX).refine(multiLineText, CONTROL).optional(),
+    // How it is sold. Left out: a new product is sold once, an update keeps what the product has.
+    pricing_model: z
+      .enum(["one_time", "subscription"])
+      .optional()
+      .describe('"one_time" (bought once for price_cents) or "subscription" (billed each month and/or year; price_cents is then set to the lowest period price)'),
+    monthly_price_cents: z.int().min(100).max(1_000_000).nullable().optional().describe("A subscription's price of one seat for a month; null: not sold monthly"),
+    yearly_price_cents: z.int().min(100).max(1_000_000).nullable().optional().describe("A subscription's price of one seat for a year; null: not sold yearly"),
+    subscription_trial_days: z.int().min(0).max(MAX_SUBSCRIPTION_TRIAL_DAYS).optional().describe("A subscription's free days before its first charge"),
+    grace_days: z
+      .int()
+      .min(0)
+      .max(MAX_GRACE_DAYS)
+      .optional()
+      .describe(`Days a subscriber's license keeps working after a renewal payment fails (default ${DEFAULT_GRACE_DAYS})`),
+    fallback_after_months: z
+      .int()
+      .min(1)
+      .max(120)
+      .nullable()
+      .optional()
+      .describe("After this many paid months an ended subscription leaves a perpetual license for the versions released while it was paid; null: none"),
     demo_links: z
       .array(
         z.object({
@@ -260,5 +302,15 @@ export const productInputSchema = z
   .refine((p) => p.update_policy === "days" || (p.update_days ?? null) === null, {
     path: ["update_days"],
     message: 'update_days applies only with update_policy "days"',
-  });
+  })
+  .refine((p) => p.pricing_model !== "subscription" || (p.monthly_price_cents ?? null) !== null || (p.yearly_price_cents ?? null) !== null, {
+    path: ["monthly_price_cents"],
+    message: "a subscription needs a monthly price, a yearly price or both",
+  })
+  .refine(
+    (p) =>
+      p.pricing_model === "subscription" ||
+      ((p.monthly_price_cents ?? null) === null && (p.yearly_price_cents ?? null) === null && (p.fallback_after_months ?? null) === null),
+    { path: ["pricing_model"], message: 'monthly and yearly prices and a fallback apply only with pricing_model "subscription"' },
+  );
 export type ProductInput = z.infer<typeof productInputSchema>;

@@ -1,4 +1,5 @@
 import { formatPrice, PRICING } from "../pricing.ts";
+import { isRecurring, offeredIntervals } from "../subscriptions/plans.ts";
 import { roundAverage } from "../reviews/rating.ts";
 import { absoluteUrl, paths, productIconPath, productImagePaths } from "../urls.ts";
 import type { Category, Platform, SeatModel } from "./constants.ts";
@@ -23,6 +24,13 @@ export interface ProductRow {
   seatModel: string;
   trialAvailable: boolean;
   trialDays: number;
+  pricingModel: string;
+  monthlyPriceCents: number | null;
+  yearlyPriceCents: number | null;
+  renewalPriceCents: number | null;
+  subscriptionTrialDays: number;
+  graceDays: number;
+  fallbackAfterMonths: number | null;
   platforms: unknown;
   compatibility: unknown;
   inputs: unknown;
@@ -53,6 +61,13 @@ export const productSelect = {
   seatModel: true,
   trialAvailable: true,
   trialDays: true,
+  pricingModel: true,
+  monthlyPriceCents: true,
+  yearlyPriceCents: true,
+  renewalPriceCents: true,
+  subscriptionTrialDays: true,
+  graceDays: true,
+  fallbackAfterMonths: true,
   platforms: true,
   compatibility: true,
   inputs: true,
@@ -101,6 +116,21 @@ export function toListingProduct(p: ProductRow): ListingProduct {
     created_at: p.createdAt.toISOString(),
     latest_version: p.latestVersion ?? null,
     rating: { average: roundAverage(p.ratingAverage), count: p.ratingCount },
+    pricing_model: p.pricingModel === "subscription" ? "subscription" : "one_time",
+    subscription: subscriptionTerms(p),
+  };
+}
+
+/** A subscription product's terms as listings and product pages state them; null for a product bought once. */
+export function subscriptionTerms(p: Pick<ProductRow, "pricingModel" | "priceCents" | "monthlyPriceCents" | "yearlyPriceCents" | "renewalPriceCents" | "subscriptionTrialDays" | "graceDays" | "fallbackAfterMonths">): ListingProduct["subscription"] {
+  if (!isRecurring(p)) return null;
+  return {
+    intervals: offeredIntervals(p),
+    monthly_price_cents: p.monthlyPriceCents,
+    yearly_price_cents: p.yearlyPriceCents,
+    trial_days: p.subscriptionTrialDays,
+    grace_days: p.graceDays,
+    fallback_after_months: p.fallbackAfterMonths,
   };
 }
 

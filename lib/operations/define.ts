@@ -38,7 +38,8 @@ export type Tag =
   | "Webhooks"
   | "API tokens"
   | "Sign-in"
-  | "Reviews";
+  | "Reviews"
+  | "Subscriptions";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {

@@ -22,6 +22,7 @@ import { SELLER_TOKENS } from "./seller-tokens.ts";
 import { SELLER_WEBHOOKS } from "./seller-webhooks.ts";
 import { SERVICE } from "./service.ts";
 import { SESSIONS } from "./sessions.ts";
+import { SUBSCRIPTIONS } from "./subscriptions.ts";
 import { UPDATES } from "./updates.ts";
 
 /**
@@ -51,6 +52,7 @@ export function domainOperations(): Operation[] {
     ...PAYOUTS,
     ...COUPONS,
     ...REFUNDS,
+    ...SUBSCRIPTIONS,
     ...REVIEWS,
     ...SESSIONS,
     ...BUYER,

@@ -3,6 +3,7 @@ import { closeOrder } from "../checkout/close-order.ts";
 import { fulfilOrder, type PaidFacts } from "../checkout/fulfil-order.ts";
 import type { SaleRefusal } from "../checkout/quote-checkout.ts";
 import { refundReserved, reserveMarketplaceRefund } from "../refunds/refund-order.ts";
+import { markPastDue } from "../subscriptions/lifecycle.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { applyOnce } from "./event-log.ts";
 import { testPaymentsEnabled } from "./provider.ts";
@@ -124,6 +125,12 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
         }
         case "failed":
         case "expired": {
+          // A declined renewal charge stays open to be charged again; its subscription is past due.
+          if (order.subscriptionId && order.periodStart && order.status === "open") {
+            if (event.kind === "expired") return not("renewal_open");
+            const marked = await markPastDue(tx, { ...order, subscriptionId: order.subscriptionId }, now);
+            return { applied: marked, fulfilled: false, outcome: marked ? "past_due" : "declined again" };
+          }
           // Never downgrade a paid order, whatever order the events arrive in. Closing gives back the coupon
           // redemption the checkout reserved, once (closeOrder).
           const to = event.kind === "failed" ? "failed" : "expired";
@@ -136,7 +143,7 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
   if (result.duplicate) return { duplicate: true, applied: false, fulfilled: false };
   // The refused payment goes back now its order and reservation have committed (never throws; kicks the outboxes).
   if (result.refundId) await refundReserved(result.refundId);
-  if (result.fulfilled) {
+  if (result.fulfilled || result.outcome === "past_due") {
     kickOutbox();
     kickWebhooks(); // order.paid and license.created to the seller's endpoints
   }

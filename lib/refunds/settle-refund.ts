@@ -5,6 +5,7 @@ import { refundEmail } from "../email/money-templates.ts";
 import { recordEntries, type LedgerEntryInput } from "../ledger/ledger.ts";
 import type { Actor } from "../licensing/license-events.ts";
 import { changeOrderLicense } from "../licensing/set-license-status.ts";
+import { endSubscription } from "../subscriptions/lifecycle.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
 import { orderPayload, refundPayload } from "../seller-webhooks/payloads.ts";
 
@@ -103,6 +104,10 @@ export async function settleRefund(
         refundActor(refund, order.provider),
       )
     : null;
+  // A subscription whose current charge went back in full ends now: nothing more is charged.
+  if (split.full && licenseKey && order.subscriptionId) {
+    await endSubscription(tx, order.subscriptionId, "refunded", now, refundActor(refund, order.provider));
+  }
   await emitSellerEvent(
     tx,
     order.product.developerId,
@@ -111,7 +116,7 @@ export async function settleRefund(
     order.id,
     now,
   );
-  const licensed = (await tx.license.count({ where: { orderId: order.id } })) > 0;
+  const licensed = order.subscriptionId !== null || (await tx.license.count({ where: { orderId: order.id } })) > 0;
   const mail = refundEmail({
     productName: order.product.name,
     developerName: order.product.developer.name,

@@ -15,6 +15,13 @@ export const SELLER_EVENT_TYPES = [
   "release.published",
   "dispute.opened",
   "dispute.closed",
+  "subscription.created",
+  "subscription.renewed",
+  "subscription.past_due",
+  "subscription.recovered",
+  "subscription.canceled",
+  "subscription.resumed",
+  "subscription.expired",
 ] as const;
 export type SellerEventType = (typeof SELLER_EVENT_TYPES)[number];
 

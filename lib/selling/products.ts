@@ -79,6 +79,12 @@ export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>):
     update_days: p.updatePolicy === "days" ? p.updateDays : null,
     system_requirements: p.systemRequirements,
     demo_links: demoLinks(p.demoLinks),
+    pricing_model: p.pricingModel === "subscription" ? "subscription" : "one_time",
+    monthly_price_cents: p.monthlyPriceCents,
+    yearly_price_cents: p.yearlyPriceCents,
+    subscription_trial_days: p.subscriptionTrialDays,
+    grace_days: p.graceDays,
+    fallback_after_months: p.fallbackAfterMonths,
   };
 }
 
@@ -97,13 +103,38 @@ function releaseColumns(input: ProductInput) {
   };
 }
 
+/**
+ * How the product is sold. A subscription's listed price is its lowest period price (monthly when offered), so the
+ * catalogue sorts and filters it with the rest. Left out (a client written before subscriptions): a new product is
+ * sold once and an update keeps the product's model and terms; only the one-time price is written.
+ */
+function pricingColumns(input: ProductInput) {
+  if (input.pricing_model === "subscription") {
+    const monthly = input.monthly_price_cents ?? null;
+    const yearly = input.yearly_price_cents ?? null;
+    return {
+      pricingModel: "subscription",
+      priceCents: monthly ?? yearly ?? input.price_cents,
+      monthlyPriceCents: monthly,
+      yearlyPriceCents: yearly,
+      ...(input.subscription_trial_days !== undefined ? { subscriptionTrialDays: input.subscription_trial_days } : {}),
+      ...(input.grace_days !== undefined ? { graceDays: input.grace_days } : {}),
+      fallbackAfterMonths: input.fallback_after_months ?? null,
+    };
+  }
+  if (input.pricing_model === "one_time") {
+    return { pricingModel: "one_time", priceCents: input.price_cents, monthlyPriceCents: null, yearlyPriceCents: null, fallbackAfterMonths: null };
+  }
+  return { priceCents: input.price_cents };
+}
+
 function columns(input: ProductInput, developerName: string) {
   return {
     name: input.name,
     tagline: input.tagline,
     description: input.description,
     pluginId: input.plugin_id,
-    priceCents: input.price_cents,
+    ...pricingColumns(input),
     // Absent: a new product takes the column's default (usd), an update keeps the product's currency.
     ...(input.currency ? { currency: input.currency } : {}),
     category: input.category,

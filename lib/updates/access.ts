@@ -30,6 +30,11 @@ const PROBLEMS: Record<Exclude<LicenseCode, "VALID">, [string, number, string]> 
   REFUNDED: ["license_refunded", 403, "The purchase was refunded, so the license receives no downloads or updates."],
   SUSPENDED: ["license_suspended", 403, "A payment dispute is open for this purchase; downloads and updates resume once it is resolved."],
   EXPIRED: ["license_expired", 403, "The license has expired, so it receives no downloads or updates."],
+  SUBSCRIPTION_PAST_DUE: [
+    "subscription_past_due",
+    403,
+    "The subscription's renewal payment failed and its grace period is over; downloads and updates resume once it is paid.",
+  ],
   TRIAL_EXPIRED: ["trial_expired", 403, "The trial period has ended; buy a license to keep receiving updates."],
   NO_MACHINE: ["machine_not_activated", 403, "The license is not activated on this machine; activate it here first (POST /activate)."],
   FINGERPRINT_SCOPE_MISMATCH: [

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import {
+  advanceClockSchema,
+  advanceTestClock,
+  cancelSubscriptionAs,
+  getSubscription,
+  listSubscriptions,
+  listSubscriptionsQuery,
+  resumeSubscriptionAs,
+  setTestCard,
+  subscriptionSchema,
+  testCardSchema,
+} from "../subscriptions/manage.ts";
+import type { Operation } from "./define.ts";
+import { operation } from "./define.ts";
+
+const idParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "a subscription id (sub_…)")
+    .describe("The subscription's id (sub_…)"),
+});
+const one = z.object({ subscription: subscriptionSchema });
+
+/**
+ * Subscriptions (issue 32), for the three who may act on one: its seller (dashboard and seller API, the `orders`
+ * scope, like refunds), its buyer (My licenses) and the operator (the console, and test mode's clock). Each acts on
+ * what it may reach only: another seller's or buyer's subscription is a 404.
+ */
+export const SUBSCRIPTIONS: Operation[] = [
+  operation({
+    id: "listSubscriptions",
+    summary: "Your subscribers",
+    description: "Your products' subscriptions, newest first: status, interval, seats, price, the current period and the next charge.",
+    tag: "Subscriptions",
+    auth: "seller",
+    sellerScope: "orders",
+    http: { method: "GET", path: "/api/v1/subscriptions" },
+    input: { query: listSubscriptionsQuery },
+    output: z.object({ subscriptions: z.array(subscriptionSchema) }),
+    errors: [401, 403],
+    handler: async (q, c) => ({ subscriptions: await listSubscriptions({ developerId: c.seller.developer.id }, q) }),
+  }),
+  operation({
+    id: "getSubscription",
+    summary: "One subscription",
+    tag: "Subscriptions",
+    auth: "seller",
+    sellerScope: "orders",
+    http: { method: "GET", path: "/api/v1/subscriptions/{id}" },
+    input: { params: idParams },
+    output: one,
+    errors: [401, 403, 404],
+    handler: async (p, c) => ({ subscription: await getSubscription({ developerId: c.seller.developer.id }, p.id) }),
+  }),
+  operation({
+    id: "cancelSubscription",
+    summary: "Cancel a subscription at the end of its period",
+    description:
+      "Nothing more is charged; the license keeps working until the paid period ends (without the grace days), then the subscription ends and the license answers EXPIRED. A past-due subscription ends at once. 409 subscription_ended, subscription_already_canceled. To give money back as well, refund its latest order: that ends it at once.",
+    tag: "Subscriptions",
+    auth: "seller",
+    sellerScope: "orders",
+    http: { method: "POST", path: "/api/v1/subscriptions/{id}/cancel" },
+    input: { params: idParams },
+    output: one,
+    errors: [401, 403, 404, 409],
+    handler: async (p, c) => ({
+      subscription: await cancelSubscriptionAs({ developerId: c.seller.developer.id }, p.id, { type: "seller", name: c.seller.actor }),
+    }),
+  }),
+  operation({
+    id: "buyerCancelSubscription",
+    summary: "Cancel your subscription at the end of its period",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: idParams },
+    output: one,
+    errors: [401, 403, 404, 409, 429],
+    handler: async (p, c) => ({ subscription: await cancelSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }) }),
+  }),
+  operation({
+    id: "buyerResumeSubscription",
+    summary: "Keep your subscription after all",
+    description: "Undoes a cancellation before the period ends: it renews at the period's end as before. 409 subscription_not_canceled, subscription_ended.",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: idParams },
+    output: one,
+    errors: [401, 403, 404, 409, 429],
+    handler: async (p, c) => ({ subscription: await resumeSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }) }),
+  }),
+  operation({
+    id: "buyerSetTestCard",
+    summary: "Change the card of a test-mode subscription",
+    description:
+      "Test mode's stand-in for updating the card: later charges succeed or are declined. A past-due subscription is charged again at once with a card that succeeds. 409 not_test_mode on Stripe, test_mode_off, subscription_ended.",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: idParams, body: testCardSchema },
+    output: one,
+    errors: [401, 403, 404, 409, 429],
+    handler: async (b, c) => ({ subscription: await setTestCard({ buyerEmail: c.buyer.email }, b.id, b.card) }),
+  }),
+  operation({
+    id: "adminGetSubscription",
+    summary: "One subscription (operator)",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "GET", path: "/api/admin/subscriptions/{id}" },
+    input: { params: idParams },
+    output: one,
+    errors: [404],
+    handler: async (p) => ({ subscription: await getSubscription({ operator: true }, p.id) }),
+  }),
+  operation({
+    id: "adminCancelSubscription",
+    summary: "Cancel a subscription at the end of its period (operator)",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/subscriptions/{id}/cancel" },
+    input: { params: idParams },
+    output: one,
+    errors: [404, 409],
+    handler: async (p, c) => ({ subscription: await cancelSubscriptionAs({ operator: true }, p.id, { type: "operator", name: c.admin.email }) }),
+  }),
+  operation({
+    id: "adminSetTestCard",
+    summary: "Change the card of a test-mode subscription (operator)",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/subscriptions/{id}/test-card" },
+    input: { params: idParams, body: testCardSchema },
+    output: one,
+    errors: [404, 409],
+    handler: async (b) => ({ subscription: await setTestCard({ operator: true }, b.id, b.card) }),
+  }),
+  operation({
+    id: "advanceTestClock",
+    summary: "Move a test-mode subscription's clock forward",
+    description:
+      "Test mode only: `days` pass for one subscription. Renewals that fall in them are charged with its test card (declined ones make it past due; its license stays valid for the grace days, then answers SUBSCRIPTION_PAST_DUE), a cancellation takes effect at its period's end, an unpaid renewal ends it after 14 days. /validate follows at once. 409 not_test_mode, test_mode_off.",
+    tag: "Admin",
+    auth: "admin",
+    http: { method: "POST", path: "/api/admin/subscriptions/{id}/advance" },
+    input: { params: idParams, body: advanceClockSchema },
+    output: one,
+    errors: [404, 409],
+    handler: async (b) => ({ subscription: await advanceTestClock(b.id, b) }),
+  }),
+];
