@@ -16,6 +16,8 @@ const BUY_ERRORS = {
   coupon_not_found: "This coupon code is not valid for this purchase. Check the spelling, or buy without it.",
   amount_below_minimum: "With this coupon the price would fall below the smallest card payment (0.50 of the currency), so it cannot be used here.",
   quantity_not_allowed: "This product is sold one license at a time, not by the seat.",
+  interval_not_offered: "Choose one of the billing periods this subscription offers.",
+  subscriptions_not_available: "Subscriptions cannot be bought on this deployment yet.",
   rate_limited: "Too many checkouts were opened or coupon codes tried from your network in the last minute. Please wait a moment and try again.",
 } as const satisfies Record<string, string>;
 
@@ -27,7 +29,13 @@ export function buyErrorMessage(code: string | undefined): string | null {
 }
 
 /** Refusals of createCheckout that the form names by their own code. */
-const OWN_CODES = new Set<string>(["coupon_not_found", "amount_below_minimum", "quantity_not_allowed"]);
+const OWN_CODES = new Set<string>([
+  "coupon_not_found",
+  "amount_below_minimum",
+  "quantity_not_allowed",
+  "interval_not_offered",
+  "subscriptions_not_available",
+]);
 
 /** The code for a refusal of createCheckout. */
 export function buyErrorCode(error: AppError): BuyErrorCode {

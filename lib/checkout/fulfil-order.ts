@@ -60,7 +60,8 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   });
   // A renewal of a running subscription is not a new sale: the job loop stops renewing a removed listing or a
   // suspended seller's subscriptions before it charges them (lib/subscriptions/renewals.ts).
-  const renewal = order.subscriptionId !== null && order.periodStart !== null && order.periodEnd !== null;
+  const { subscriptionId, periodStart, periodEnd } = order;
+  const renewal = subscriptionId !== null && periodStart !== null && periodEnd !== null ? { subscriptionId, periodStart, periodEnd } : null;
   const refused = renewal ? null : saleRefusal(order.product);
   if (refused) {
     // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
@@ -76,7 +77,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     return { fulfilled: false, refused };
   }
   if (renewal) {
-    await applyRenewal(tx, { ...order, subscriptionId: order.subscriptionId!, periodStart: order.periodStart!, periodEnd: order.periodEnd! }, paidAt);
+    await applyRenewal(tx, { ...order, ...renewal }, paidAt);
     return { fulfilled: true };
   }
   const actor = { type: "payment" as const, name: order.provider };

@@ -105,7 +105,17 @@ export async function priceCheckout(
   const amountCents = subtotalCents - discountCents;
   if (coupon && discountCents > 0) assertAboveMinimum(amountCents, product.currency, coupon.code);
   const trialDays = chosen ? product.subscriptionTrialDays : 0;
-  return { unitCents, interval: chosen, trialDays, quantity, subtotalCents, discountCents, amountCents, feeCents: platformFeeCents(amountCents), coupon };
+  return {
+    unitCents,
+    interval: chosen,
+    trialDays,
+    quantity,
+    subtotalCents,
+    discountCents,
+    amountCents,
+    feeCents: platformFeeCents(amountCents),
+    coupon,
+  };
 }
 
 /** What a purchase would cost, without opening a checkout or reserving the coupon: for the Buy form and for agents. */

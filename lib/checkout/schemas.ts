@@ -28,7 +28,9 @@ const quantitySchema = z
 const couponFieldSchema = couponCodeSchema.describe("A discount code of the product's seller (case-insensitive)");
 const intervalSchema = z
   .enum(INTERVALS)
-  .describe("Subscription products only: billed each month or each year (default: monthly when the product offers it); refused for a product sold once");
+  .describe(
+    "Subscription products only: billed each month or each year (default: monthly when the product offers it); refused for a product sold once",
+  );
 
 export const createCheckoutRequestSchema = z.object({
   product_id: productIdSchema.describe("Product id from the marketplace"),

@@ -36,7 +36,9 @@ export const createCouponInputSchema = z
     duration: z
       .enum(COUPON_DURATIONS)
       .default("once")
-      .describe('Which charges of a subscription it takes off: "once" (the first), "forever", or "repeating" (those of the first duration_in_months months); a one-time sale has one charge'),
+      .describe(
+        'Which charges of a subscription it takes off: "once" (the first), "forever", or "repeating" (those of the first duration_in_months months); a one-time sale has one charge',
+      ),
     duration_in_months: z.int().min(1).max(36).optional().describe('For duration "repeating": how many months of charges'),
   })
   .superRefine((c, ctx) => {

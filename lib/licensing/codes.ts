@@ -10,7 +10,8 @@ export const LICENSE_CODES = {
   REFUNDED: "The purchase was refunded, so the license is no longer valid.",
   SUSPENDED: "A payment dispute is open for this purchase; the license is suspended until it is resolved.",
   EXPIRED: "The license has expired.",
-  SUBSCRIPTION_PAST_DUE: "The subscription's renewal payment failed and its grace period is over; the license works again once the payment goes through.",
+  SUBSCRIPTION_PAST_DUE:
+    "The subscription's renewal payment failed and its grace period is over; the license works again once the payment goes through.",
   TRIAL_EXPIRED: "The trial period has ended; buy a license to keep using the software.",
   NO_MACHINE: "The license is not activated on any machine; activate it on this one first.",
   FINGERPRINT_SCOPE_MISMATCH: "The license is not activated on this machine; activate it here first.",

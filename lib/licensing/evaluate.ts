@@ -4,7 +4,8 @@ import type { LicenseState } from "./license-state.ts";
 const DAY = 86_400_000;
 
 /** What a license's standing depends on; the rest of LicenseState (machines, buyer) does not enter into it. */
-export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> & Partial<Pick<LicenseState, "revocation" | "billing">>;
+export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> &
+  Partial<Pick<LicenseState, "revocation" | "billing">>;
 
 /** The code of an inactive license, from why it is inactive: a refund and an open dispute have their own. */
 function inactiveCode(revocation: string | null | undefined): LicenseCode {

@@ -91,7 +91,7 @@ const PAYMENT_EVENT = { refunded: "refunded", disputed: "disputed", dispute_lost
  * subscription's license, but only while that charge pays its current period (refunding an older month leaves a
  * license that later months paid for alone).
  */
-export async function orderLicense(tx: Tx, orderId: string) {
+async function orderLicense(tx: Tx, orderId: string) {
   const order = await tx.order.findUnique({
     where: { id: orderId },
     select: { subscriptionId: true, periodEnd: true, subscription: { select: { licenseId: true, currentPeriodEnd: true } } },

@@ -17,7 +17,9 @@ const subscriptionTermsSchema = z
     fallback_after_months: z
       .int()
       .nullable()
-      .describe("After this many paid months, ending the subscription leaves a perpetual license for the versions released while it was paid; null: no fallback"),
+      .describe(
+        "After this many paid months, ending the subscription leaves a perpetual license for the versions released while it was paid; null: no fallback",
+      ),
   })
   .nullable()
   .describe("The subscription's terms, for a product sold by subscription; null for a product bought once");
@@ -127,7 +129,9 @@ const listingProductSchema = z.object({
   rating: listingRatingSchema,
   pricing_model: z
     .enum(PRICING_MODELS)
-    .describe('"one_time": bought once for price_cents; "subscription": billed each month or year (see subscription; price_cents is its lowest period price)'),
+    .describe(
+      '"one_time": bought once for price_cents; "subscription": billed each month or year (see subscription; price_cents is its lowest period price)',
+    ),
   subscription: subscriptionTermsSchema,
 });
 export type ListingProduct = z.infer<typeof listingProductSchema>;
@@ -265,10 +269,29 @@ export const productInputSchema = z
     pricing_model: z
       .enum(["one_time", "subscription"])
       .optional()
-      .describe('"one_time" (bought once for price_cents) or "subscription" (billed each month and/or year; price_cents is then set to the lowest period price)'),
-    monthly_price_cents: z.int().min(100).max(1_000_000).nullable().optional().describe("A subscription's price of one seat for a month; null: not sold monthly"),
-    yearly_price_cents: z.int().min(100).max(1_000_000).nullable().optional().describe("A subscription's price of one seat for a year; null: not sold yearly"),
-    subscription_trial_days: z.int().min(0).max(MAX_SUBSCRIPTION_TRIAL_DAYS).optional().describe("A subscription's free days before its first charge"),
+      .describe(
+        '"one_time" (bought once for price_cents) or "subscription" (billed each month and/or year; price_cents is then set to the lowest period price)',
+      ),
+    monthly_price_cents: z
+      .int()
+      .min(100)
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe("A subscription's price of one seat for a month; null: not sold monthly"),
+    yearly_price_cents: z
+      .int()
+      .min(100)
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe("A subscription's price of one seat for a year; null: not sold yearly"),
+    subscription_trial_days: z
+      .int()
+      .min(0)
+      .max(MAX_SUBSCRIPTION_TRIAL_DAYS)
+      .optional()
+      .describe("A subscription's free days before its first charge"),
     grace_days: z
       .int()
       .min(0)
@@ -281,7 +304,9 @@ export const productInputSchema = z
       .max(120)
       .nullable()
       .optional()
-      .describe("After this many paid months an ended subscription leaves a perpetual license for the versions released while it was paid; null: none"),
+      .describe(
+        "After this many paid months an ended subscription leaves a perpetual license for the versions released while it was paid; null: none",
+      ),
     demo_links: z
       .array(
         z.object({

@@ -122,7 +122,19 @@ export function toListingProduct(p: ProductRow): ListingProduct {
 }
 
 /** A subscription product's terms as listings and product pages state them; null for a product bought once. */
-export function subscriptionTerms(p: Pick<ProductRow, "pricingModel" | "priceCents" | "monthlyPriceCents" | "yearlyPriceCents" | "renewalPriceCents" | "subscriptionTrialDays" | "graceDays" | "fallbackAfterMonths">): ListingProduct["subscription"] {
+function subscriptionTerms(
+  p: Pick<
+    ProductRow,
+    | "pricingModel"
+    | "priceCents"
+    | "monthlyPriceCents"
+    | "yearlyPriceCents"
+    | "renewalPriceCents"
+    | "subscriptionTrialDays"
+    | "graceDays"
+    | "fallbackAfterMonths"
+  >,
+): ListingProduct["subscription"] {
   if (!isRecurring(p)) return null;
   return {
     intervals: offeredIntervals(p),

@@ -80,19 +80,24 @@ export const SUBSCRIPTIONS: Operation[] = [
     input: { params: idParams },
     output: one,
     errors: [401, 403, 404, 409, 429],
-    handler: async (p, c) => ({ subscription: await cancelSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }) }),
+    handler: async (p, c) => ({
+      subscription: await cancelSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }),
+    }),
   }),
   operation({
     id: "buyerResumeSubscription",
     summary: "Keep your subscription after all",
-    description: "Undoes a cancellation before the period ends: it renews at the period's end as before. 409 subscription_not_canceled, subscription_ended.",
+    description:
+      "Undoes a cancellation before the period ends: it renews at the period's end as before. 409 subscription_not_canceled, subscription_ended.",
     tag: "Subscriptions",
     auth: "buyer",
     readOnly: false,
     input: { params: idParams },
     output: one,
     errors: [401, 403, 404, 409, 429],
-    handler: async (p, c) => ({ subscription: await resumeSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }) }),
+    handler: async (p, c) => ({
+      subscription: await resumeSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }),
+    }),
   }),
   operation({
     id: "buyerSetTestCard",

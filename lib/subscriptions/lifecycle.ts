@@ -29,9 +29,9 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * period start (a unique index), so the ledger, refunds and disputes treat it like a sale.
  */
 
-export const newSubscriptionId = (): string => `sub_${randomBytes(12).toString("base64url")}`;
+const newSubscriptionId = (): string => `sub_${randomBytes(12).toString("base64url")}`;
 /** Renewal charges are orders too: "in_…" (an invoice), unlike a checkout's "cs_…". */
-export const newInvoiceId = (): string => `in_${randomBytes(12).toString("base64url")}`;
+const newInvoiceId = (): string => `in_${randomBytes(12).toString("base64url")}`;
 
 const SYSTEM: Actor = { type: "system", name: null };
 
@@ -68,9 +68,15 @@ export function subscriptionPayload(s: SubscriptionRow) {
 }
 
 /** What the next charge of a subscription will be: the seats at the price fixed at the start, less the coupon while it applies. */
-export function nextCharge(s: Pick<SubscriptionRow, "unitAmountCents" | "quantity" | "couponDuration" | "couponMonths" | "paidMonths">, percentOff: number | null, amountOff: number | null) {
+export function nextCharge(
+  s: Pick<SubscriptionRow, "unitAmountCents" | "quantity" | "couponDuration" | "couponMonths" | "paidMonths">,
+  percentOff: number | null,
+  amountOff: number | null,
+) {
   const subtotal = s.unitAmountCents * s.quantity;
-  const discount = couponApplies(s, s.paidMonths) ? Math.min(subtotal, percentOff !== null ? Math.round((subtotal * percentOff) / 100) : (amountOff ?? 0)) : 0;
+  const discount = couponApplies(s, s.paidMonths)
+    ? Math.min(subtotal, percentOff !== null ? Math.round((subtotal * percentOff) / 100) : (amountOff ?? 0))
+    : 0;
   return { subtotalCents: subtotal, discountCents: discount, amountCents: subtotal - discount };
 }
 
@@ -79,16 +85,38 @@ async function changed(
   tx: Tx,
   s: SubscriptionRow,
   license: { expiresAt?: Date | null; billing: string; updatesUntil?: Date | null } | null,
-  step: { event: Exclude<LicenseEventType, "validation_failed">; webhook: SellerEventType; mail?: SubscriptionMailKind; mailDate?: Date; amountCents?: number; orderId?: string; actor?: Actor; keepsFallback?: boolean },
+  step: {
+    event: Exclude<LicenseEventType, "validation_failed">;
+    webhook: SellerEventType;
+    mail?: SubscriptionMailKind;
+    mailDate?: Date;
+    amountCents?: number;
+    orderId?: string;
+    actor?: Actor;
+    keepsFallback?: boolean;
+  },
   at: Date,
 ): Promise<void> {
-  const sub = await tx.subscription.findUniqueOrThrow({ where: { id: s.id }, include: { product: { select: { name: true, developer: { select: { name: true } } } } } });
+  const sub = await tx.subscription.findUniqueOrThrow({
+    where: { id: s.id },
+    include: { product: { select: { name: true, developer: { select: { name: true } } } } },
+  });
   if (sub.licenseId) {
     if (license) await tx.license.update({ where: { id: sub.licenseId }, data: license });
     const facts = await tx.license.findUniqueOrThrow({ where: { id: sub.licenseId }, select: LICENSE_FACTS });
-    await licenseChanged(tx, facts, step.event, step.actor ?? SYSTEM, { detail: { subscription_id: sub.id, status: sub.status, ...(step.orderId ? { order_id: step.orderId } : {}) }, at });
+    await licenseChanged(tx, facts, step.event, step.actor ?? SYSTEM, {
+      detail: { subscription_id: sub.id, status: sub.status, ...(step.orderId ? { order_id: step.orderId } : {}) },
+      at,
+    });
   }
-  await emitSellerEvent(tx, sub.developerId, step.webhook, { subscription: subscriptionPayload(sub), actor: { type: (step.actor ?? SYSTEM).type, name: (step.actor ?? SYSTEM).name } }, sub.id, at);
+  await emitSellerEvent(
+    tx,
+    sub.developerId,
+    step.webhook,
+    { subscription: subscriptionPayload(sub), actor: { type: (step.actor ?? SYSTEM).type, name: (step.actor ?? SYSTEM).name } },
+    sub.id,
+    at,
+  );
   if (step.mail) {
     const mail = subscriptionEmail({
       kind: step.mail,
@@ -104,7 +132,12 @@ async function changed(
       ...(step.keepsFallback !== undefined ? { keepsFallback: step.keepsFallback } : {}),
     });
     // One e-mail per subscription, step and period: a repeated cause queues nothing more.
-    await enqueueEmail(tx, { to: sub.buyerEmail, ...mail, kind: `subscription-${step.mail}`, dedupeKey: `sub:${sub.id}:${step.mail}:${sub.currentPeriodEnd.toISOString()}` });
+    await enqueueEmail(tx, {
+      to: sub.buyerEmail,
+      ...mail,
+      kind: `subscription-${step.mail}`,
+      dedupeKey: `sub:${sub.id}:${step.mail}:${sub.currentPeriodEnd.toISOString()}`,
+    });
   }
 }
 
@@ -128,18 +161,32 @@ export interface FirstInvoice {
  * does, when the product has one: the first charge is then at its end), the license valid until the period's end plus
  * the grace. The checkout's order is the first invoice. Runs in fulfilment's transaction; returns the license key.
  */
-export async function startSubscription(tx: Tx, order: FirstInvoice, paidAt: Date, actor: Actor): Promise<{ licenseKey: string; subscriptionId: string }> {
+export async function startSubscription(
+  tx: Tx,
+  order: FirstInvoice,
+  paidAt: Date,
+  actor: Actor,
+): Promise<{ licenseKey: string; subscriptionId: string }> {
   const interval = (order.interval ?? "month") as Interval;
   const trialDays = order.product.subscriptionTrialDays;
   const trialEnd = trialDays > 0 ? addDays(paidAt, trialDays) : null;
   const anchor = trialEnd ?? paidAt;
   const end = trialEnd ?? periodEnd(anchor, interval, 1);
-  const coupon = order.couponId ? await tx.coupon.findUnique({ where: { id: order.couponId }, select: { duration: true, durationMonths: true } }) : null;
+  const coupon = order.couponId
+    ? await tx.coupon.findUnique({ where: { id: order.couponId }, select: { duration: true, durationMonths: true } })
+    : null;
   const status: SubscriptionStatus = trialEnd ? "trialing" : "active";
   const grace = order.product.graceDays;
   const license = await issueLicense(
     tx,
-    { productId: order.productId, buyerEmail: order.buyerEmail, maxMachines: order.product.maxMachines * order.quantity, source: "purchase", orderId: order.id, expiresAt: licenseExpiry(end, grace) },
+    {
+      productId: order.productId,
+      buyerEmail: order.buyerEmail,
+      maxMachines: order.product.maxMachines * order.quantity,
+      source: "purchase",
+      orderId: order.id,
+      expiresAt: licenseExpiry(end, grace),
+    },
     actor,
   );
   await tx.license.update({ where: { id: license.id }, data: { billing: status } });
@@ -228,7 +275,11 @@ export async function openRenewal(tx: Tx, subscriptionId: string, now: Date) {
  * period, active again if it was past due or trialing, and the license's expiry to that period's end plus the grace.
  * A charge for a period the subscription has already passed (a late duplicate) moves nothing back.
  */
-export async function applyRenewal(tx: Tx, order: { id: string; subscriptionId: string; periodStart: Date; periodEnd: Date; amountCents: number; provider: string }, paidAt: Date): Promise<boolean> {
+export async function applyRenewal(
+  tx: Tx,
+  order: { id: string; subscriptionId: string; periodStart: Date; periodEnd: Date; amountCents: number; provider: string },
+  paidAt: Date,
+): Promise<boolean> {
   const s = await tx.subscription.findUniqueOrThrow({ where: { id: order.subscriptionId } });
   const moved = await tx.subscription.updateMany({
     where: { id: s.id, status: { in: ["active", "trialing", "past_due", "canceling"] }, currentPeriodEnd: order.periodStart },
@@ -266,7 +317,11 @@ export async function applyRenewal(tx: Tx, order: { id: string; subscriptionId: 
  * license still valid until the paid period's end plus the grace, then SUBSCRIPTION_PAST_DUE. The order stays open to
  * be charged again (a new card, the provider's retry) until PAST_DUE_DAYS have passed.
  */
-export async function markPastDue(tx: Tx, order: { id: string; subscriptionId: string; amountCents: number; provider: string }, now: Date): Promise<boolean> {
+export async function markPastDue(
+  tx: Tx,
+  order: { id: string; subscriptionId: string; amountCents: number; provider: string },
+  now: Date,
+): Promise<boolean> {
   const moved = await tx.subscription.updateMany({
     where: { id: order.subscriptionId, status: { in: ["active", "trialing"] } },
     data: { status: "past_due", pastDueSince: now },
@@ -310,7 +365,13 @@ export async function cancelSubscription(tx: Tx, id: string, actor: Subscription
   });
   if (moved.count === 0) return null;
   const after = await tx.subscription.findUniqueOrThrow({ where: { id } });
-  await changed(tx, after, { expiresAt: after.currentPeriodEnd, billing: "canceling" }, { event: "canceled", webhook: "subscription.canceled", mail: "canceled", actor }, now);
+  await changed(
+    tx,
+    after,
+    { expiresAt: after.currentPeriodEnd, billing: "canceling" },
+    { event: "canceled", webhook: "subscription.canceled", mail: "canceled", actor },
+    now,
+  );
   return "canceling";
 }
 
@@ -324,7 +385,13 @@ export async function resumeSubscription(tx: Tx, id: string, actor: Subscription
   });
   if (moved.count === 0) return false;
   const after = await tx.subscription.findUniqueOrThrow({ where: { id } });
-  await changed(tx, after, { expiresAt: licenseExpiry(after.currentPeriodEnd, after.graceDays), billing: status }, { event: "resumed", webhook: "subscription.resumed", actor }, now);
+  await changed(
+    tx,
+    after,
+    { expiresAt: licenseExpiry(after.currentPeriodEnd, after.graceDays), billing: status },
+    { event: "resumed", webhook: "subscription.resumed", actor },
+    now,
+  );
   return true;
 }
 
@@ -345,7 +412,12 @@ export async function endSubscription(
   const s = await tx.subscription.findUniqueOrThrow({ where: { id }, include: { product: { select: { fallbackAfterMonths: true } } } });
   const moved = await tx.subscription.updateMany({
     where: { id, status: { in: from } },
-    data: { status: "ended", endedAt: now, endReason: reason, ...(reason === "canceled" && !s.canceledAt ? { canceledAt: now, canceledBy: actor.type } : {}) },
+    data: {
+      status: "ended",
+      endedAt: now,
+      endReason: reason,
+      ...(reason === "canceled" && !s.canceledAt ? { canceledAt: now, canceledBy: actor.type } : {}),
+    },
   });
   if (moved.count === 0) return false;
   await tx.order.updateMany({ where: { subscriptionId: id, status: "open" }, data: { status: "failed" } });
@@ -357,6 +429,19 @@ export async function endSubscription(
     : reason === "refunded"
       ? { billing: "ended" }
       : { expiresAt: s.status === "canceling" ? s.currentPeriodEnd : paidUntil, billing: "ended" };
-  await changed(tx, after, license, { event: "expired", webhook: "subscription.expired", mail: reason === "refunded" ? undefined : "expired", mailDate: now, actor, keepsFallback: fallback }, now);
+  await changed(
+    tx,
+    after,
+    license,
+    {
+      event: "expired",
+      webhook: "subscription.expired",
+      mail: reason === "refunded" ? undefined : "expired",
+      mailDate: now,
+      actor,
+      keepsFallback: fallback,
+    },
+    now,
+  );
   return true;
 }

@@ -52,9 +52,17 @@ export const subscriptionSchema = z.object({
 export type SubscriptionView = z.infer<typeof subscriptionSchema>;
 
 const where = (scope: SubscriptionScope, id: string) =>
-  "developerId" in scope ? { id, developerId: scope.developerId } : "buyerEmail" in scope ? { id, buyerEmail: scope.buyerEmail.trim().toLowerCase() } : { id };
+  "developerId" in scope
+    ? { id, developerId: scope.developerId }
+    : "buyerEmail" in scope
+      ? { id, buyerEmail: scope.buyerEmail.trim().toLowerCase() }
+      : { id };
 
-const include = { product: { select: { name: true } }, license: { select: { expiresAt: true } }, coupon: { select: { percentOff: true, amountOffMinor: true } } } as const;
+const include = {
+  product: { select: { name: true } },
+  license: { select: { expiresAt: true } },
+  coupon: { select: { percentOff: true, amountOffMinor: true } },
+} as const;
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
 const load = (scope: SubscriptionScope, id: string) => getDb().subscription.findFirst({ where: where(scope, id), include });
@@ -90,7 +98,8 @@ export const listSubscriptionsQuery = z.object({
 
 /** The caller's subscriptions, newest first. */
 export async function listSubscriptions(scope: SubscriptionScope, q: z.infer<typeof listSubscriptionsQuery>): Promise<SubscriptionView[]> {
-  const base = "developerId" in scope ? { developerId: scope.developerId } : "buyerEmail" in scope ? { buyerEmail: scope.buyerEmail.trim().toLowerCase() } : {};
+  const base =
+    "developerId" in scope ? { developerId: scope.developerId } : "buyerEmail" in scope ? { buyerEmail: scope.buyerEmail.trim().toLowerCase() } : {};
   const rows = await getDb().subscription.findMany({
     where: { ...base, ...(q.status ? { status: q.status } : {}), ...(q.product_id ? { productId: q.product_id } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -111,11 +120,20 @@ async function after(id: string): Promise<void> {
  * Cancels at the period's end (at once when past due: nothing is paid for the period). 409 `subscription_ended` for
  * an ended one, 409 `subscription_already_canceled` for one already canceling.
  */
-export async function cancelSubscriptionAs(scope: SubscriptionScope, id: string, actor: SubscriptionActor, now = new Date()): Promise<SubscriptionView> {
+export async function cancelSubscriptionAs(
+  scope: SubscriptionScope,
+  id: string,
+  actor: SubscriptionActor,
+  now = new Date(),
+): Promise<SubscriptionView> {
   const s = await found(scope, id);
   if (s.status === "ended") throw new AppError("subscription_ended", 409, "This subscription has already ended; there is nothing to cancel.");
   if (s.status === "canceling") {
-    throw new AppError("subscription_already_canceled", 409, `This subscription is already canceled; it ends on ${s.currentPeriodEnd.toISOString().slice(0, 10)}.`);
+    throw new AppError(
+      "subscription_already_canceled",
+      409,
+      `This subscription is already canceled; it ends on ${s.currentPeriodEnd.toISOString().slice(0, 10)}.`,
+    );
   }
   await getDb().$transaction((tx) => cancelSubscription(tx, s.id, actor, now));
   await after(s.id);
@@ -123,12 +141,18 @@ export async function cancelSubscriptionAs(scope: SubscriptionScope, id: string,
 }
 
 /** Undoes a cancellation before the period ends. 409 `subscription_not_canceled`, or `subscription_ended` after the end. */
-export async function resumeSubscriptionAs(scope: SubscriptionScope, id: string, actor: SubscriptionActor, now = new Date()): Promise<SubscriptionView> {
+export async function resumeSubscriptionAs(
+  scope: SubscriptionScope,
+  id: string,
+  actor: SubscriptionActor,
+  now = new Date(),
+): Promise<SubscriptionView> {
   const s = await found(scope, id);
   if (s.status === "ended" || (s.status === "canceling" && s.currentPeriodEnd <= now)) {
     throw new AppError("subscription_ended", 409, "This subscription has ended; subscribe again from the product page.");
   }
-  if (s.status !== "canceling") throw new AppError("subscription_not_canceled", 409, "This subscription is not canceled, so there is nothing to resume.");
+  if (s.status !== "canceling")
+    throw new AppError("subscription_not_canceled", 409, "This subscription is not canceled, so there is nothing to resume.");
   const resumed = await getDb().$transaction((tx) => resumeSubscription(tx, s.id, actor, now));
   if (!resumed) throw new AppError("subscription_ended", 409, "This subscription has ended; subscribe again from the product page.");
   await after(s.id);
@@ -136,7 +160,8 @@ export async function resumeSubscriptionAs(scope: SubscriptionScope, id: string,
 }
 
 function testOnly(s: Loaded): void {
-  if (s.provider !== "test") throw new AppError("not_test_mode", 409, "This subscription is billed through Stripe: its card and its clock are Stripe's.");
+  if (s.provider !== "test")
+    throw new AppError("not_test_mode", 409, "This subscription is billed through Stripe: its card and its clock are Stripe's.");
   if (!testPaymentsEnabled()) throw new AppError("test_mode_off", 409, "Test-mode payments are turned off on this deployment.");
 }
 
@@ -159,8 +184,12 @@ export async function setTestCard(scope: SubscriptionScope, id: string, card: "s
 }
 
 export const advanceClockSchema = z.object({
-  days: z.int().min(1).max(800).describe("How many days pass for this subscription: renewals, declines, cancellations and ends that fall in them happen now."),
-  card: z.enum(["succeeds", "fails"]).optional().describe("Set the test card first: \"fails\" declines the renewals in this span."),
+  days: z
+    .int()
+    .min(1)
+    .max(800)
+    .describe("How many days pass for this subscription: renewals, declines, cancellations and ends that fall in them happen now."),
+  card: z.enum(["succeeds", "fails"]).optional().describe('Set the test card first: "fails" declines the renewals in this span.'),
 });
 
 /**
@@ -172,32 +201,43 @@ export const advanceClockSchema = z.object({
 export async function advanceTestClock(id: string, input: z.infer<typeof advanceClockSchema>, now = new Date()): Promise<SubscriptionView> {
   const s = await found({ operator: true }, id);
   testOnly(s);
-  const back = (d: Date | null) => (d ? addDays(d, -input.days) : null);
+  const back = (d: Date) => addDays(d, -input.days);
+  const backOrNull = (d: Date | null) => (d ? back(d) : null);
   await getDb().$transaction(async (tx) => {
     await tx.subscription.update({
       where: { id: s.id },
       data: {
-        billingAnchor: back(s.billingAnchor)!,
-        currentPeriodStart: back(s.currentPeriodStart)!,
-        currentPeriodEnd: back(s.currentPeriodEnd)!,
-        trialEnd: back(s.trialEnd),
-        pastDueSince: back(s.pastDueSince),
-        canceledAt: back(s.canceledAt),
-        remindedFor: back(s.remindedFor),
+        billingAnchor: back(s.billingAnchor),
+        currentPeriodStart: back(s.currentPeriodStart),
+        currentPeriodEnd: back(s.currentPeriodEnd),
+        trialEnd: backOrNull(s.trialEnd),
+        pastDueSince: backOrNull(s.pastDueSince),
+        canceledAt: backOrNull(s.canceledAt),
+        remindedFor: backOrNull(s.remindedFor),
         ...(input.card ? { testCard: input.card } : {}),
       },
     });
     if (s.licenseId) {
-      const license = await tx.license.findUniqueOrThrow({ where: { id: s.licenseId }, select: { expiresAt: true, updatesUntil: true, issuedAt: true } });
+      const license = await tx.license.findUniqueOrThrow({
+        where: { id: s.licenseId },
+        select: { expiresAt: true, updatesUntil: true, issuedAt: true },
+      });
       await tx.license.update({
         where: { id: s.licenseId },
-        data: { expiresAt: back(license.expiresAt), updatesUntil: back(license.updatesUntil), issuedAt: back(license.issuedAt)! },
+        data: { expiresAt: backOrNull(license.expiresAt), updatesUntil: backOrNull(license.updatesUntil), issuedAt: back(license.issuedAt) },
       });
     }
     // Its charges move too, oldest first so that no two share a period start on the way (a unique index).
-    const orders = await tx.order.findMany({ where: { subscriptionId: s.id }, orderBy: { periodStart: "asc" }, select: { id: true, periodStart: true, periodEnd: true, expiresAt: true } });
+    const orders = await tx.order.findMany({
+      where: { subscriptionId: s.id },
+      orderBy: { periodStart: "asc" },
+      select: { id: true, periodStart: true, periodEnd: true, expiresAt: true },
+    });
     for (const o of orders) {
-      await tx.order.update({ where: { id: o.id }, data: { periodStart: back(o.periodStart), periodEnd: back(o.periodEnd), expiresAt: back(o.expiresAt)! } });
+      await tx.order.update({
+        where: { id: o.id },
+        data: { periodStart: backOrNull(o.periodStart), periodEnd: backOrNull(o.periodEnd), expiresAt: back(o.expiresAt) },
+      });
     }
   });
   await processSubscription(s.id, now);

@@ -11,7 +11,6 @@ import { AppError } from "../http/errors.ts";
  *   renewing the plan (at the seller's renewal price) buys another year of updates.
  */
 export const PRICING_MODELS = ["one_time", "subscription", "updates_plan"] as const;
-export type PricingModel = (typeof PRICING_MODELS)[number];
 
 export const INTERVALS = ["month", "year"] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -84,14 +83,15 @@ export function checkoutPrice(p: PlanFacts, interval: Interval | undefined): { u
   }
   const offered = offeredIntervals(p);
   const chosen = interval ?? offered[0];
-  if (!chosen || !offered.includes(chosen)) {
+  const unitCents = chosen === "month" ? p.monthlyPriceCents : chosen === "year" ? p.yearlyPriceCents : null;
+  if (!chosen || !offered.includes(chosen) || unitCents === null) {
     throw new AppError(
       "interval_not_offered",
       400,
       `This subscription is sold ${offered.map((i) => `${i}ly`).join(" and ")}, not ${interval ?? "without an interval"}ly.`,
     );
   }
-  return { unitCents: (chosen === "month" ? p.monthlyPriceCents : p.yearlyPriceCents)!, interval: chosen };
+  return { unitCents, interval: chosen };
 }
 
 /** What a subscription's coupon takes off a charge, from when the charge's period starts. */

@@ -26,7 +26,7 @@ import { addDays, PAST_DUE_DAYS, YEARLY_REMINDER_DAYS } from "./plans.ts";
  */
 
 /** How many subscriptions one pass looks at for each kind of work. */
-export const SUBSCRIPTION_BATCH = 200;
+const SUBSCRIPTION_BATCH = 200;
 
 /** Charges one due test-mode renewal (and the next, while periods keep falling due); returns the charges attempted. */
 export async function chargeTestRenewals(subscriptionId: string, now: Date): Promise<number> {
@@ -73,7 +73,14 @@ export async function processSubscription(id: string, now: Date): Promise<{ rene
   const db = getDb();
   const s = await db.subscription.findUnique({
     where: { id },
-    select: { id: true, status: true, provider: true, currentPeriodEnd: true, pastDueSince: true, product: { select: { status: true, developer: { select: { suspendedAt: true } } } } },
+    select: {
+      id: true,
+      status: true,
+      provider: true,
+      currentPeriodEnd: true,
+      pastDueSince: true,
+      product: { select: { status: true, developer: { select: { suspendedAt: true } } } },
+    },
   });
   const done = { renewed: 0, ended: 0 };
   if (!s) return done;
@@ -149,7 +156,12 @@ export async function runSubscriptionJobs(now = new Date(), batch = SUBSCRIPTION
         date: s.currentPeriodEnd,
         manageUrl: absoluteUrl(paths.myLicenses),
       });
-      await enqueueEmail(tx, { to: s.buyerEmail, ...mail, kind: "subscription-reminder", dedupeKey: `sub:${s.id}:reminder:${s.currentPeriodEnd.toISOString()}` });
+      await enqueueEmail(tx, {
+        to: s.buyerEmail,
+        ...mail,
+        kind: "subscription-reminder",
+        dedupeKey: `sub:${s.id}:reminder:${s.currentPeriodEnd.toISOString()}`,
+      });
       done.reminded++;
     });
   }
@@ -173,4 +185,3 @@ const loop = outboxLoop({
 
 /** Starts the subscriptions' job loop (server.ts), every 2 s like the outboxes. */
 export const startSubscriptionJobs = (): (() => void) => loop.start();
-export const kickSubscriptionJobs = (): void => loop.kick();

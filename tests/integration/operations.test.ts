@@ -14,6 +14,7 @@ import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
+import { advanceTestClock, cancelSubscriptionAs } from "@/lib/subscriptions/manage";
 import { createDeveloperProfile } from "@/lib/selling/developer-profile";
 import { SELLER_TRUST, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/selling/products";
@@ -96,7 +97,8 @@ const fx = {
   trialProductId: "",
 };
 
-const productBody = (name: string, pluginId: string) => ({
+const productBody = (name: string, pluginId: string, fields: Record<string, unknown> = {}) => ({
+  ...fields,
   name,
   tagline: "A product made by the registry walk.",
   description: "A product created by the operation registry test, with a long enough description.",
@@ -585,8 +587,79 @@ beforeAll(async () => {
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
   buyerFx.cookie = `${session.cookieName}=${session.cookieValue}`;
 });
+// Subscriptions: a seller's subscription product and five subscriptions of the signed-in buyer of My licenses: one to
+// read and change the card of, one each to cancel (seller, buyer, operator), one already canceled to resume.
+const subsFx = { cookie: "", read: "", sellerCancels: "", buyerCancels: "", adminCancels: "", canceled: "", ended: "" };
+beforeAll(async () => {
+  const email = `walk-subs-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Subs ${run}`, website: null, bio: "" });
+  const product = await createProduct(
+    dev.id,
+    productInputSchema.parse(productBody(`Walk Subs ${run}`, `com.walk.subs${run}`, { pricing_model: "subscription", monthly_price_cents: 500 })),
+  );
+  const buyerEmail = `walk-my-licenses-${run}@example.com`;
+  const subscribe = async () => {
+    const { session_id } = await createCheckout({ product_id: product.id, buyer_email: buyerEmail, interval: "month" });
+    await payTestCheckout(session_id);
+    return (await getDb().order.findUniqueOrThrow({ where: { id: session_id } })).subscriptionId!;
+  };
+  subsFx.read = await subscribe();
+  subsFx.sellerCancels = await subscribe();
+  subsFx.buyerCancels = await subscribe();
+  subsFx.adminCancels = await subscribe();
+  subsFx.canceled = await subscribe();
+  await cancelSubscriptionAs({ buyerEmail }, subsFx.canceled, { type: "buyer", name: buyerEmail });
+  // Canceled, and its period over: ended, whatever the examples do in whichever order.
+  subsFx.ended = await subscribe();
+  await cancelSubscriptionAs({ buyerEmail }, subsFx.ended, { type: "buyer", name: buyerEmail });
+  await advanceTestClock(subsFx.ended, { days: 40 });
+  subsFx.cookie = await sellerCookie(email);
+});
+const asSubsSeller = (c: Call = {}): Call => ({ ...c, headers: { cookie: subsFx.cookie } });
+const SUBSCRIPTIONS_EXAMPLES: Record<string, Example> = {
+  listSubscriptions: { ok: () => asSubsSeller({ query: { status: "active", limit: "10" } }), error: () => ({ status: 401 }) },
+  getSubscription: {
+    ok: () => asSubsSeller({ params: { id: subsFx.read } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: subsFx.read }, status: 404 }),
+  },
+  cancelSubscription: {
+    ok: () => asSubsSeller({ params: { id: subsFx.sellerCancels } }),
+    error: () => ({ ...asSubsSeller({ params: { id: subsFx.ended } }), status: 409 }),
+  },
+  adminGetSubscription: {
+    ok: () => asAdmin({ params: { id: subsFx.read } }),
+    error: () => ({ ...asAdmin({ params: { id: "sub_none" } }), status: 404 }),
+  },
+  adminCancelSubscription: {
+    ok: () => asAdmin({ params: { id: subsFx.adminCancels } }),
+    error: () => ({ ...asAdmin({ params: { id: subsFx.ended } }), status: 409 }),
+  },
+  adminSetTestCard: {
+    ok: () => asAdmin({ params: { id: subsFx.read }, body: { card: "succeeds" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: subsFx.read }, body: { card: "succeeds" }, status: 404 }),
+  },
+  // A day passes: nothing of a monthly subscription falls due in it.
+  advanceTestClock: {
+    ok: () => asAdmin({ params: { id: subsFx.read }, body: { days: 1 } }),
+    error: () => ({ ...asAdmin({ params: { id: "sub_none" }, body: { days: 1 } }), status: 404 }),
+  },
+};
+
 const asBuyer = (c: Call = {}): Call => ({ ...c, headers: { cookie: buyerFx.cookie, ...c.headers } });
 const BUYER_EXAMPLES: Record<string, Example> = {
+  buyerCancelSubscription: {
+    ok: () => asBuyer({ params: { id: subsFx.buyerCancels } }),
+    error: () => ({ ...asBuyer({ params: { id: "sub_not_theirs" } }), status: 404 }),
+  },
+  // Already canceled in the fixture; resuming one that is not canceled is a 409.
+  buyerResumeSubscription: {
+    ok: () => asBuyer({ params: { id: subsFx.canceled } }),
+    error: () => ({ ...asBuyer({ params: { id: subsFx.read } }), status: 409 }),
+  },
+  buyerSetTestCard: {
+    ok: () => asBuyer({ params: { id: subsFx.read }, body: { card: "succeeds" } }),
+    error: () => ({ ...asBuyer({ params: { id: "sub_not_theirs" }, body: { card: "fails" } }), status: 404 }),
+  },
   // A machine still on the license: the undo changes nothing (restored: false), so the order of the two does not matter.
   buyerRestoreMachine: {
     ok: () => asBuyer({ params: { id: buyerFx.license, machine_id: buyerFx.machine } }),
@@ -922,6 +995,7 @@ const EXAMPLES: Record<string, Example> = {
   ...LICENSES_EXAMPLES,
   ...WEBHOOKS_EXAMPLES,
   ...ADMIN_EXAMPLES,
+  ...SUBSCRIPTIONS_EXAMPLES,
   ...AGENT_PLATFORM_EXAMPLES,
   ...REVIEWS_EXAMPLES,
   ...BUYER_EXAMPLES,

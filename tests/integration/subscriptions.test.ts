@@ -69,7 +69,14 @@ async function shop(opts: { trialDays?: number; fallbackAfterMonths?: number } =
   });
   // An endpoint, so the seller's webhook events are queued for it.
   await getDb().sellerWebhookEndpoint.create({
-    data: { id: `we_${run}_${n}`, developerId: dev.id, url: `https://hooks.example.com/${run}/${n}`, secret: "whsec_dGVzdA==", events: [], enabled: true },
+    data: {
+      id: `we_${run}_${n}`,
+      developerId: dev.id,
+      url: `https://hooks.example.com/${run}/${n}`,
+      secret: "whsec_dGVzdA==",
+      events: [],
+      enabled: true,
+    },
   });
   const code = `TWO${n}${run}`.slice(0, 32).toUpperCase();
   await createCoupon(dev.id, createCouponInputSchema.parse({ code, kind: "percent", percent_off: 20, duration: "repeating", duration_in_months: 2 }));
@@ -121,7 +128,14 @@ describe("a monthly subscription in test mode", () => {
     const quote = await quoteCheckout({ product_id: shopA.product.id, interval: "year" });
     expect(quote).toMatchObject({ interval: "year", unit_price_cents: YEARLY, amount_cents: YEARLY, trial_days: 0 });
     const s = await subscribe(shopA.product.id, shopA.code);
-    expect(s.sub).toMatchObject({ status: "active", interval: "month", unitAmountCents: MONTHLY, couponDuration: "repeating", couponMonths: 2, paidPeriods: 1 });
+    expect(s.sub).toMatchObject({
+      status: "active",
+      interval: "month",
+      unitAmountCents: MONTHLY,
+      couponDuration: "repeating",
+      couponMonths: 2,
+      paidPeriods: 1,
+    });
     expect(s.sub.currentPeriodEnd.getTime()).toBe(addMonths(s.sub.currentPeriodStart, 1).getTime());
     expect(s.sub.license!.expiresAt!.getTime()).toBe(s.sub.currentPeriodEnd.getTime() + GRACE * DAY);
     expect(s.sub.license!.billing).toBe("active");
@@ -183,7 +197,11 @@ describe("a monthly subscription in test mode", () => {
     expect(await getDb().order.count({ where: { subscriptionId: sub.id } })).toBe(3);
     expect(await check(s)).toMatchObject({ valid: false, code: "EXPIRED" });
     expectProblem(await rest("/api/v1/subscriptions/{id}/cancel", "POST", seller, s.sub.id), 409, "subscription_ended");
-    expectProblem(await rest("/api/admin/subscriptions/{id}/test-card", "POST", adminCookie, s.sub.id, { card: "succeeds" }), 409, "subscription_ended");
+    expectProblem(
+      await rest("/api/admin/subscriptions/{id}/test-card", "POST", adminCookie, s.sub.id, { card: "succeeds" }),
+      409,
+      "subscription_ended",
+    );
 
     // Each step told once: the seller's endpoint, the buyer's mail.
     expect(await events(shopA.developerId)).toEqual([
@@ -237,10 +255,20 @@ describe("a monthly subscription in test mode", () => {
     const s = await subscribe(shopA.product.id);
     await advance(s.sub.id, 31);
     const [first, latest] = await getDb().order.findMany({ where: { subscriptionId: s.sub.id }, orderBy: { periodStart: "asc" } });
-    await refundOrder({ orderId: first!.id, amountCents: first!.amountCents, reason: "first month back", actor: { kind: "operator", email: ADMIN_EMAIL } });
+    await refundOrder({
+      orderId: first!.id,
+      amountCents: first!.amountCents,
+      reason: "first month back",
+      actor: { kind: "operator", email: ADMIN_EMAIL },
+    });
     expect((await subscription(s.sub.id)).status).toBe("active");
     expect((await check(s)).code).toBe("VALID");
-    await refundOrder({ orderId: latest!.id, amountCents: latest!.amountCents, reason: "did not want it", actor: { kind: "operator", email: ADMIN_EMAIL } });
+    await refundOrder({
+      orderId: latest!.id,
+      amountCents: latest!.amountCents,
+      reason: "did not want it",
+      actor: { kind: "operator", email: ADMIN_EMAIL },
+    });
     const sub = await subscription(s.sub.id);
     expect(sub).toMatchObject({ status: "ended", endReason: "refunded" });
     expect(await check(s)).toMatchObject({ valid: false, code: "REFUNDED" });

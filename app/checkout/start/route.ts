@@ -7,7 +7,12 @@ import { methods, route } from "@/lib/transports/route";
 import { productIdSchema } from "@/lib/marketplace/schemas";
 import { paths } from "@/lib/urls";
 
-const FIELD_ERRORS: Record<string, BuyErrorCode> = { buyer_email: "invalid_email", coupon_code: "invalid_coupon", quantity: "invalid_quantity" };
+const FIELD_ERRORS: Record<string, BuyErrorCode> = {
+  buyer_email: "invalid_email",
+  coupon_code: "invalid_coupon",
+  quantity: "invalid_quantity",
+  interval: "interval_not_offered",
+};
 
 // The product page's Buy form: open a checkout session (the createCheckout operation, through execute(), with its
 // limits) and send the browser to pay; problems go back to the form
@@ -20,6 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       const form = await readForm(request);
       const coupon = form.coupon_code?.trim() ?? "";
       const quantity = form.quantity?.trim() ?? "";
+      const interval = form.interval?.trim() ?? "";
       const back = (code: BuyErrorCode) => {
         const pid = form.product_id;
         const id = pid !== undefined && productIdSchema.safeParse(pid).success ? pid : null;
@@ -37,6 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
         ...(coupon ? { coupon_code: coupon } : {}),
         // A form sends text; only a plain whole number is a quantity ("" or absent: one).
         ...(quantity ? { quantity: /^\d{1,3}$/.test(quantity) ? Number(quantity) : Number.NaN } : {}),
+        ...(interval ? { interval } : {}),
       });
       if (!parsed.success) return back(FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "not_buyable");
       // No idempotency key: the product page is drawn once for every visitor (the page cache), so a key in it would

@@ -27,6 +27,8 @@ import { ScreenshotGallery } from "@/components/store/screenshot-gallery";
 import { StickyBuyBar } from "@/components/store/sticky-buy-bar";
 import { Badge } from "@/components/ui/badge";
 import { formatDay } from "@/lib/format";
+import { formatPrice } from "@/lib/pricing";
+import { describePlan } from "@/lib/subscriptions/plans";
 import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
@@ -146,6 +148,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
   const canBuy = checkoutConfigured();
   const dev = product.developer_info;
   const trial = product.pricing.trial_available && product.pricing.trial_days > 0;
+  const plan = product.subscription;
   const seats = `${seatModelLabel(product.seat_model)} · up to ${plural(product.max_machines, "machine")}`;
 
   return (
@@ -257,8 +260,11 @@ export default async function ProductPage({ params, searchParams }: Props) {
             </h2>
             <p className="mt-3 text-3xl font-semibold text-slate-900">
               {product.price_display}
-              <span className="ml-1.5 text-sm font-normal text-slate-600">one-time</span>
+              <span className="ml-1.5 text-sm font-normal text-slate-600">
+                {plan ? (plan.intervals[0] === "month" ? "a month" : "a year") : "one-time"}
+              </span>
             </p>
+            {plan ? <SubscriptionTerms product={product} plan={plan} /> : null}
             <p className="mt-3 text-sm leading-6 text-slate-700">{product.pricing.license}</p>
             {canBuy ? (
               <form method="post" action={`/checkout/start`} className="mt-5 space-y-4">
@@ -292,6 +298,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
                     Your license key is sent to this address.
                   </p>
                 </div>
+                {plan ? <IntervalChoice product={product} plan={plan} /> : null}
                 <BuyOptions
                   productId={product.id}
                   perSeat={product.seat_model === "per-seat" || product.seat_model === "per-user"}
@@ -444,5 +451,60 @@ export default async function ProductPage({ params, searchParams }: Props) {
       </div>
       {canBuy ? <StickyBuyBar price={product.price_display} trialHref={trial ? product.download_url : null} /> : null}
     </>
+  );
+}
+
+type Plan = NonNullable<ProductDetails["subscription"]>;
+
+/** A subscription's terms in words: its prices, the free days, what happens when a payment fails, how to stop it. */
+function SubscriptionTerms({ product, plan }: { product: ProductDetails; plan: Plan }) {
+  const summary = describePlan(
+    {
+      pricingModel: "subscription",
+      priceCents: product.price_cents,
+      monthlyPriceCents: plan.monthly_price_cents,
+      yearlyPriceCents: plan.yearly_price_cents,
+      renewalPriceCents: null,
+      currency: product.currency,
+    },
+    formatPrice,
+  );
+  return (
+    <div id="subscription-terms" className="mt-3 space-y-1.5 text-sm leading-6 text-slate-700">
+      <p>
+        <strong className="font-medium text-slate-900">Subscription:</strong> {summary}, renewed automatically.
+        {plan.trial_days > 0 ? ` The first ${plan.trial_days} days are free: nothing is charged until they end.` : ""}
+      </p>
+      <p>
+        Cancel any time on My licenses: the license works until the end of the period you paid for. If a renewal payment fails it keeps working{" "}
+        {plan.grace_days} more {plan.grace_days === 1 ? "day" : "days"} while you fix it.
+      </p>
+      {plan.fallback_after_months !== null ? (
+        <p>
+          After {plan.fallback_after_months} paid {plan.fallback_after_months === 1 ? "month" : "months"} you keep a perpetual license for the
+          versions released while you paid, even if you cancel.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Monthly or yearly, when the product offers both; a hidden field when it offers one. */
+function IntervalChoice({ product, plan }: { product: ProductDetails; plan: Plan }) {
+  if (plan.intervals.length === 1) return <input type="hidden" name="interval" value={plan.intervals[0]} />;
+  const price = (interval: "month" | "year") =>
+    formatPrice((interval === "month" ? plan.monthly_price_cents : plan.yearly_price_cents) ?? 0, product.currency);
+  return (
+    <fieldset>
+      <legend className="block text-sm font-medium text-slate-800">Billing</legend>
+      <div className="mt-1.5 space-y-2">
+        {plan.intervals.map((interval, i) => (
+          <label key={interval} className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="interval" value={interval} defaultChecked={i === 0} className={focusRing} />
+            {interval === "month" ? `Monthly: ${price("month")} a month` : `Yearly: ${price("year")} a year`}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }
