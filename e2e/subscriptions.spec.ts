@@ -1,0 +1,154 @@
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { connectTestPayouts } from "./support/payouts";
+import { fillSupportAndRefunds } from "./support/seller-profile";
+import { signIn } from "./support/sign-in";
+
+// A subscription's life in Chromium, test mode: a buyer subscribes monthly with a coupon on the product page, the key
+// activates, and the operator moves the subscription's clock: renewed (VALID, a later expiry), declined (VALID through
+// the grace days, then SUBSCRIPTION_PAST_DUE), the card fixed (VALID), canceled (VALID to the period's end, then
+// EXPIRED). The buyer's mailbox has an e-mail for each step; the seller's orders add up to what was charged.
+
+const OPERATOR = "operator-subscriptions@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
+const MONTHLY = 900;
+const DISCOUNTED = 720; // 20 % off for the first two months
+
+test("a buyer subscribes monthly with a coupon; renewal, a declined payment, recovery and cancellation reach the app", async ({
+  page,
+  browser,
+  baseURL,
+  shot,
+}) => {
+  test.setTimeout(180_000);
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+  // The seller: a profile, the test payout account, a subscription product and a coupon for its first two months.
+  await signIn(page, `e2e-subs-${run}@example.com`);
+  await page.getByLabel("Developer or studio name").fill(`Subscription Studio ${run}`);
+  await page.getByLabel("About you").fill("Developer tools sold by the month.");
+  await fillSupportAndRefunds(page);
+  await page.getByRole("button", { name: "Create profile" }).click();
+  await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
+  await connectTestPayouts(page);
+  const created = await page.request.post("/api/v1/products", {
+    data: {
+      name: `Monthly Linter ${run}`,
+      tagline: "A linter billed by the month.",
+      description: "A subscription product created by the subscriptions end-to-end test, with a long enough description.",
+      plugin_id: `com.e2e.subs${run}`,
+      price_cents: MONTHLY,
+      pricing_model: "subscription",
+      monthly_price_cents: MONTHLY,
+      yearly_price_cents: 9000,
+      grace_days: 3,
+      category: "dev-tools",
+      max_machines: 2,
+      seat_model: "per-machine",
+      platforms: ["linux"],
+      download_url: "https://example.com/download.zip",
+      icon_url: "/icons/tape-warmth.svg",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const product = ((await created.json()) as { product: { id: string; plugin_id: string } }).product;
+  const code = `TWOMONTHS${run}`.toUpperCase().slice(0, 32);
+  const coupon = await page.request.post("/api/v1/coupons", {
+    data: { code, kind: "percent", percent_off: 20, duration: "repeating", duration_in_months: 2, product_ids: [product.id] },
+  });
+  expect(coupon.status(), await coupon.text()).toBe(201);
+
+  // The buyer, in a browser of their own: the product page states the terms; monthly with the coupon.
+  const buyerEmail = `e2e-subs-buyer-${run}@example.com`;
+  const buyer = await browser.newContext({ baseURL });
+  const shop = await buyer.newPage();
+  await shop.goto(`/products/${product.id}`);
+  await expect(shop.locator("#subscription-terms")).toContainText("$9.00 USD a month or $90.00 USD a year, renewed automatically");
+  await expect(shop.locator("#subscription-terms")).toContainText("3 more days");
+  await shop.getByRole("radio", { name: /Monthly/ }).check();
+  await shop.getByLabel(/e-?mail/i).fill(buyerEmail);
+  await shop.getByLabel(/coupon code/i).fill(code.toLowerCase());
+  await shot("product-subscription");
+  await shop.getByRole("button", { name: /^buy$/i }).click();
+  await expect(shop).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]{24}$/);
+  await shop.getByRole("button", { name: /^pay/i }).click();
+  await expect(shop.getByTestId("license-key")).toHaveText(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+  const key = (await shop.getByTestId("license-key").textContent())!.trim();
+  await buyer.close();
+
+  // The app activates and validates.
+  const app = page.request;
+  const machine = { license_key: key, machine_fingerprint: "ab".repeat(32), plugin_id: product.plugin_id };
+  const activated = await app.post("/activate", { data: machine });
+  expect((await activated.json()).code).toBe("ACTIVATED");
+  const validate = async () => (await (await app.post("/validate", { data: machine })).json()) as { code: string; expires_at: string };
+  const first = await validate();
+  expect(first.code).toBe("VALID");
+
+  // The seller's API names the subscription.
+  const listed = (await (await page.request.get("/api/v1/subscriptions?status=active")).json()) as {
+    subscriptions: Array<{ id: string; buyer_email: string; interval: string; next_charge: { amount_cents: number } }>;
+  };
+  const sub = listed.subscriptions.find((s) => s.buyer_email === buyerEmail)!;
+  expect(sub).toMatchObject({ interval: "month", next_charge: { amount_cents: DISCOUNTED } });
+
+  // The operator moves the clock, in a browser of their own.
+  const ops = await browser.newContext({ baseURL });
+  const opsPage = await ops.newPage();
+  await signIn(opsPage, OPERATOR);
+  const advance = async (api: APIRequestContext, days: number, card?: "fails") => {
+    const r = await api.post(`/api/admin/subscriptions/${sub.id}/advance`, { data: { days, ...(card ? { card } : {}) } });
+    expect(r.status(), await r.text()).toBe(200);
+    return ((await r.json()) as { subscription: { status: string } }).subscription;
+  };
+
+  expect((await advance(opsPage.request, 31)).status).toBe("active");
+  const renewed = await validate();
+  expect(renewed.code).toBe("VALID");
+  expect(Date.parse(renewed.expires_at)).toBeGreaterThan(Date.parse(first.expires_at) - 31 * 86_400_000);
+
+  expect((await advance(opsPage.request, 31, "fails")).status).toBe("past_due");
+  expect((await validate()).code).toBe("VALID");
+  await advance(opsPage.request, 4);
+  expect((await validate()).code).toBe("SUBSCRIPTION_PAST_DUE");
+
+  const fixed = await opsPage.request.post(`/api/admin/subscriptions/${sub.id}/test-card`, { data: { card: "succeeds" } });
+  expect(((await fixed.json()) as { subscription: { status: string } }).subscription.status).toBe("active");
+  expect((await validate()).code).toBe("VALID");
+
+  const canceled = await page.request.post(`/api/v1/subscriptions/${sub.id}/cancel`);
+  expect(((await canceled.json()) as { subscription: { status: string } }).subscription.status).toBe("canceling");
+  expect((await validate()).code).toBe("VALID");
+  expect((await advance(opsPage.request, 31)).status).toBe("ended");
+  expect((await validate()).code).toBe("EXPIRED");
+  await ops.close();
+
+  // The buyer heard of each step, once.
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
+        messages: Array<{ kind: string }>;
+      };
+      return messages.map((m) => m.kind).sort();
+    })
+    .toEqual(
+      [
+        "license",
+        "subscription-renewed",
+        "subscription-payment_failed",
+        "subscription-recovered",
+        "subscription-canceled",
+        "subscription-expired",
+      ].sort(),
+    );
+
+  // The seller's orders: three charges, two discounted, to the cent.
+  const orders = (await (await page.request.get(`/api/v1/orders?q=${encodeURIComponent(buyerEmail)}`)).json()) as {
+    orders: Array<{ amount_cents: number; status: string }>;
+  };
+  expect(
+    orders.orders
+      .filter((o) => o.status === "paid")
+      .map((o) => o.amount_cents)
+      .sort(),
+  ).toEqual([DISCOUNTED, DISCOUNTED, MONTHLY].sort());
+});
