@@ -115,9 +115,39 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   expect(((await fixed.json()) as { subscription: { status: string } }).subscription.status).toBe("active");
   expect((await validate()).code).toBe("VALID");
 
-  const canceled = await page.request.post(`/api/v1/subscriptions/${sub.id}/cancel`);
-  expect(((await canceled.json()) as { subscription: { status: string } }).subscription.status).toBe("canceling");
+  // The buyer cancels on My licenses (signed in by the e-mailed link), in their own browser.
+  const own = await browser.newContext({ baseURL });
+  const mine = await own.newPage();
+  await mine.goto("/licenses");
+  await mine.getByLabel(/e-?mail address/i).fill(buyerEmail);
+  await mine.getByRole("button", { name: "Send sign-in link" }).click();
+  await expect(mine).toHaveURL(/\/auth\/check-email/);
+  let link = "";
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await mine.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
+        messages: Array<{ kind: string; text: string }>;
+      };
+      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
+      return link;
+    })
+    .not.toBe("");
+  await mine.goto(link);
+  await mine.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(mine).toHaveURL(/\/licenses$/);
+  const panel = mine.getByTestId("subscription");
+  await expect(panel).toContainText("Subscription: Active");
+  await expect(panel.getByTestId("subscription-next")).toContainText(`for $${(MONTHLY / 100).toFixed(2)} USD`);
+  await shot("my-licenses-subscription");
+  await panel.getByRole("button", { name: "Cancel subscription" }).click();
+  await expect(mine.locator("#licenses-notice")).toContainText("Subscription canceled");
+  await expect(mine.getByTestId("subscription")).toContainText("Subscription: Canceled");
+  await own.close();
   expect((await validate()).code).toBe("VALID");
+  // The seller's cancel of it now says so.
+  const again = await page.request.post(`/api/v1/subscriptions/${sub.id}/cancel`);
+  expect(again.status()).toBe(409);
+  expect(((await again.json()) as { code: string }).code).toBe("subscription_already_canceled");
   expect((await advance(opsPage.request, 31)).status).toBe("ended");
   expect((await validate()).code).toBe("EXPIRED");
   await ops.close();
@@ -133,6 +163,7 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
     .toEqual(
       [
         "license",
+        "sign-in",
         "subscription-renewed",
         "subscription-payment_failed",
         "subscription-recovered",

@@ -29,6 +29,7 @@ export function LicenseCard({
   now,
   downloads = null,
   review = null,
+  subscription = null,
 }: {
   license: BuyerLicense;
   releaseAction: ReleaseAction;
@@ -38,6 +39,8 @@ export function LicenseCard({
   downloads?: Downloads | null;
   /** The license's review part (components/licenses/license-review.tsx), when it has one or may write one. */
   review?: ReactNode;
+  /** The subscription the license follows (components/licenses/subscription-panel.tsx), when it has one. */
+  subscription?: ReactNode;
 }) {
   const { product } = license;
   const status = licenseStatus(license, now);
@@ -107,6 +110,8 @@ export function LicenseCard({
             <CopyButton text={license.key} label={`${product.name} license key`} selectTargetId={`${base}-key`} />
           </div>
         </div>
+
+        {subscription ? <div className="mt-6">{subscription}</div> : null}
 
         {downloads ? (
           <div className="mt-6">

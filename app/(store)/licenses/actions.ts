@@ -58,3 +58,34 @@ export async function restoreMachineNow(rawLicenseId: unknown, rawActivationId: 
   if (problem.code === "license_not_found" || problem.status === 400) return { ok: false, message: "That license is not yours." };
   return { ok: false, message: refusalMessage(problem) };
 }
+
+// A subscription's forms (components/licenses/subscription-panel.tsx): each posts the subscription's id and comes back
+// to the page with a code it words.
+
+async function subscriptionStep(
+  id: "buyerCancelSubscription" | "buyerResumeSubscription" | "buyerSetTestCard",
+  form: unknown,
+  done: NoticeCode,
+): Promise<never> {
+  const fd = formOf(form);
+  const card = textOf(fd, "card");
+  const outcome = await runOperation(id, { params: { id: textOf(fd, "subscription_id") }, ...(id === "buyerSetTestCard" ? { body: { card } } : {}) });
+  revalidatePath("/licenses");
+  if (outcome.ok) redirect(`/licenses?notice=${done}`);
+  const problem = buyerRefusal(outcome.problem);
+  if (problem.status === 429) redirect(`/licenses?error=${"too_many_attempts" satisfies ErrorCode}`);
+  if (problem.status === 409 || problem.status === 404) redirect(`/licenses?notice=${"subscription_unchanged" satisfies NoticeCode}`);
+  redirect("/licenses?error=failed");
+}
+
+export async function cancelSubscription(form: unknown): Promise<void> {
+  await subscriptionStep("buyerCancelSubscription", form, "subscription_canceled");
+}
+
+export async function resumeSubscription(form: unknown): Promise<void> {
+  await subscriptionStep("buyerResumeSubscription", form, "subscription_resumed");
+}
+
+export async function setTestCard(form: unknown): Promise<void> {
+  await subscriptionStep("buyerSetTestCard", form, "subscription_card_changed");
+}

@@ -8,6 +8,14 @@ const NOTICES = {
   /** Set by the review form (./review-actions.ts). */
   review_posted: { tone: "success", text: "Thank you: your review is on the product page, marked as a verified purchase." },
   review_saved: { tone: "success", text: "Your review is updated on the product page." },
+  /** Set by the subscription forms (./actions.ts). */
+  subscription_canceled: {
+    tone: "success",
+    text: "Subscription canceled: nothing more will be charged, and the license works until the end of the period you paid for.",
+  },
+  subscription_resumed: { tone: "success", text: "Subscription kept: it renews at the end of the period as before." },
+  subscription_card_changed: { tone: "success", text: "Card changed. A failed renewal is charged again at once." },
+  subscription_unchanged: { tone: "error", text: "That subscription could not be changed: it may have ended or changed meanwhile." },
 } as const;
 export type NoticeCode = keyof typeof NOTICES;
 export type Notice = (typeof NOTICES)[NoticeCode];

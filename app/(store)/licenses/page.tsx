@@ -10,7 +10,9 @@ import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
 import { UndoProvider } from "@/components/licenses/confirm-undo";
-import { releaseMachine, releaseMachineNow, restoreMachineNow } from "./actions";
+import { cancelSubscription, releaseMachine, releaseMachineNow, resumeSubscription, restoreMachineNow, setTestCard } from "./actions";
+import { SubscriptionPanel } from "@/components/licenses/subscription-panel";
+import { listSubscriptions, type SubscriptionView } from "@/lib/subscriptions/manage";
 import { buyerReviewStates } from "@/lib/reviews/buyer";
 import { LicenseReview } from "@/components/licenses/license-review";
 import { saveReview } from "./review-actions";
@@ -72,6 +74,12 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
   const withReleases = await productsWithReleases(licenses.map((l) => l.product.id));
   const downloads = await Promise.all(licenses.map((l) => downloadsForLicense({ id: l.id, productId: l.product.id }, withReleases)));
   const reviews = await buyerReviewStates(email);
+  const subscriptions = new Map<string, SubscriptionView>();
+  for (const s of await listSubscriptions({ buyerEmail: email }, { limit: 200 })) if (s.license_id) subscriptions.set(s.license_id, s);
+  const panelFor = (licenseId: string) => {
+    const s = subscriptions.get(licenseId);
+    return s ? <SubscriptionPanel subscription={s} cancel={cancelSubscription} resume={resumeSubscription} setCard={setTestCard} /> : null;
+  };
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();
   return (
@@ -135,6 +143,7 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
                   restoreNow={restoreMachineNow}
                   now={now}
                   downloads={downloads[i] ?? null}
+                  subscription={panelFor(license.id)}
                   review={
                     <LicenseReview state={reviews.get(license.id)} licenseId={license.id} productName={license.product.name} action={saveReview} />
                   }
