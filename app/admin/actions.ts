@@ -84,3 +84,29 @@ export async function refundOrderAction(form: unknown): Promise<void> {
     idempotencyKey: idempotencyKeyOf(fd),
   });
 }
+
+/** A license's page, where its subscription's forms come back to. */
+const licensePage = (id: string) => `/admin/licenses/${encodeURIComponent(id)}`;
+
+/** Test mode's clock: `days` pass for the subscription, with its card set first when the form says so. */
+export async function advanceSubscriptionAction(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  const card = textOf(fd, "card");
+  await act(licensePage(textOf(fd, "license_id")), "subscription-advanced", "advanceTestClock", {
+    params: target(fd),
+    body: { days: Number(textOf(fd, "days")), ...(card ? { card } : {}) },
+  });
+}
+
+export async function subscriptionCardAction(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  await act(licensePage(textOf(fd, "license_id")), "subscription-card", "adminSetTestCard", {
+    params: target(fd),
+    body: { card: textOf(fd, "card") },
+  });
+}
+
+export async function cancelSubscriptionAction(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  await act(licensePage(textOf(fd, "license_id")), "subscription-canceled", "adminCancelSubscription", { params: target(fd) });
+}

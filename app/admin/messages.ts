@@ -11,6 +11,9 @@ const NOTICES: Record<string, string> = {
   "product-unfeatured": "Listing no longer featured.",
   refunded: "Refund made. The buyer is told by e-mail; a full refund revokes the license.",
   "test-dispute": "Test dispute updated: the license and the ledger follow, as with a real chargeback.",
+  "subscription-advanced": "The subscription's clock moved: what fell due in those days is done, and the license follows.",
+  "subscription-card": "The subscription's test card is changed; a declined renewal was charged again if the card now pays.",
+  "subscription-canceled": "Subscription canceled: it ends at the end of its paid period.",
 };
 const ERRORS: Record<string, string> = {
   invalid: "Please check the form: a reason of 3 to 500 characters on one line, and an amount like 12.50.",
@@ -44,6 +47,10 @@ const ERRORS: Record<string, string> = {
   // The same form sent twice (a double click): the first is still at work, or was sent with other values.
   idempotency_in_flight: "That form was already sent and is still being processed; reload the page in a moment to see the outcome.",
   idempotency_conflict: "That form was already sent with other values; reload the page and fill it in again.",
+  subscription_ended: "That subscription has ended.",
+  subscription_already_canceled: "That subscription is already canceled.",
+  subscription_not_found: "There is no such subscription.",
+  not_test_mode: "That subscription is billed through Stripe: its card and its clock are Stripe's.",
   failed: "That did not work. Please try again.",
 };
 

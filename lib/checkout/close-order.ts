@@ -13,8 +13,9 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export async function closeOrder(tx: Tx, orderId: string, to: "expired" | "failed" | "cancelled"): Promise<boolean> {
   const n = await tx.order.updateMany({ where: { id: orderId, status: "open" }, data: { status: to } });
   if (n.count === 0) return false;
-  const order = await tx.order.findUnique({ where: { id: orderId }, select: { couponId: true } });
-  if (order?.couponId) await releaseRedemption(tx, order.couponId);
+  const order = await tx.order.findUnique({ where: { id: orderId }, select: { couponId: true, subscriptionId: true } });
+  // A subscription's renewal charge reserved nothing: its coupon was counted once, by the checkout that started it.
+  if (order?.couponId && !order.subscriptionId) await releaseRedemption(tx, order.couponId);
   return true;
 }
 
@@ -40,7 +41,12 @@ export interface ClosedCheckout {
  */
 export async function closeOpenCheckouts(tx: Tx, of: { developerId: string } | { productId: string }, now = new Date()): Promise<ClosedCheckout[]> {
   const open = await tx.order.findMany({
-    where: { status: "open", ...("productId" in of ? { productId: of.productId } : { product: { developerId: of.developerId } }) },
+    // Checkouts only: a subscription's open renewal charge is its subscription's business (lib/subscriptions).
+    where: {
+      status: "open",
+      subscriptionId: null,
+      ...("productId" in of ? { productId: of.productId } : { product: { developerId: of.developerId } }),
+    },
     select: { id: true, provider: true, providerSessionId: true, expiresAt: true },
     orderBy: { id: "asc" },
   });
@@ -70,7 +76,7 @@ export async function expireClosedSessions(closed: ClosedCheckout[]): Promise<vo
 export async function sweepExpiredCheckouts(couponIds: string[], now = new Date(), limit = 200): Promise<number> {
   if (couponIds.length === 0) return 0;
   const stale = await getDb().order.findMany({
-    where: { couponId: { in: couponIds }, status: "open", expiresAt: { lte: now } },
+    where: { couponId: { in: couponIds }, status: "open", subscriptionId: null, expiresAt: { lte: now } },
     select: { id: true },
     take: limit,
   });

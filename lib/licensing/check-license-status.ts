@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { getDb } from "../db.ts";
 import { detailOf, discloses, licenseStanding, trialDaysRemaining } from "./evaluate.ts";
 import { loadLicenseState } from "./license-state.ts";
 import { LICENSE_CODES } from "./codes.ts";
@@ -17,6 +18,16 @@ export const licenseStatusSchema = z.object({
   expires_at: z.iso.datetime().nullable(),
   max_machines: z.int().nullable(),
   active_machines: z.int().nullable(),
+  subscription: z
+    .object({
+      status: z.enum(["trialing", "active", "past_due", "canceling", "ended"]),
+      interval: z.enum(["month", "year"]),
+      current_period_end: z.iso.datetime().describe("The end of the paid (or free trial) period"),
+      renews: z.boolean().describe("Whether it is charged again at current_period_end; false once canceled or ended"),
+      grace_days: z.int().describe("Days the license keeps working past current_period_end while a renewal payment is retried"),
+    })
+    .nullable()
+    .describe("The subscription this license follows; null for a license bought once (or an unknown key)"),
 });
 export type LicenseStatus = z.infer<typeof licenseStatusSchema>;
 
@@ -25,6 +36,14 @@ export async function checkLicenseStatus(req: LicenseStatusRequest, now = Date.n
   const state = await loadLicenseState(req.license_key);
   const code = licenseStanding(state, req.plugin_id, now);
   const open = state !== null && discloses(code);
+  // Only a license that follows a subscription has one to describe: one more read, for those only.
+  const sub =
+    open && state.billing
+      ? await getDb().subscription.findUnique({
+          where: { licenseId: state.id },
+          select: { status: true, interval: true, currentPeriodEnd: true, graceDays: true },
+        })
+      : null;
   return {
     valid: code === "VALID",
     code,
@@ -35,5 +54,14 @@ export async function checkLicenseStatus(req: LicenseStatusRequest, now = Date.n
     expires_at: open && state.expiresAt !== null ? new Date(state.expiresAt).toISOString() : null,
     max_machines: open ? state.maxMachines : null,
     active_machines: open ? state.machines.size : null,
+    subscription: sub
+      ? {
+          status: sub.status as NonNullable<LicenseStatus["subscription"]>["status"],
+          interval: sub.interval === "year" ? "year" : "month",
+          current_period_end: sub.currentPeriodEnd.toISOString(),
+          renews: sub.status === "active" || sub.status === "trialing" || sub.status === "past_due",
+          grace_days: sub.graceDays,
+        }
+      : null,
   };
 }

@@ -32,6 +32,7 @@ interface Row {
   developerId: string;
   isActive: boolean | number;
   revocation: string | null;
+  billing: string | null;
   trial: boolean | number;
   maxMachines: number;
   activeMachines: number;
@@ -44,7 +45,7 @@ export type DirectOutcome =
   | { kind: "activated"; activatedAt: number; active: number; maxMachines: number; licenseKey: string }
   | { kind: "refused"; code: LicenseCode; state: { maxMachines: number; machineCount: number } | null };
 
-const COLUMNS = `l."id", p."pluginId", p."developerId", l."isActive", l."revocation", l."trial", l."maxMachines", l."activeMachines"`;
+const COLUMNS = `l."id", p."pluginId", p."developerId", l."isActive", l."revocation", l."billing", l."trial", l."maxMachines", l."activeMachines"`;
 const HOOKS = `EXISTS (SELECT 1 FROM "SellerWebhookEndpoint" e WHERE e."developerId" = p."developerId" AND e."enabled")`;
 
 const SQLITE_READ = `SELECT ${COLUMNS}, l."expiresAt", a."id" AS "activationId", ${HOOKS} AS "hooks"
@@ -159,7 +160,14 @@ function writes(req: ActivateRequest, now: number, actor: Actor) {
 function decide(row: Row | undefined, req: ActivateRequest, now: number): DirectOutcome | Row | undefined {
   if (!row) return { kind: "refused", code: "NOT_FOUND", state: null };
   const standing = licenseStanding(
-    { pluginId: row.pluginId, isActive: flag(row.isActive), revocation: row.revocation, trial: flag(row.trial), expiresAt: epochMs(row.expiresAt) },
+    {
+      pluginId: row.pluginId,
+      isActive: flag(row.isActive),
+      revocation: row.revocation,
+      billing: row.billing,
+      trial: flag(row.trial),
+      expiresAt: epochMs(row.expiresAt),
+    },
     req.plugin_id,
     now,
   );

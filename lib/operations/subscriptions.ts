@@ -11,6 +11,7 @@ import {
   subscriptionSchema,
   testCardSchema,
 } from "../subscriptions/manage.ts";
+import { subscriptionMetrics } from "../subscriptions/metrics.ts";
 import type { Operation } from "./define.ts";
 import { operation } from "./define.ts";
 
@@ -23,6 +24,16 @@ const idParams = z.object({
     .describe("The subscription's id (sub_…)"),
 });
 const one = z.object({ subscription: subscriptionSchema });
+const subscriptionMetricsSchema = z.object({
+  currency: z.string(),
+  mrr_cents: z.int().describe("Monthly recurring revenue: what the subscriptions that renew charge a month (yearly ones a twelfth)"),
+  mrr_display: z.string(),
+  active: z.int().describe("Subscriptions paid up, being retried, or canceled but not yet ended"),
+  trialing: z.int(),
+  churned_30d: z.int(),
+  churn_rate: z.number().nullable().describe("Of those running 30 days ago, the fraction ended since; null with none"),
+  upcoming_30d: z.object({ count: z.int(), amount_cents: z.int(), amount_display: z.string() }),
+});
 
 /**
  * Subscriptions (issue 32), for the three who may act on one: its seller (dashboard and seller API, the `orders`
@@ -33,15 +44,19 @@ export const SUBSCRIPTIONS: Operation[] = [
   operation({
     id: "listSubscriptions",
     summary: "Your subscribers",
-    description: "Your products' subscriptions, newest first: status, interval, seats, price, the current period and the next charge.",
+    description:
+      "Your products' subscriptions, newest first: status, interval, seats, price, the current period and the next charge; and per currency your MRR, subscribers, free trials, those ended in the last 30 days (with the churn rate) and the renewals due in the next 30.",
     tag: "Subscriptions",
     auth: "seller",
     sellerScope: "orders",
     http: { method: "GET", path: "/api/v1/subscriptions" },
     input: { query: listSubscriptionsQuery },
-    output: z.object({ subscriptions: z.array(subscriptionSchema) }),
+    output: z.object({ subscriptions: z.array(subscriptionSchema), metrics: z.array(subscriptionMetricsSchema) }),
     errors: [401, 403],
-    handler: async (q, c) => ({ subscriptions: await listSubscriptions({ developerId: c.seller.developer.id }, q) }),
+    handler: async (q, c) => ({
+      subscriptions: await listSubscriptions({ developerId: c.seller.developer.id }, q),
+      metrics: await subscriptionMetrics(c.seller.developer.id),
+    }),
   }),
   operation({
     id: "getSubscription",

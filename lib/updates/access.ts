@@ -154,6 +154,7 @@ export async function checkActivation(pluginId: string, activationId: string, no
           key: true,
           isActive: true,
           revocation: true,
+          billing: true,
           trial: true,
           issuedAt: true,
           expiresAt: true,
@@ -166,7 +167,14 @@ export async function checkActivation(pluginId: string, activationId: string, no
   const l = activation.license;
   enforce([[RULES.key, l.key]]);
   const code = licenseStanding(
-    { pluginId: l.product.pluginId, isActive: l.isActive, revocation: l.revocation, trial: l.trial, expiresAt: l.expiresAt?.getTime() ?? null },
+    {
+      pluginId: l.product.pluginId,
+      isActive: l.isActive,
+      revocation: l.revocation,
+      billing: l.billing,
+      trial: l.trial,
+      expiresAt: l.expiresAt?.getTime() ?? null,
+    },
     pluginId,
     now,
   );

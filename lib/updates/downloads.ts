@@ -30,6 +30,7 @@ const licenseSelect = {
   productId: true,
   isActive: true,
   revocation: true,
+  billing: true,
   trial: true,
   issuedAt: true,
   expiresAt: true,
@@ -44,7 +45,14 @@ function loadLicense(where: { id: string }) {
 
 const standingOf = (l: LicenseRow, now = Date.now()) =>
   licenseStanding(
-    { pluginId: l.product.pluginId, isActive: l.isActive, revocation: l.revocation, trial: l.trial, expiresAt: l.expiresAt?.getTime() ?? null },
+    {
+      pluginId: l.product.pluginId,
+      isActive: l.isActive,
+      revocation: l.revocation,
+      billing: l.billing,
+      trial: l.trial,
+      expiresAt: l.expiresAt?.getTime() ?? null,
+    },
     l.product.pluginId,
     now,
   );

@@ -15,6 +15,9 @@ import { priceSession } from "@/lib/acp/serialize";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { processSubscription, runSubscriptionJobs } from "@/lib/subscriptions/renewals";
 import { addMonths } from "@/lib/subscriptions/plans";
+import { cancelSubscriptionAs } from "@/lib/subscriptions/manage";
+import { subscriptionMetrics } from "@/lib/subscriptions/metrics";
+import { checkLicenseStatus } from "@/lib/licensing/check-license-status";
 import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
@@ -295,7 +298,6 @@ describe("a monthly subscription in test mode", () => {
     const shopA = await shop({ fallbackAfterMonths: 2 });
     const s = await subscribe(shopA.product.id);
     await advance(s.sub.id, 31); // two months paid
-    const { cancelSubscriptionAs } = await import("@/lib/subscriptions/manage");
     await cancelSubscriptionAs({ buyerEmail: s.buyerEmail }, s.sub.id, { type: "buyer", name: s.buyerEmail });
     await advance(s.sub.id, 31);
     const sub = await subscription(s.sub.id);
@@ -303,6 +305,25 @@ describe("a monthly subscription in test mode", () => {
     expect(sub.license!.expiresAt).toBeNull();
     expect(sub.license!.updatesUntil!.getTime()).toBe(sub.currentPeriodEnd.getTime());
     expect((await check(s)).code).toBe("VALID");
+  });
+});
+
+describe("figures and what agents read", () => {
+  it("counts MRR, subscribers and upcoming renewals per currency; check_license_status states the subscription", async () => {
+    const shopA = await shop();
+    const a = await subscribe(shopA.product.id, shopA.code); // 720 a month for two months
+    await subscribe(shopA.product.id, undefined, "year"); // 9,000 a year: 750 a month
+    const c = await subscribe(shopA.product.id); // canceled: renews no more
+    await cancelSubscriptionAs({ developerId: shopA.developerId }, c.sub.id, { type: "seller", name: null });
+    const [usd, ...others] = await subscriptionMetrics(shopA.developerId, new Date(Date.now() + 5 * DAY));
+    expect(others).toEqual([]);
+    expect(usd).toMatchObject({ currency: "usd", mrr_cents: 720 + 750, active: 3, trialing: 0, churned_30d: 0, churn_rate: null });
+    expect(usd!.upcoming_30d).toMatchObject({ count: 1, amount_cents: 720 });
+    const status = await checkLicenseStatus({ license_key: a.key, plugin_id: a.pluginId });
+    expect(status.subscription).toMatchObject({ status: "active", interval: "month", renews: true, grace_days: GRACE });
+    expect(status.subscription!.current_period_end).toBe(a.sub.currentPeriodEnd.toISOString());
+    const cStatus = await checkLicenseStatus({ license_key: c.key, plugin_id: c.pluginId });
+    expect(cStatus.subscription).toMatchObject({ status: "canceling", renews: false });
   });
 });
 

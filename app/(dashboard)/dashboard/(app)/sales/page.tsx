@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { sellerSales } from "@/lib/selling/sales";
+import { subscriptionMetrics } from "@/lib/subscriptions/metrics";
 import { PRICING } from "@/lib/pricing";
 import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
@@ -15,7 +16,7 @@ export const metadata: Metadata = { title: "Sales", robots: { index: false } };
 
 export default async function SalesPage() {
   const { developer } = await pageSeller();
-  const sales = await sellerSales(developer.id);
+  const [sales, subscriptions] = await Promise.all([sellerSales(developer.id), subscriptionMetrics(developer.id)]);
   return (
     <>
       <PageHeader
@@ -39,6 +40,55 @@ export default async function SalesPage() {
       <div className="mt-8">
         <SalesTotals sales={sales} detailed />
       </div>
+      {subscriptions.length > 0 ? (
+        <Section id="subscriptions-heading" title="Subscriptions" className={`${card} mt-8 p-5 sm:p-6`}>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="subscription-metrics">
+              <thead className="text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Currency
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    MRR
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Subscribers
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    In free trial
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Ended, last 30 days
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    Renewals, next 30 days
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="text-slate-900">
+                {subscriptions.map((m) => (
+                  <tr key={m.currency} className="border-t border-slate-200">
+                    <th scope="row" className="py-2 pr-4 font-medium uppercase">
+                      {m.currency}
+                    </th>
+                    <td className="py-2 pr-4">{m.mrr_display}</td>
+                    <td className="py-2 pr-4">{m.active}</td>
+                    <td className="py-2 pr-4">{m.trialing}</td>
+                    <td className="py-2 pr-4">
+                      {m.churned_30d}
+                      {m.churn_rate !== null ? ` (${(m.churn_rate * 100).toFixed(1)} % churn)` : ""}
+                    </td>
+                    <td className="py-2">
+                      {m.upcoming_30d.count} · {m.upcoming_30d.amount_display}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Section>
+      ) : null}
       <Section id="chart-heading" title="Net revenue, last 30 days" className={`${card} mt-8 p-5 sm:p-6`}>
         <RevenueCharts currencies={sales.currencies} id="sales-revenue" />
       </Section>
