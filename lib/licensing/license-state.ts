@@ -28,6 +28,7 @@ function licenseSelect(fingerprint?: string) {
     activeMachines: true,
     issuedAt: true,
     expiresAt: true,
+    updatesUntil: true,
     source: true,
     orderId: true,
     product: { select: { id: true, name: true, pluginId: true, developerId: true } },
@@ -55,6 +56,7 @@ async function load(key: string, fingerprint?: string): Promise<LoadedLicense | 
     maxMachines: row.maxMachines,
     issuedAt: row.issuedAt.getTime(),
     expiresAt: row.expiresAt?.getTime() ?? null,
+    updatesUntil: row.updatesUntil?.getTime() ?? null,
     machines: new Map(
       row.activations.map((a): [string, MachineState] => {
         const { fingerprint: fp, activatedAt, ...rest } = a;

@@ -18,6 +18,11 @@ export interface LicenseState {
   issuedAt: number;
   /** Epoch ms; null for a perpetual license. */
   expiresAt: number | null;
+  /**
+   * Epoch ms: the last day releases count for it (an updates plan's paid end, a subscription's perpetual fallback);
+   * null when the product's update policy alone decides. Read by the update calls, not by validation (absent there).
+   */
+  updatesUntil?: number | null;
   /** fingerprint → activation (with what the app said about the machine, when loaded for activation) */
   machines: Map<string, MachineState>;
   loadedAt: number;

@@ -32,10 +32,25 @@ interface ReleaseFacts {
   status: string;
 }
 
-/** When a license's updates end ("days" policy with a number of days), else null (they do not end). */
-export function updatesUntil(policy: UpdatePolicy, license: { issuedAt: Date }): Date | null {
+/** What a license brings to the rule: the day it was issued, and its own end of updates when it has one. */
+interface LicenseFacts {
+  issuedAt: Date;
+  /** An updates plan's paid end, or a subscription's perpetual fallback: no release published after it counts. */
+  updatesUntil?: Date | null;
+}
+
+/** When the product's policy ends a license's updates ("days" with a number of days), else null. */
+function policyUntil(policy: UpdatePolicy, license: LicenseFacts): Date | null {
   if (policy.updatePolicy !== "days" || policy.updateDays === null || !Number.isFinite(policy.updateDays)) return null;
   return new Date(license.issuedAt.getTime() + Math.max(0, policy.updateDays) * DAY_MS);
+}
+
+/** When a license's updates end: the earlier of its policy's end and its own; null when neither ends them. */
+export function updatesUntil(policy: UpdatePolicy, license: LicenseFacts): Date | null {
+  const own = license.updatesUntil ?? null;
+  const byPolicy = policyUntil(policy, license);
+  if (own === null) return byPolicy;
+  return byPolicy === null || own < byPolicy ? own : byPolicy;
 }
 
 const published = <R extends ReleaseFacts>(r: R): r is R & { publishedAt: Date } => r.status === "published" && r.publishedAt !== null;
@@ -44,10 +59,12 @@ const published = <R extends ReleaseFacts>(r: R): r is R & { publishedAt: Date }
  * The releases (published, not yanked, from `releases`) a license may download and update to, in the order given.
  * `releases` may hold drafts and yanked ones; they are dropped.
  */
-export function entitledReleases<R extends ReleaseFacts>(policy: UpdatePolicy, license: { issuedAt: Date }, releases: R[]): R[] {
-  const live = releases.filter(published);
+export function entitledReleases<R extends ReleaseFacts>(policy: UpdatePolicy, license: LicenseFacts, releases: R[]): R[] {
+  const own = license.updatesUntil ?? null;
+  // The license's own end of updates applies on top of any policy: nothing published after it.
+  const live = releases.filter(published).filter((r) => own === null || r.publishedAt.getTime() <= own.getTime());
   if (policy.updatePolicy === "days") {
-    const until = updatesUntil(policy, license);
+    const until = policyUntil(policy, license);
     if (!until) return live;
     return live.filter((r) => r.publishedAt.getTime() <= until.getTime());
   }

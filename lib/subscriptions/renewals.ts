@@ -105,6 +105,9 @@ export async function processSubscription(id: string, now: Date): Promise<{ rene
   return done;
 }
 
+/** Lets the requests that arrived meanwhile be answered before the next piece of work. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** One pass over everything due at `now`, in batches of `batch`; returns what it did. */
 export async function runSubscriptionJobs(now = new Date(), batch = SUBSCRIPTION_BATCH) {
   const db = getDb();
@@ -127,6 +130,9 @@ export async function runSubscriptionJobs(now = new Date(), batch = SUBSCRIPTION
     const r = await processSubscription(id, now);
     done.renewed += r.renewed;
     done.ended += r.ended;
+    // On SQLite every query is synchronous, so a batch's awaits never wait: without a turn of the event loop
+    // between subscriptions, a batch would keep /validate and every other request waiting until it ends.
+    await yieldToRequests();
   }
 
   // Reminders of yearly renewals, once per period.
@@ -137,6 +143,7 @@ export async function runSubscriptionJobs(now = new Date(), batch = SUBSCRIPTION
   });
   for (const s of soon) {
     if (s.remindedFor && s.remindedFor.getTime() === s.currentPeriodEnd.getTime()) continue;
+    await yieldToRequests();
     const coupon = s.couponId ? await db.coupon.findUnique({ where: { id: s.couponId }, select: { percentOff: true, amountOffMinor: true } }) : null;
     const charge = nextCharge(s, coupon?.percentOff ?? null, coupon?.amountOffMinor ?? null);
     await db.$transaction(async (tx) => {

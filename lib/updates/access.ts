@@ -18,7 +18,7 @@ import type { UpdatePolicy } from "../releases/entitlement.ts";
 
 /** What an app-facing call knows once the license passed. */
 export interface LicensedMachine {
-  license: { id: string; key: string; issuedAt: Date; trial: boolean; expiresAt: Date | null };
+  license: { id: string; key: string; issuedAt: Date; trial: boolean; expiresAt: Date | null; updatesUntil: Date | null };
   product: { id: string; pluginId: string; name: string } & UpdatePolicy;
   activationId: string;
 }
@@ -132,6 +132,7 @@ export async function checkLicensedMachine(pluginId: string, key: string, finger
       issuedAt: new Date(state.issuedAt),
       trial: state.trial,
       expiresAt: state.expiresAt === null ? null : new Date(state.expiresAt),
+      updatesUntil: state.updatesUntil == null ? null : new Date(state.updatesUntil),
     },
     product,
     activationId: machine.id,
@@ -158,6 +159,7 @@ export async function checkActivation(pluginId: string, activationId: string, no
           trial: true,
           issuedAt: true,
           expiresAt: true,
+          updatesUntil: true,
           product: { select: { id: true, pluginId: true, name: true, updatePolicy: true, updateDays: true } },
         },
       },
@@ -180,7 +182,7 @@ export async function checkActivation(pluginId: string, activationId: string, no
   );
   if (code !== "VALID") throw licenseProblem(code);
   return {
-    license: { id: l.id, key: l.key, issuedAt: l.issuedAt, trial: l.trial, expiresAt: l.expiresAt },
+    license: { id: l.id, key: l.key, issuedAt: l.issuedAt, trial: l.trial, expiresAt: l.expiresAt, updatesUntil: l.updatesUntil },
     product: l.product,
     activationId: activation.id,
   };

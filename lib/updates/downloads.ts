@@ -33,6 +33,7 @@ const licenseSelect = {
   billing: true,
   trial: true,
   issuedAt: true,
+  updatesUntil: true,
   expiresAt: true,
   product: { select: { id: true, pluginId: true, name: true, status: true, updatePolicy: true, updateDays: true } },
 } as const;
@@ -58,7 +59,7 @@ const standingOf = (l: LicenseRow, now = Date.now()) =>
   );
 
 const who = (l: LicenseRow) => ({
-  license: { id: l.id, key: l.key, issuedAt: l.issuedAt, trial: l.trial, expiresAt: l.expiresAt },
+  license: { id: l.id, key: l.key, issuedAt: l.issuedAt, trial: l.trial, expiresAt: l.expiresAt, updatesUntil: l.updatesUntil },
   product: l.product,
   activationId: "",
 });

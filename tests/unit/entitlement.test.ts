@@ -102,3 +102,22 @@ describe("entitledReleases", () => {
     expect(entitledReleases({ updatePolicy: "all", updateDays: null }, { issuedAt: T0 }, [rel("1.0.0", null, "published")])).toEqual([]);
   });
 });
+
+describe("a license's own end of updates (an updates plan, a subscription's perpetual fallback)", () => {
+  it("keeps the releases published until it, under every policy, and is the earlier of it and the policy's end", () => {
+    const own = { issuedAt: T0, updatesUntil: at(150) };
+    expect(versions(entitledReleases({ updatePolicy: "all", updateDays: null }, own, RELEASES))).toEqual(["2.0.0", "1.1.0", "1.0.0"]);
+    expect(versions(entitledReleases({ updatePolicy: "days", updateDays: 365 }, own, RELEASES))).toEqual(["2.0.0", "1.1.0", "1.0.0"]);
+    expect(versions(entitledReleases({ updatePolicy: "days", updateDays: 25 }, own, RELEASES))).toEqual(["1.1.0", "1.0.0"]);
+    expect(updatesUntil({ updatePolicy: "all", updateDays: null }, own)?.toISOString()).toBe(at(150).toISOString());
+    expect(updatesUntil({ updatePolicy: "days", updateDays: 25 }, own)?.toISOString()).toBe(at(25).toISOString());
+    expect(updatesUntil({ updatePolicy: "days", updateDays: 365 }, own)?.toISOString()).toBe(at(150).toISOString());
+    // Null: the policy alone.
+    expect(versions(entitledReleases({ updatePolicy: "all", updateDays: null }, { issuedAt: T0, updatesUntil: null }, RELEASES))).toEqual([
+      "2.1.0",
+      "2.0.0",
+      "1.1.0",
+      "1.0.0",
+    ]);
+  });
+});
