@@ -2,7 +2,7 @@ import { getDb } from "../db.ts";
 import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
 import { payoutReady } from "../selling/publish-gate.ts";
 import { env } from "../env.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, notFound } from "../http/errors.ts";
 import { absoluteUrl, productIconPath } from "../urls.ts";
 import { paymentProvider } from "../payments/provider.ts";
 import { closeOrderNow, sweepExpiredCheckouts } from "./close-order.ts";
@@ -70,6 +70,21 @@ export function openOrderData(o: {
 }
 
 /**
+ * An updates plan's renewal: the license (named by its key, which only its holder has) must be of this product, which
+ * must sell renewals, and must still be in force; the renewal is priced per seat the license holds.
+ */
+async function renewable(product: BuyableProduct, key: string): Promise<{ licenseId: string; seats: number; unitCents: number }> {
+  const full = await getDb().product.findUniqueOrThrow({ where: { id: product.id }, select: { pricingModel: true, renewalPriceCents: true } });
+  if (full.pricingModel !== "updates_plan" || full.renewalPriceCents === null) {
+    throw new AppError("renewal_not_offered", 400, "This product does not sell renewals of updates: leave out renew_license_key.");
+  }
+  const license = await getDb().license.findUnique({ where: { key }, select: { id: true, productId: true, isActive: true, maxMachines: true } });
+  if (!license || license.productId !== product.id) throw notFound("license", "No license of this product has this key.");
+  if (!license.isActive) throw new AppError("license_not_renewable", 409, "This license is revoked or refunded, so its updates cannot be renewed.");
+  return { licenseId: license.id, seats: Math.max(1, Math.round(license.maxMachines / product.maxMachines)), unitCents: full.renewalPriceCents };
+}
+
+/**
  * Opens a checkout session for one product: prices it (quantity, coupon, minimum charge: priceCheckout), reserves
  * the coupon's redemption, records the order (amounts, the platform fee on what is paid, the seller's payout account,
  * the agent for attribution) and asks the payment provider for a hosted checkout. Only listed products can be bought.
@@ -77,7 +92,10 @@ export function openOrderData(o: {
 export async function createCheckout(input: CreateCheckoutRequest, now = new Date()): Promise<{ url: string; session_id: string }> {
   const db = getDb();
   const product = await buyableProduct(input.product_id);
-  const priced = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
+  const renewal = input.renew_license_key ? await renewable(product, input.renew_license_key) : null;
+  const priced = renewal
+    ? await priceCheckout(product, renewal.seats, input.coupon_code, now, undefined, renewal.unitCents)
+    : await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
   const provider = paymentProvider();
   if (priced.interval && provider.name !== "test") {
     throw new AppError(
@@ -94,15 +112,18 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
   let order;
   try {
     order = await db.order.create({
-      data: openOrderData({
-        product,
-        priced,
-        buyerEmail: input.buyer_email,
-        agentId: input.agent_id ?? null,
-        provider: provider.name,
-        payoutAccountId,
-        expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
-      }),
+      data: {
+        ...openOrderData({
+          product,
+          priced,
+          buyerEmail: input.buyer_email,
+          agentId: input.agent_id ?? null,
+          provider: provider.name,
+          payoutAccountId,
+          expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
+        }),
+        renewsLicenseId: renewal?.licenseId ?? null,
+      },
     });
   } catch (error) {
     // No order holds the reservation: give it back here.

@@ -7,7 +7,8 @@ import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
-import { applyRenewal, startSubscription } from "../subscriptions/lifecycle.ts";
+import { applyRenewal, renewUpdates, startSubscription } from "../subscriptions/lifecycle.ts";
+import { addMonths, UPDATES_PLAN_MONTHS } from "../subscriptions/plans.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
@@ -80,6 +81,10 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     await applyRenewal(tx, { ...order, ...renewal }, paidAt);
     return { fulfilled: true };
   }
+  if (order.renewsLicenseId) {
+    const key = await renewUpdates(tx, { ...order, renewsLicenseId: order.renewsLicenseId }, paidAt);
+    return key ? { fulfilled: true, licenseKey: key } : { fulfilled: true };
+  }
   const actor = { type: "payment" as const, name: order.provider };
   // A subscription checkout starts the subscription, whose license follows it; anything else is licensed for good.
   const license = order.interval
@@ -97,6 +102,10 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
         },
         actor,
       );
+  // An updates plan's first year of updates starts with the purchase.
+  if (order.product.pricingModel === "updates_plan") {
+    await tx.license.update({ where: { id: license.id }, data: { updatesUntil: addMonths(paidAt, UPDATES_PLAN_MONTHS) } });
+  }
   await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
   const mail = licenseEmail({
     buyerEmail: order.buyerEmail,

@@ -85,9 +85,12 @@ export async function priceCheckout(
   couponCode?: string,
   now = new Date(),
   interval?: Interval,
+  /** An updates plan's renewal: this price of a seat instead of the product's, for the license's seats. */
+  renewalUnitCents?: number,
 ): Promise<PricedCheckout> {
-  const { unitCents, interval: chosen } = checkoutPrice(product, interval);
-  if (quantity !== 1 && !SEAT_PRICED.has(product.seatModel)) {
+  const { unitCents, interval: chosen } =
+    renewalUnitCents !== undefined ? { unitCents: renewalUnitCents, interval: null } : checkoutPrice(product, interval);
+  if (quantity !== 1 && renewalUnitCents === undefined && !SEAT_PRICED.has(product.seatModel)) {
     throw new AppError(
       "quantity_not_allowed",
       400,

@@ -3,6 +3,7 @@ import { emailSchema } from "../licensing/trial-schemas.ts";
 import { couponCodeSchema } from "../coupons/schemas.ts";
 import { productIdSchema } from "../marketplace/schemas.ts";
 import { INTERVALS } from "../subscriptions/plans.ts";
+import { licenseKeySchema } from "../licensing/schemas.ts";
 
 const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -39,6 +40,9 @@ export const createCheckoutRequestSchema = z.object({
   coupon_code: couponFieldSchema.optional(),
   quantity: quantitySchema.optional(),
   interval: intervalSchema.optional(),
+  renew_license_key: licenseKeySchema
+    .optional()
+    .describe('An "updates_plan" product: renew the updates of this license for another year at the renewal price (no new license is issued)'),
 });
 export type CreateCheckoutRequest = z.infer<typeof createCheckoutRequestSchema>;
 

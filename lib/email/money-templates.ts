@@ -122,7 +122,7 @@ export function disputeEmail(d: DisputeEmailData): RenderedEmail {
 }
 
 /** The moments of a subscription the buyer hears about (lib/subscriptions/lifecycle.ts). */
-export type SubscriptionMailKind = "renewed" | "reminder" | "payment_failed" | "recovered" | "canceled" | "expired";
+export type SubscriptionMailKind = "renewed" | "reminder" | "payment_failed" | "recovered" | "canceled" | "expired" | "updates_renewed";
 
 export interface SubscriptionEmailData {
   kind: SubscriptionMailKind;
@@ -182,6 +182,11 @@ export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
         `Nothing more will be charged. Your license key keeps working until ${day(d.date)}. Changed your mind? Resume it on My licenses before then.`,
       ],
     },
+    updates_renewed: {
+      subject: `Receipt: ${amount} for another year of updates to ${name}`,
+      title: `Your updates to ${name} are renewed`,
+      paragraphs: [`We charged ${amount}. Your license gets every release published until ${day(d.date)}; it keeps working for good either way.`],
+    },
     expired: {
       subject: `Your ${name} subscription has ended`,
       title: `Your ${name} subscription has ended`,
@@ -196,8 +201,8 @@ export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
   const rows: Array<[string, string]> = [
     ["Product", d.productName],
     ["Seller", d.developerName],
-    ...(d.kind === "renewed" || d.kind === "recovered" ? ([["Charged", amount]] as Array<[string, string]>) : []),
-    ["Subscription", d.subscriptionId],
+    ...(d.kind === "renewed" || d.kind === "recovered" || d.kind === "updates_renewed" ? ([["Charged", amount]] as Array<[string, string]>) : []),
+    [d.kind === "updates_renewed" ? "License" : "Subscription", d.subscriptionId],
     ...(d.orderId ? ([["Invoice", d.orderId]] as Array<[string, string]>) : []),
   ];
   const footer = `${SITE_NAME} sends this e-mail about your subscription. Manage it at ${d.manageUrl}.`;

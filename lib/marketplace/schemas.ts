@@ -130,9 +130,16 @@ const listingProductSchema = z.object({
   pricing_model: z
     .enum(PRICING_MODELS)
     .describe(
-      '"one_time": bought once for price_cents; "subscription": billed each month or year (see subscription; price_cents is its lowest period price)',
+      '"one_time": bought once for price_cents; "subscription": billed each month or year (see subscription; price_cents is its lowest period price); "updates_plan": bought once for price_cents with a year of updates (see updates_plan)',
     ),
   subscription: subscriptionTermsSchema,
+  updates_plan: z
+    .object({
+      months: z.int().describe("The updates each purchase or renewal includes, in months"),
+      renewal_price_cents: z.int().describe("The price of one seat for a further year of updates"),
+    })
+    .nullable()
+    .describe('For an "updates_plan" product: the license is perpetual and gets the releases published while its plan is paid; null otherwise'),
 });
 export type ListingProduct = z.infer<typeof listingProductSchema>;
 
@@ -267,11 +274,18 @@ export const productInputSchema = z
     system_requirements: z.string().trim().max(SYSTEM_REQUIREMENTS_MAX).refine(multiLineText, CONTROL).optional(),
     // How it is sold. Left out: a new product is sold once, an update keeps what the product has.
     pricing_model: z
-      .enum(["one_time", "subscription"])
+      .enum(PRICING_MODELS)
       .optional()
       .describe(
-        '"one_time" (bought once for price_cents) or "subscription" (billed each month and/or year; price_cents is then set to the lowest period price)',
+        '"one_time" (bought once for price_cents), "subscription" (billed each month and/or year; price_cents is then set to the lowest period price) or "updates_plan" (bought once for price_cents with a year of updates; each further year costs renewal_price_cents)',
       ),
+    renewal_price_cents: z
+      .int()
+      .min(100)
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe('An "updates_plan" product: the price of one seat for a further year of updates'),
     monthly_price_cents: z
       .int()
       .min(100)
@@ -331,6 +345,14 @@ export const productInputSchema = z
   .refine((p) => p.pricing_model !== "subscription" || (p.monthly_price_cents ?? null) !== null || (p.yearly_price_cents ?? null) !== null, {
     path: ["monthly_price_cents"],
     message: "a subscription needs a monthly price, a yearly price or both",
+  })
+  .refine((p) => p.pricing_model !== "updates_plan" || (p.renewal_price_cents ?? null) !== null, {
+    path: ["renewal_price_cents"],
+    message: "an updates plan needs the price of a further year of updates",
+  })
+  .refine((p) => p.pricing_model === "updates_plan" || (p.renewal_price_cents ?? null) === null, {
+    path: ["renewal_price_cents"],
+    message: 'renewal_price_cents applies only with pricing_model "updates_plan"',
   })
   .refine(
     (p) =>

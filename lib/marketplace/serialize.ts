@@ -1,5 +1,5 @@
 import { formatPrice, PRICING } from "../pricing.ts";
-import { isRecurring, offeredIntervals } from "../subscriptions/plans.ts";
+import { isRecurring, offeredIntervals, UPDATES_PLAN_MONTHS } from "../subscriptions/plans.ts";
 import { roundAverage } from "../reviews/rating.ts";
 import { absoluteUrl, paths, productIconPath, productImagePaths } from "../urls.ts";
 import type { Category, Platform, SeatModel } from "./constants.ts";
@@ -116,8 +116,12 @@ export function toListingProduct(p: ProductRow): ListingProduct {
     created_at: p.createdAt.toISOString(),
     latest_version: p.latestVersion ?? null,
     rating: { average: roundAverage(p.ratingAverage), count: p.ratingCount },
-    pricing_model: p.pricingModel === "subscription" ? "subscription" : "one_time",
+    pricing_model: p.pricingModel === "subscription" ? "subscription" : p.pricingModel === "updates_plan" ? "updates_plan" : "one_time",
     subscription: subscriptionTerms(p),
+    updates_plan:
+      p.pricingModel === "updates_plan" && p.renewalPriceCents !== null
+        ? { months: UPDATES_PLAN_MONTHS, renewal_price_cents: p.renewalPriceCents }
+        : null,
   };
 }
 

@@ -79,7 +79,8 @@ export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>):
     update_days: p.updatePolicy === "days" ? p.updateDays : null,
     system_requirements: p.systemRequirements,
     demo_links: demoLinks(p.demoLinks),
-    pricing_model: p.pricingModel === "subscription" ? "subscription" : "one_time",
+    pricing_model: p.pricingModel === "subscription" ? "subscription" : p.pricingModel === "updates_plan" ? "updates_plan" : "one_time",
+    renewal_price_cents: p.renewalPriceCents,
     monthly_price_cents: p.monthlyPriceCents,
     yearly_price_cents: p.yearlyPriceCents,
     subscription_trial_days: p.subscriptionTrialDays,
@@ -122,8 +123,25 @@ function pricingColumns(input: ProductInput) {
       fallbackAfterMonths: input.fallback_after_months ?? null,
     };
   }
+  if (input.pricing_model === "updates_plan") {
+    return {
+      pricingModel: "updates_plan",
+      priceCents: input.price_cents,
+      renewalPriceCents: input.renewal_price_cents ?? null,
+      monthlyPriceCents: null,
+      yearlyPriceCents: null,
+      fallbackAfterMonths: null,
+    };
+  }
   if (input.pricing_model === "one_time") {
-    return { pricingModel: "one_time", priceCents: input.price_cents, monthlyPriceCents: null, yearlyPriceCents: null, fallbackAfterMonths: null };
+    return {
+      pricingModel: "one_time",
+      priceCents: input.price_cents,
+      monthlyPriceCents: null,
+      yearlyPriceCents: null,
+      renewalPriceCents: null,
+      fallbackAfterMonths: null,
+    };
   }
   return { priceCents: input.price_cents };
 }

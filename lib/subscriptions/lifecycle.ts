@@ -9,7 +9,18 @@ import { platformFeeCents } from "../pricing.ts";
 import { emitSellerEvent, type SellerEventType } from "../seller-webhooks/events.ts";
 import { LICENSE_FACTS } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
-import { addDays, couponApplies, licenseExpiry, monthsOf, PAST_DUE_DAYS, periodEnd, type Interval, type SubscriptionStatus } from "./plans.ts";
+import {
+  addDays,
+  addMonths,
+  couponApplies,
+  licenseExpiry,
+  monthsOf,
+  PAST_DUE_DAYS,
+  periodEnd,
+  UPDATES_PLAN_MONTHS,
+  type Interval,
+  type SubscriptionStatus,
+} from "./plans.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -444,4 +455,49 @@ export async function endSubscription(
     now,
   );
   return true;
+}
+
+/**
+ * An updates plan's renewal was paid: the license's updates run a year longer, from the day they end or from today if
+ * they have ended already (a lapsed plan renewed late buys a year from now, not the months it missed). Logged as
+ * "renewed" on the license, told to the buyer. Returns the license's key.
+ */
+export async function renewUpdates(
+  tx: Tx,
+  order: { id: string; renewsLicenseId: string; buyerEmail: string; amountCents: number; currency: string; provider: string },
+  paidAt: Date,
+): Promise<string | null> {
+  const license = await tx.license.findUnique({
+    where: { id: order.renewsLicenseId },
+    select: { id: true, updatesUntil: true, product: { select: { name: true, developer: { select: { name: true } } } } },
+  });
+  if (!license) return null;
+  const from = license.updatesUntil && license.updatesUntil > paidAt ? license.updatesUntil : paidAt;
+  const until = addMonths(from, UPDATES_PLAN_MONTHS);
+  await tx.license.update({ where: { id: license.id }, data: { updatesUntil: until } });
+  const facts = await tx.license.findUniqueOrThrow({ where: { id: license.id }, select: LICENSE_FACTS });
+  await licenseChanged(
+    tx,
+    facts,
+    "renewed",
+    { type: "payment", name: order.provider },
+    {
+      detail: { order_id: order.id, updates_until: until.toISOString() },
+      at: paidAt,
+    },
+  );
+  const mail = subscriptionEmail({
+    kind: "updates_renewed",
+    productName: license.product.name,
+    developerName: license.product.developer.name,
+    subscriptionId: facts.key,
+    interval: "year",
+    amountCents: order.amountCents,
+    currency: order.currency,
+    date: until,
+    manageUrl: absoluteUrl(paths.myLicenses),
+    orderId: order.id,
+  });
+  await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "updates-renewed", dedupeKey: `updates:${order.id}` });
+  return facts.key;
 }

@@ -79,4 +79,3 @@ export async function subscriptionMetrics(developerId: string, now = new Date())
     }));
 }
 
-export type SubscriptionMetrics = Awaited<ReturnType<typeof subscriptionMetrics>>;

@@ -18,6 +18,9 @@ export type Interval = (typeof INTERVALS)[number];
 export const SUBSCRIPTION_STATUSES = ["trialing", "active", "past_due", "canceling", "ended"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** How long a year of updates is, bought with an "updates_plan" product or renewed, in months. */
+export const UPDATES_PLAN_MONTHS = 12;
+
 /** The grace a new subscription product gets unless the seller sets another, in days. */
 export const DEFAULT_GRACE_DAYS = 3;
 /** The longest grace and free trial a seller may set, in days. */

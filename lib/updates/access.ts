@@ -19,7 +19,7 @@ import type { UpdatePolicy } from "../releases/entitlement.ts";
 /** What an app-facing call knows once the license passed. */
 export interface LicensedMachine {
   license: { id: string; key: string; issuedAt: Date; trial: boolean; expiresAt: Date | null; updatesUntil: Date | null };
-  product: { id: string; pluginId: string; name: string } & UpdatePolicy;
+  product: { id: string; pluginId: string; name: string; pricingModel: string } & UpdatePolicy;
   activationId: string;
 }
 
@@ -108,7 +108,7 @@ export function updateLimits(headers: Headers, client: string): Array<[RateRule,
 async function productPolicy(productId: string) {
   return getDb().product.findUniqueOrThrow({
     where: { id: productId },
-    select: { id: true, pluginId: true, name: true, updatePolicy: true, updateDays: true },
+    select: { id: true, pluginId: true, name: true, updatePolicy: true, updateDays: true, pricingModel: true },
   });
 }
 
@@ -160,7 +160,7 @@ export async function checkActivation(pluginId: string, activationId: string, no
           issuedAt: true,
           expiresAt: true,
           updatesUntil: true,
-          product: { select: { id: true, pluginId: true, name: true, updatePolicy: true, updateDays: true } },
+          product: { select: { id: true, pluginId: true, name: true, updatePolicy: true, updateDays: true, pricingModel: true } },
         },
       },
     },

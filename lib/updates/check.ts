@@ -139,7 +139,16 @@ function downloadTarget(
   const release = ent.all.find((r) => r.version === q.version);
   if (!release) throw new AppError("release_not_found", 404, `No published release ${q.version}.`);
   if (!ent.entitled.some((r) => r.id === release.id)) {
-    throw new AppError("release_not_entitled", 403, `This license is not entitled to ${release.version} (see the product's update policy).`);
+    // An updates plan that has lapsed: the refusal says so, and where to renew it.
+    const until = ent.updatesUntil;
+    const lapsedOn = ent.renewUrl !== null && until !== null && release.publishedAt !== null && release.publishedAt > until ? until : null;
+    throw new AppError(
+      "release_not_entitled",
+      403,
+      lapsedOn
+        ? `This license's updates ended on ${lapsedOn.toISOString().slice(0, 10)}, before ${release.version} was published. Renew them for another year at ${ent.renewUrl ?? ""} (the license keeps working either way).`
+        : `This license is not entitled to ${release.version} (see the product's update policy).`,
+    );
   }
   const artifact = artifactFor(release, q.platform, q.format ?? null, q.file_type ?? null);
   if (!artifact)

@@ -35,7 +35,7 @@ const licenseSelect = {
   issuedAt: true,
   updatesUntil: true,
   expiresAt: true,
-  product: { select: { id: true, pluginId: true, name: true, status: true, updatePolicy: true, updateDays: true } },
+  product: { select: { id: true, pluginId: true, name: true, status: true, updatePolicy: true, updateDays: true, pricingModel: true } },
 } as const;
 
 type LicenseRow = NonNullable<Awaited<ReturnType<typeof loadLicense>>>;

@@ -1,6 +1,7 @@
 import semver from "semver";
 import type { Artifact } from "../generated/sqlite/client.ts";
 import { entitledReleases, updatesUntil } from "../releases/entitlement.ts";
+import { absoluteUrl, paths } from "../urls.ts";
 import { FILE_TYPE_PREFERENCE, PLUGIN_FORMATS, type Channel, type FileType, type Platform, type PluginFormat } from "../releases/platforms.ts";
 import { publishedReleases, type ReleaseWithArtifacts } from "../releases/read.ts";
 import type { LicensedMachine } from "./access.ts";
@@ -68,6 +69,8 @@ export interface Entitlement {
   /** Of those, the ones the license is entitled to, newest first. */
   entitled: ReleaseWithArtifacts[];
   updatesUntil: Date | null;
+  /** Where the license's updates are renewed, for an updates plan's product; null otherwise. */
+  renewUrl: string | null;
 }
 
 export async function entitlementOf(who: Pick<LicensedMachine, "license" | "product">): Promise<Entitlement> {
@@ -76,6 +79,7 @@ export async function entitlementOf(who: Pick<LicensedMachine, "license" | "prod
     all,
     entitled: entitledReleases(who.product, who.license, all),
     updatesUntil: updatesUntil(who.product, who.license),
+    renewUrl: who.product.pricingModel === "updates_plan" ? absoluteUrl(paths.checkout(who.product.id)) : null,
   };
 }
 
