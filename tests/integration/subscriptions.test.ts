@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { quoteCheckout } from "@/lib/checkout/quote-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
@@ -41,12 +40,6 @@ const saved = { ...process.env };
 let adminCookie = "";
 let seq = 0;
 
-async function signIn(email: string): Promise<string> {
-  await requestSignIn({ email, purpose: "seller" });
-  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
-  const s = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "");
-  return `${s.cookieName}=${s.cookieValue}`;
-}
 
 /** A REST call of the registry's route at `template`, as the console or a seller's script makes it. */
 async function rest(template: string, method: "GET" | "POST", cookie: string, id: string, json?: unknown): Promise<Reply> {
@@ -116,7 +109,7 @@ beforeAll(async () => {
   process.env.ADMIN_EMAILS = ADMIN_EMAIL;
   process.env.PAYMENTS = "test";
   resetEnv();
-  adminCookie = await signIn(ADMIN_EMAIL);
+  adminCookie = await sellerCookie(ADMIN_EMAIL);
 });
 
 afterAll(async () => {
