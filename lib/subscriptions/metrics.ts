@@ -78,4 +78,3 @@ export async function subscriptionMetrics(developerId: string, now = new Date())
       upcoming_30d: { count: m.upcomingCount, amount_cents: m.upcomingCents, amount_display: formatPrice(m.upcomingCents, currency) },
     }));
 }
-

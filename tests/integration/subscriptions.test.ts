@@ -40,7 +40,6 @@ const saved = { ...process.env };
 let adminCookie = "";
 let seq = 0;
 
-
 /** A REST call of the registry's route at `template`, as the console or a seller's script makes it. */
 async function rest(template: string, method: "GET" | "POST", cookie: string, id: string, json?: unknown): Promise<Reply> {
   const path = template.replace("{id}", encodeURIComponent(id));
