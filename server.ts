@@ -70,7 +70,11 @@ async function main(): Promise<void> {
   // Bounded time for slow or stalled clients (slowloris), generous for real ones.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
-  server.keepAliveTimeout = 5_000;
+  // An idle kept-alive connection is closed after 65 s, longer than the 60 s idle timeout of the usual load balancers
+  // and longer than a client's pause between calls: a client that reuses a connection just as the server closes it gets
+  // ECONNRESET (seen once with 5 s, in e2e/dashboard.spec.ts between two calls several seconds apart). An idle
+  // connection costs a socket; stalled requests are still cut by the two limits above.
+  server.keepAliveTimeout = 65_000;
   server.maxHeadersCount = 100;
 
   // Delivers queued e-mail (license keys, sign-in links) with retries; see lib/email/deliver-emails.ts.
