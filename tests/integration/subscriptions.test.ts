@@ -300,6 +300,24 @@ describe("a monthly subscription in test mode", () => {
   });
 });
 
+describe("a yearly subscription", () => {
+  it("reminds the buyer once, a week before it renews", async () => {
+    const shopA = await shop();
+    const s = await subscribe(shopA.product.id, undefined, "year");
+    await runSubscriptionJobs(new Date());
+    expect(await getDb().emailMessage.count({ where: { to: s.buyerEmail, kind: "subscription-reminder" } })).toBe(0);
+    // Five days before the renewal: reminded, once however often the loop runs.
+    const days = Math.round((s.sub.currentPeriodEnd.getTime() - Date.now()) / DAY) - 5;
+    await advance(s.sub.id, days);
+    await Promise.all([runSubscriptionJobs(new Date()), runSubscriptionJobs(new Date())]);
+    await runSubscriptionJobs(new Date());
+    const reminders = await getDb().emailMessage.findMany({ where: { to: s.buyerEmail, kind: "subscription-reminder" } });
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]!.text).toContain("we will charge $90.00 USD for another year");
+    expect((await subscription(s.sub.id)).status).toBe("active");
+  });
+});
+
 describe("figures and what agents read", () => {
   it("counts MRR, subscribers and upcoming renewals per currency; check_license_status states the subscription", async () => {
     const shopA = await shop();
