@@ -97,14 +97,6 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
     ? await priceCheckout(product, renewal.seats, input.coupon_code, now, undefined, renewal.unitCents)
     : await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
   const provider = paymentProvider();
-  if (priced.interval && provider.name !== "test") {
-    throw new AppError(
-      "subscriptions_not_available",
-      409,
-      "This deployment cannot sell subscriptions through Stripe yet: subscriptions sell in test mode only for now.",
-    );
-  }
-
   const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
 
   const coupon = priced.coupon;
@@ -148,6 +140,20 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
       expiresAt: order.expiresAt,
       destination: payoutAccountId && provider.name === "stripe" ? { accountId: payoutAccountId, applicationFeeCents: order.feeCents } : null,
       automaticTax: env().STRIPE_TAX === "on",
+      subscription: priced.interval
+        ? {
+            interval: priced.interval,
+            trialDays: priced.trialDays,
+            coupon:
+              coupon && priced.discountCents > 0
+                ? {
+                    discountCents: priced.discountCents,
+                    duration: coupon.duration === "forever" ? "forever" : coupon.duration === "repeating" ? "repeating" : "once",
+                    months: coupon.durationMonths,
+                  }
+                : null,
+          }
+        : null,
       metadata: {
         product_id: product.id,
         plugin_id: product.pluginId,

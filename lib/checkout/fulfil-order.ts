@@ -7,7 +7,7 @@ import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
-import { applyRenewal, renewUpdates, startSubscription } from "../subscriptions/lifecycle.ts";
+import { applyRenewal, renewUpdates, startSubscription, type StripeSubscriptionFacts } from "../subscriptions/lifecycle.ts";
 import { addMonths, UPDATES_PLAN_MONTHS } from "../subscriptions/plans.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
@@ -20,6 +20,8 @@ export interface PaidFacts {
   providerPaymentId?: string | null;
   /** Tax charged on top of the order's amount, in minor units; null when not calculated. */
   taxCents?: number | null;
+  /** A subscription Stripe bills: its ids and the period (or trial) its first invoice paid, as Stripe states them. */
+  subscription?: StripeSubscriptionFacts | null;
 }
 
 /** What fulfilment did: a license issued, nothing (the order was already paid), or a payment refused with why. */
@@ -63,7 +65,10 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   // suspended seller's subscriptions before it charges them (lib/subscriptions/renewals.ts).
   const { subscriptionId, periodStart, periodEnd } = order;
   const renewal = subscriptionId !== null && periodStart !== null && periodEnd !== null ? { subscriptionId, periodStart, periodEnd } : null;
-  const refused = renewal ? null : saleRefusal(order.product);
+  // A charge of a running subscription outside its periods (Stripe's invoice of a plan change) is a sale in the
+  // ledger and nothing more: the subscription and its license already exist.
+  const adjustment = subscriptionId !== null && renewal === null;
+  const refused = renewal || adjustment ? null : saleRefusal(order.product);
   if (refused) {
     // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
     if (fromOpen.count > 0 && order.couponId) await releaseRedemption(tx, order.couponId);
@@ -81,6 +86,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     await applyRenewal(tx, { ...order, ...renewal }, paidAt);
     return { fulfilled: true };
   }
+  if (adjustment) return { fulfilled: true };
   if (order.renewsLicenseId) {
     const key = await renewUpdates(tx, { ...order, renewsLicenseId: order.renewsLicenseId }, paidAt);
     return key ? { fulfilled: true, licenseKey: key } : { fulfilled: true };
@@ -88,7 +94,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   const actor = { type: "payment" as const, name: order.provider };
   // A subscription checkout starts the subscription, whose license follows it; anything else is licensed for good.
   const license = order.interval
-    ? await startSubscription(tx, order, paidAt, actor).then(({ licenseKey }) =>
+    ? await startSubscription(tx, order, paidAt, actor, paid.subscription ?? null).then(({ licenseKey }) =>
         tx.license.findUniqueOrThrow({ where: { key: licenseKey }, select: { key: true, maxMachines: true, id: true } }),
       )
     : await issueLicense(

@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { PRICING } from "../pricing.ts";
 import { absoluteUrl } from "../urls.ts";
 import type { HostedSessionRequest, PaymentProvider } from "./types.ts";
 import { stripeClient } from "./stripe-client.ts";
@@ -26,6 +27,48 @@ function lineItem(req: HostedSessionRequest, taxBehavior: "exclusive" | undefine
 }
 
 /**
+ * A subscription's recurring line: the seats as the quantity at the price of one seat for one period, so Stripe's
+ * invoices read "N × price / month" and a seat change later is a quantity change.
+ */
+function recurringLineItem(
+  req: HostedSessionRequest,
+  interval: "month" | "year",
+  taxBehavior: "exclusive" | undefined,
+): Stripe.Checkout.SessionCreateParams.LineItem {
+  return {
+    quantity: req.quantity,
+    price_data: {
+      currency: req.currency,
+      unit_amount: req.unitAmountCents,
+      recurring: { interval },
+      ...(taxBehavior ? { tax_behavior: taxBehavior } : {}),
+      product_data: { name: req.productName, description: req.description || undefined, images: [req.imageUrl] },
+    },
+  };
+}
+
+/**
+ * The coupon of a subscription checkout as a Stripe coupon of its own: an amount off each charge it applies to (ours,
+ * to the minor unit, so Stripe's invoices equal what the buyer was quoted), for as long as ours lasts. One per
+ * checkout, redeemable once, created idempotently (a retried checkout finds the same one).
+ */
+async function stripeCoupon(req: HostedSessionRequest, coupon: NonNullable<NonNullable<HostedSessionRequest["subscription"]>["coupon"]>) {
+  const created = await stripeClient().coupons.create(
+    {
+      amount_off: coupon.discountCents,
+      currency: req.currency,
+      duration: coupon.duration,
+      ...(coupon.duration === "repeating" ? { duration_in_months: coupon.months ?? 1 } : {}),
+      max_redemptions: 1,
+      name: `${req.couponCode ?? "Coupon"}`.slice(0, 40),
+      metadata: { order_id: req.orderId, coupon_code: req.couponCode ?? "" },
+    },
+    { idempotencyKey: `coupon-${req.orderId}` },
+  );
+  return created.id;
+}
+
+/**
  * Stripe hosted Checkout: one line item, the buyer's e-mail prefilled, our session id in metadata.
  *
  * A connected seller's sale is a destination charge: the PaymentIntent is created on the platform with
@@ -33,6 +76,11 @@ function lineItem(req: HostedSessionRequest, taxBehavior: "exclusive" | undefine
  * platform's fee stays with the platform) and `on_behalf_of` (the seller is the settlement merchant: their country
  * and statement descriptor, and they are the merchant of record). Without a ready connected account it is a plain
  * charge to the platform.
+ *
+ * A subscription is Checkout in `mode: subscription` and Stripe Billing from then on: the same destination, as
+ * `subscription_data.transfer_data` with `application_fee_percent` (PRICING's percentage of every invoice) and
+ * `on_behalf_of`; the free trial as `trial_period_days`; the coupon as a Stripe coupon with its duration. Stripe then
+ * charges each period itself and tells us by webhook (lib/subscriptions/stripe-billing.ts).
  *
  * Tax: `automatic_tax[enabled]` is always sent, so an account-level "tax by default" setting cannot add tax we did not
  * ask for. With tax on, prices are tax-exclusive (tax is added on top, amount_subtotal stays the order's amount), and
@@ -45,29 +93,50 @@ export function stripeProvider(): PaymentProvider {
     createSession: async (req) => {
       const dest = req.destination;
       const metadata = { order_id: req.orderId, ...req.metadata };
-      const session = await stripeClient().checkout.sessions.create(
-        {
-          mode: "payment",
-          line_items: [lineItem(req, req.automaticTax ? "exclusive" : undefined)],
-          customer_email: req.buyerEmail,
-          client_reference_id: req.orderId,
-          metadata,
-          payment_intent_data: {
-            metadata,
-            ...(dest
-              ? { application_fee_amount: dest.applicationFeeCents, transfer_data: { destination: dest.accountId }, on_behalf_of: dest.accountId }
-              : {}),
-          },
-          automatic_tax: req.automaticTax
-            ? { enabled: true, ...(dest ? { liability: { type: "account" as const, account: dest.accountId } } : {}) }
-            : { enabled: false },
-          success_url: absoluteUrl(`/checkout/${req.orderId}/success`),
-          cancel_url: absoluteUrl(`/checkout/${req.orderId}/cancelled`),
-          expires_at: Math.floor(req.expiresAt.getTime() / 1000),
-        },
-        // A retried create (network error, double submit) returns the same Stripe session.
-        { idempotencyKey: `checkout-${req.orderId}` },
-      );
+      const taxBehavior = req.automaticTax ? ("exclusive" as const) : undefined;
+      const common = {
+        customer_email: req.buyerEmail,
+        client_reference_id: req.orderId,
+        metadata,
+        automatic_tax: req.automaticTax
+          ? { enabled: true, ...(dest ? { liability: { type: "account" as const, account: dest.accountId } } : {}) }
+          : { enabled: false },
+        success_url: absoluteUrl(`/checkout/${req.orderId}/success`),
+        cancel_url: absoluteUrl(`/checkout/${req.orderId}/cancelled`),
+        expires_at: Math.floor(req.expiresAt.getTime() / 1000),
+      };
+      const sub = req.subscription;
+      const params: Stripe.Checkout.SessionCreateParams = sub
+        ? {
+            ...common,
+            mode: "subscription",
+            line_items: [recurringLineItem(req, sub.interval, taxBehavior)],
+            ...(sub.coupon && sub.coupon.discountCents > 0 ? { discounts: [{ coupon: await stripeCoupon(req, sub.coupon) }] } : {}),
+            subscription_data: {
+              metadata,
+              ...(sub.trialDays > 0 ? { trial_period_days: sub.trialDays } : {}),
+              ...(dest
+                ? {
+                    application_fee_percent: PRICING.transaction_fee_percent,
+                    transfer_data: { destination: dest.accountId },
+                    on_behalf_of: dest.accountId,
+                  }
+                : {}),
+            },
+          }
+        : {
+            ...common,
+            mode: "payment",
+            line_items: [lineItem(req, taxBehavior)],
+            payment_intent_data: {
+              metadata,
+              ...(dest
+                ? { application_fee_amount: dest.applicationFeeCents, transfer_data: { destination: dest.accountId }, on_behalf_of: dest.accountId }
+                : {}),
+            },
+          };
+      // A retried create (network error, double submit) returns the same Stripe session.
+      const session = await stripeClient().checkout.sessions.create(params, { idempotencyKey: `checkout-${req.orderId}` });
       if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
       return { url: session.url, providerSessionId: session.id };
     },

@@ -5,6 +5,13 @@ import { applyPaymentEvent, type AppliedEvent, type PaymentEvent } from "./apply
 import { stripeClient } from "./stripe-client.ts";
 import { applyAccountEvent, applyPayoutEvent } from "../payouts/stripe-events.ts";
 import { applyChargeEvent } from "../refunds/stripe-events.ts";
+import {
+  applyStripeInvoiceEvent,
+  applyStripeSubscriptionEvent,
+  invoicePaymentIntent,
+  retrieveStripeSubscription,
+  stripeSubscriptionFacts,
+} from "../subscriptions/stripe-billing.ts";
 
 /**
  * The tax Stripe added on top, or null when it calculated none: tax is "not calculated" unless automatic tax was on
@@ -36,6 +43,7 @@ function fromCheckoutEvent(event: Stripe.Event): PaymentEvent {
       taxCents: taxOf(session),
     },
   };
+  if (session.mode === "subscription") return { ...common, ...subscriptionStatus(session), kind: subscriptionKind(event.type, session) };
   switch (event.type) {
     case "checkout.session.completed":
       // Delayed methods (bank debits) complete unpaid and report later through async_payment_succeeded. Any
@@ -50,6 +58,38 @@ function fromCheckoutEvent(event: Stripe.Event): PaymentEvent {
     default:
       return { ...common, kind: "ignored" };
   }
+}
+
+/**
+ * A subscription checkout's payment state: its first invoice is "paid", or, for a free trial, "no_payment_required"
+ * with nothing charged, which fulfils an order of 0 (the trial's) and nothing else (the amount check refuses it).
+ */
+function subscriptionStatus(session: Stripe.Checkout.Session) {
+  const free = session.payment_status === "no_payment_required" && session.amount_total === 0;
+  return { paymentStatus: free ? "paid" : session.payment_status };
+}
+
+function subscriptionKind(type: string, session: Stripe.Checkout.Session): PaymentEvent["kind"] {
+  if (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") {
+    return session.payment_status === "unpaid" ? "pending" : "paid";
+  }
+  if (type === "checkout.session.async_payment_failed") return "failed";
+  if (type === "checkout.session.expired") return "expired";
+  return "ignored";
+}
+
+/**
+ * A paid subscription checkout, completed with what Stripe alone knows: the subscription's ids and dates, and the
+ * PaymentIntent of its first invoice (refunds and disputes find the order by it). Read before anything is recorded;
+ * if Stripe cannot answer, the event waits (409) and Stripe delivers it again.
+ */
+async function withSubscription(event: PaymentEvent, session: Stripe.Checkout.Session): Promise<PaymentEvent> {
+  const subscriptionId = typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
+  if (event.kind !== "paid" || !subscriptionId) return event;
+  const subscription = await retrieveStripeSubscription(subscriptionId);
+  const invoiceId = typeof session.invoice === "string" ? session.invoice : (session.invoice?.id ?? null);
+  const paymentIntent = invoiceId && (session.amount_total ?? 0) > 0 ? await invoicePaymentIntent(invoiceId) : null;
+  return { ...event, paid: { ...event.paid, providerPaymentId: paymentIntent, subscription: stripeSubscriptionFacts(subscription) } };
 }
 
 /**
@@ -96,14 +136,21 @@ function verified(rawBody: string, signature: string, platformSecret: string, co
 }
 
 /**
- * Which module applies which Stripe events: checkout sessions (payments), Connect accounts (payouts), charges,
- * refunds and disputes (money going back). Each applies its event exactly once through applyOnce; anything else is
+ * Which module applies which Stripe events: checkout sessions (payments), invoices and subscriptions (Stripe
+ * Billing's renewals, declines and cancellations), Connect accounts (payouts), charges, refunds and disputes (money
+ * going back). Each applies its event exactly once through applyOnce; anything else is
  * recorded and ignored. That includes payment_intent.* (and charge.succeeded): an ACP order paid with a Shared Payment
  * Token (lib/acp/stripe-spt.ts) was fulfilled when complete confirmed its PaymentIntent, so those events must never
  * fulfil it again; its refunds and disputes find it by the PaymentIntent id the order stores.
  */
 async function dispatch(event: Stripe.Event): Promise<AppliedEvent> {
-  if (event.type.startsWith("checkout.session.")) return applyPaymentEvent(fromCheckoutEvent(event));
+  if (event.type.startsWith("checkout.session.")) {
+    const session = event.data.object as Stripe.Checkout.Session;
+    const payment = fromCheckoutEvent(event);
+    return applyPaymentEvent(session.mode === "subscription" ? await withSubscription(payment, session) : payment);
+  }
+  if (event.type.startsWith("invoice.")) return applyStripeInvoiceEvent(event);
+  if (event.type.startsWith("customer.subscription.")) return applyStripeSubscriptionEvent(event);
   if (event.type.startsWith("account.")) return applyAccountEvent(event);
   if (event.type.startsWith("payout.")) return applyPayoutEvent(event);
   if (event.type.startsWith("charge.") || event.type.startsWith("refund.")) return applyChargeEvent(event);

@@ -19,6 +19,16 @@ export interface HostedSessionRequest {
   /** Let the provider calculate and add tax (STRIPE_TAX=on). */
   automaticTax: boolean;
   metadata: Record<string, string>;
+  /**
+   * A subscription checkout: the price is per period (`unitAmountCents` a seat), the first charge after `trialDays`
+   * free days when there are any, and the coupon's discount (`discountCents` a charge) lasts as its duration says.
+   */
+  subscription?: {
+    interval: "month" | "year";
+    trialDays: number;
+    /** The coupon's discount on each charge it applies to; null: no coupon. */
+    coupon: { discountCents: number; duration: "once" | "forever" | "repeating"; months: number | null } | null;
+  } | null;
 }
 
 /** A payment processor's hosted checkout. Payment outcomes come back as events through applyPaymentEvent. */

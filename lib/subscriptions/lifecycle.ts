@@ -152,6 +152,15 @@ async function changed(
   }
 }
 
+/** A subscription Stripe bills: its ids and the period (or trial) its first invoice paid, as Stripe states them. */
+export interface StripeSubscriptionFacts {
+  providerSubscriptionId: string;
+  providerCustomerId: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  trialEnd: Date | null;
+}
+
 /** The order a checkout paid, as fulfilment reads it, for a subscription's start. */
 export interface FirstInvoice {
   id: string;
@@ -177,12 +186,14 @@ export async function startSubscription(
   order: FirstInvoice,
   paidAt: Date,
   actor: Actor,
+  stripe: StripeSubscriptionFacts | null = null,
 ): Promise<{ licenseKey: string; subscriptionId: string }> {
   const interval = (order.interval ?? "month") as Interval;
   const trialDays = order.product.subscriptionTrialDays;
-  const trialEnd = trialDays > 0 ? addDays(paidAt, trialDays) : null;
+  // Stripe's own dates when it bills the subscription (its clock decides when it charges); ours otherwise.
+  const trialEnd = stripe?.trialEnd ?? (trialDays > 0 ? addDays(paidAt, trialDays) : null);
   const anchor = trialEnd ?? paidAt;
-  const end = trialEnd ?? periodEnd(anchor, interval, 1);
+  const end = trialEnd ?? stripe?.periodEnd ?? periodEnd(anchor, interval, 1);
   const coupon = order.couponId
     ? await tx.coupon.findUnique({ where: { id: order.couponId }, select: { duration: true, durationMonths: true } })
     : null;
@@ -226,6 +237,8 @@ export async function startSubscription(
       paidPeriods: trialEnd ? 0 : 1,
       paidMonths: trialEnd ? 0 : monthsOf(interval),
       testCard: order.provider === "test" ? "succeeds" : null,
+      providerSubscriptionId: stripe?.providerSubscriptionId ?? null,
+      providerCustomerId: stripe?.providerCustomerId ?? null,
     },
   });
   await tx.order.update({ where: { id: order.id }, data: { subscriptionId: sub.id, periodStart: paidAt, periodEnd: end } });
@@ -292,8 +305,10 @@ export async function applyRenewal(
   paidAt: Date,
 ): Promise<boolean> {
   const s = await tx.subscription.findUniqueOrThrow({ where: { id: order.subscriptionId } });
+  // Forward only: a charge for a period that ends later than the one the subscription is in. Test mode charges period
+  // by period; Stripe's invoices can arrive out of order, and one that arrives after a later one moves nothing back.
   const moved = await tx.subscription.updateMany({
-    where: { id: s.id, status: { in: ["active", "trialing", "past_due", "canceling"] }, currentPeriodEnd: order.periodStart },
+    where: { id: s.id, status: { in: ["active", "trialing", "past_due", "canceling"] }, currentPeriodEnd: { lt: order.periodEnd } },
     data: {
       currentPeriodStart: order.periodStart,
       currentPeriodEnd: order.periodEnd,
@@ -303,7 +318,14 @@ export async function applyRenewal(
       paidMonths: { increment: monthsOf(s.interval as Interval) },
     },
   });
-  if (moved.count === 0) return false;
+  if (moved.count === 0) {
+    // An earlier period paid late (its invoice's event came after a later one's): it still counts as paid.
+    await tx.subscription.updateMany({
+      where: { id: s.id, currentPeriodEnd: { gte: order.periodEnd } },
+      data: { paidPeriods: { increment: 1 }, paidMonths: { increment: monthsOf(s.interval as Interval) } },
+    });
+    return false;
+  }
   const after = await tx.subscription.findUniqueOrThrow({ where: { id: s.id } });
   const recovered = s.status === "past_due";
   await changed(

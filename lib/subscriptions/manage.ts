@@ -8,6 +8,7 @@ import { kickWebhooks } from "../webhooks/deliver.ts";
 import { cancelSubscription, nextCharge, resumeSubscription, subscriptionPayload, type SubscriptionActor } from "./lifecycle.ts";
 import { addDays, INTERVALS, SUBSCRIPTION_STATUSES } from "./plans.ts";
 import { chargeTestRenewals, processSubscription } from "./renewals.ts";
+import { sendStripeChange, stripePortalUrl } from "./stripe-billing.ts";
 
 /**
  * Reading and changing one subscription for whoever may: its buyer (My licenses), its seller (dashboard, seller API),
@@ -135,7 +136,12 @@ export async function cancelSubscriptionAs(
       `This subscription is already canceled; it ends on ${s.currentPeriodEnd.toISOString().slice(0, 10)}.`,
     );
   }
-  await getDb().$transaction((tx) => cancelSubscription(tx, s.id, actor, now));
+  // Stripe first, so it never bills what is canceled here; if it refuses, nothing changed.
+  if (s.provider === "stripe") await sendStripeChange(s, s.status === "past_due" ? "cancel_now" : "cancel_at_period_end");
+  const outcome = await getDb().$transaction((tx) => cancelSubscription(tx, s.id, actor, now));
+  if (outcome === "ended" && s.provider === "stripe") {
+    await getDb().subscription.updateMany({ where: { id: s.id, providerEndedAt: null }, data: { providerEndedAt: now } });
+  }
   await after(s.id);
   return getSubscription(scope, id);
 }
@@ -153,10 +159,25 @@ export async function resumeSubscriptionAs(
   }
   if (s.status !== "canceling")
     throw new AppError("subscription_not_canceled", 409, "This subscription is not canceled, so there is nothing to resume.");
+  if (s.provider === "stripe") await sendStripeChange(s, "resume");
   const resumed = await getDb().$transaction((tx) => resumeSubscription(tx, s.id, actor, now));
   if (!resumed) throw new AppError("subscription_ended", 409, "This subscription has ended; subscribe again from the product page.");
   await after(s.id);
   return getSubscription(scope, id);
+}
+
+/**
+ * Where the buyer of a subscription Stripe bills changes the card, reads the invoices and the billing details:
+ * Stripe's customer portal, returning to `returnUrl`. 409 `not_stripe` for a test-mode subscription (its card is
+ * the test card), `subscription_ended` once it has ended.
+ */
+export async function billingPortalUrl(scope: SubscriptionScope, id: string, returnUrl: string): Promise<string> {
+  const s = await found(scope, id);
+  if (s.provider !== "stripe" || !s.providerCustomerId) {
+    throw new AppError("not_stripe", 409, "This subscription is not billed through Stripe: its card is test mode's test card.");
+  }
+  if (s.status === "ended") throw new AppError("subscription_ended", 409, "This subscription has ended; there is no card to change.");
+  return stripePortalUrl(s.providerCustomerId, returnUrl);
 }
 
 function testOnly(s: Loaded): void {

@@ -8,7 +8,8 @@ import { licenseCache } from "../licensing/license-state.ts";
 import { applyPaymentEvent } from "../payments/apply-payment-event.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
-import { endSubscription, nextCharge, openRenewal } from "./lifecycle.ts";
+import { cancelSubscription, endSubscription, nextCharge, openRenewal } from "./lifecycle.ts";
+import { endOnStripe, sendStripeChange } from "./stripe-billing.ts";
 import { addDays, PAST_DUE_DAYS, YEARLY_REMINDER_DAYS } from "./plans.ts";
 
 /**
@@ -105,6 +106,14 @@ export async function processSubscription(id: string, now: Date): Promise<{ rene
   return done;
 }
 
+/** Whether any subscription here is billed by Stripe (one indexed look, so test-mode-only deployments skip the rest). */
+async function stripeBilling(): Promise<boolean> {
+  return (
+    (await getDb().subscription.findFirst({ where: { provider: "stripe", status: { not: "ended" } }, select: { id: true } })) !== null ||
+    (await getDb().subscription.findFirst({ where: { provider: "stripe", providerEndedAt: null, status: "ended" }, select: { id: true } })) !== null
+  );
+}
+
 /** Lets the requests that arrived meanwhile be answered before the next piece of work. */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -133,6 +142,29 @@ export async function runSubscriptionJobs(now = new Date(), batch = SUBSCRIPTION
     // On SQLite every query is synchronous, so a batch's awaits never wait: without a turn of the event loop
     // between subscriptions, a batch would keep /validate and every other request waiting until it ends.
     await yieldToRequests();
+  }
+
+  // Stripe bills its own renewals: a removed listing's or a suspended seller's subscriptions are set to end at their
+  // period's end there (and here), before Stripe charges another period; what ended here is ended there.
+  if (await stripeBilling()) {
+    const stopped = await db.subscription.findMany({
+      where: {
+        provider: "stripe",
+        status: { in: ["active", "trialing"] },
+        product: { OR: [{ status: { in: ["removed", "suspended"] } }, { developer: { suspendedAt: { not: null } } }] },
+      },
+      take: batch,
+      select: { id: true, providerSubscriptionId: true, updatedAt: true },
+    });
+    for (const s of stopped) {
+      try {
+        await sendStripeChange(s, "cancel_at_period_end");
+      } catch {
+        continue; // logged; tried again on the next pass
+      }
+      if (await db.$transaction((tx) => cancelSubscription(tx, s.id, { type: "operator", name: "listing stopped" }, now))) done.ended++;
+    }
+    done.ended += await endOnStripe(batch, now);
   }
 
   // Reminders of yearly renewals, once per period.
