@@ -7,8 +7,9 @@ import { issueLicense } from "../licensing/issue-license.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
-import { applyRenewal, renewUpdates, startSubscription, type StripeSubscriptionFacts } from "../subscriptions/lifecycle.ts";
-import { addMonths, UPDATES_PLAN_MONTHS } from "../subscriptions/plans.ts";
+import { AppError } from "../http/errors.ts";
+import { applyPlanChange, applyRenewal, renewUpdates, startSubscription, type StripeSubscriptionFacts } from "../subscriptions/lifecycle.ts";
+import { addMonths, UPDATES_PLAN_MONTHS, type Interval } from "../subscriptions/plans.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
@@ -67,8 +68,8 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   const renewal = subscriptionId !== null && periodStart !== null && periodEnd !== null ? { subscriptionId, periodStart, periodEnd } : null;
   // A charge of a running subscription outside its periods (Stripe's invoice of a plan change) is a sale in the
   // ledger and nothing more: the subscription and its license already exist.
-  const adjustment = subscriptionId !== null && renewal === null;
-  const refused = renewal || adjustment ? null : saleRefusal(order.product);
+  const adjustment = subscriptionId !== null && renewal === null ? subscriptionId : null;
+  const refused = renewal || adjustment !== null ? null : saleRefusal(order.product);
   if (refused) {
     // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
     if (fromOpen.count > 0 && order.couponId) await releaseRedemption(tx, order.couponId);
@@ -86,7 +87,30 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     await applyRenewal(tx, { ...order, ...renewal }, paidAt);
     return { fulfilled: true };
   }
-  if (adjustment) return { fulfilled: true };
+  if (adjustment !== null) {
+    // A plan change's charge changes the plan in the same transaction, or (another change came first) nothing at all.
+    if (order.planChangeFrom && order.interval && order.unitAmountCents !== null) {
+      const [fromInterval, fromSeats] = order.planChangeFrom.split(":");
+      const applied = await applyPlanChange(
+        tx,
+        adjustment,
+        {
+          from: { interval: fromInterval as Interval, quantity: Number(fromSeats) },
+          interval: order.interval as Interval,
+          quantity: order.quantity,
+          unitAmountCents: order.unitAmountCents,
+          period: order.periodEnd ? { start: paidAt, end: order.periodEnd } : null,
+          prorationCents: order.amountCents,
+          orderId: order.id,
+        },
+        { type: "buyer", name: order.buyerEmail },
+        paidAt,
+      );
+      if (!applied)
+        throw new AppError("plan_changed_meanwhile", 409, "The subscription changed meanwhile; nothing was charged. Look at it again and retry.");
+    }
+    return { fulfilled: true };
+  }
   if (order.renewsLicenseId) {
     const key = await renewUpdates(tx, { ...order, renewsLicenseId: order.renewsLicenseId }, paidAt);
     return key ? { fulfilled: true, licenseKey: key } : { fulfilled: true };

@@ -122,7 +122,8 @@ export function disputeEmail(d: DisputeEmailData): RenderedEmail {
 }
 
 /** The moments of a subscription the buyer hears about (lib/subscriptions/lifecycle.ts). */
-export type SubscriptionMailKind = "renewed" | "reminder" | "payment_failed" | "recovered" | "canceled" | "expired" | "updates_renewed";
+export type SubscriptionMailKind =
+  "renewed" | "reminder" | "payment_failed" | "recovered" | "canceled" | "expired" | "updates_renewed" | "plan_changed";
 
 export interface SubscriptionEmailData {
   kind: SubscriptionMailKind;
@@ -142,6 +143,8 @@ export interface SubscriptionEmailData {
   orderId?: string;
   /** "expired": whether a perpetual license for the versions paid for is kept. */
   keepsFallback?: boolean;
+  /** "plan_changed": the new plan (seats, the price of a period) and what the change charged (> 0) or credited back (< 0). */
+  plan?: { quantity: number; periodAmountCents: number; prorationCents: number };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -151,6 +154,8 @@ export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
   const amount = moneyWithCode(d.amountCents, d.currency);
   const name = oneLine(d.productName);
   const per = d.interval === "year" ? "year" : "month";
+  const seats = d.plan?.quantity ?? 1;
+  const proration = d.plan?.prorationCents ?? 0;
   const copy: Record<SubscriptionMailKind, { subject: string; title: string; paragraphs: string[] }> = {
     renewed: {
       subject: `Receipt: ${amount} for another ${per} of ${name}`,
@@ -187,6 +192,18 @@ export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
       title: `Your updates to ${name} are renewed`,
       paragraphs: [`We charged ${amount}. Your license gets every release published until ${day(d.date)}; it keeps working for good either way.`],
     },
+    plan_changed: {
+      subject: `Your ${name} plan changed`,
+      title: `Your ${name} plan is changed`,
+      paragraphs: [
+        `From now on: ${seats} ${seats === 1 ? "seat" : "seats"}, ${moneyWithCode(d.plan?.periodAmountCents ?? 0, d.currency)} a ${per}, renewing on ${day(d.date)}.`,
+        proration > 0
+          ? `We charged ${moneyWithCode(proration, d.currency)} for the rest of the current period.`
+          : proration < 0
+            ? `The unused time, ${moneyWithCode(-proration, d.currency)}, is refunded to your card.`
+            : "Nothing was charged for the change.",
+      ],
+    },
     expired: {
       subject: `Your ${name} subscription has ended`,
       title: `Your ${name} subscription has ended`,
@@ -202,6 +219,11 @@ export function subscriptionEmail(d: SubscriptionEmailData): RenderedEmail {
     ["Product", d.productName],
     ["Seller", d.developerName],
     ...(d.kind === "renewed" || d.kind === "recovered" || d.kind === "updates_renewed" ? ([["Charged", amount]] as Array<[string, string]>) : []),
+    ...(d.kind === "plan_changed" && d.plan && d.plan.prorationCents !== 0
+      ? ([[d.plan.prorationCents > 0 ? "Charged" : "Refunded", moneyWithCode(Math.abs(d.plan.prorationCents), d.currency)]] as Array<
+          [string, string]
+        >)
+      : []),
     [d.kind === "updates_renewed" ? "License" : "Subscription", d.subscriptionId],
     ...(d.orderId ? ([["Invoice", d.orderId]] as Array<[string, string]>) : []),
   ];

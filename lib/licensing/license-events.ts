@@ -24,6 +24,7 @@ export const LICENSE_EVENT_TYPES = [
   "recovered",
   "canceled",
   "resumed",
+  "plan_changed",
   "expired",
   "validation_failed",
 ] as const;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   advanceClockSchema,
   advanceTestClock,
+  billingPortalUrl,
   cancelSubscriptionAs,
   getSubscription,
   listSubscriptions,
@@ -12,6 +13,8 @@ import {
   testCardSchema,
 } from "../subscriptions/manage.ts";
 import { subscriptionMetrics } from "../subscriptions/metrics.ts";
+import { changePlan, planChangeQuoteSchema, planChangeSchema, previewPlanChange } from "../subscriptions/change-plan.ts";
+import { absoluteUrl, paths } from "../urls.ts";
 import type { Operation } from "./define.ts";
 import { operation } from "./define.ts";
 
@@ -113,6 +116,45 @@ export const SUBSCRIPTIONS: Operation[] = [
     handler: async (p, c) => ({
       subscription: await resumeSubscriptionAs({ buyerEmail: c.buyer.email }, p.id, { type: "buyer", name: c.buyer.email }),
     }),
+  }),
+  operation({
+    id: "buyerPreviewPlanChange",
+    summary: "What changing your subscription's plan would charge or refund",
+    description:
+      "More or fewer seats, or monthly ↔ yearly: the prorated amount charged (or refunded) now, the new price and the next charge. Changes nothing. 409 plan_unchanged, interval_not_offered, quantity_not_allowed, subscription_past_due, subscription_canceling, subscription_ended, not_a_subscription.",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: true,
+    input: { params: idParams, body: planChangeSchema },
+    output: z.object({ change: planChangeQuoteSchema }),
+    errors: [401, 403, 404, 409, 429],
+    handler: async (b, c) => ({ change: await previewPlanChange({ buyerEmail: c.buyer.email }, b.id, b) }),
+  }),
+  operation({
+    id: "buyerChangePlan",
+    summary: "Change your subscription's seats or interval",
+    description:
+      "Charges (or refunds) the prorated amount now and moves the subscription and its license to the new plan. Give expected_amount_cents from the preview: a different amount is refused with 409 amount_changed and nothing changes. 402 payment_declined leaves the plan as it was.",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: false,
+    input: { params: idParams, body: planChangeSchema },
+    output: one.extend({ change: planChangeQuoteSchema }),
+    errors: [401, 402, 403, 404, 409, 429],
+    handler: async (b, c) => changePlan({ buyerEmail: c.buyer.email }, b.id, b, c.buyer.email),
+  }),
+  operation({
+    id: "buyerOpenBillingPortal",
+    summary: "Stripe's customer portal for your subscription: card, invoices, billing details",
+    description: "A link to Stripe's customer portal, returning to My licenses. 409 not_stripe for a test-mode subscription, subscription_ended.",
+    tag: "Subscriptions",
+    auth: "buyer",
+    readOnly: false,
+    idempotencyExempt: "it opens a portal session and changes nothing here; a retry opens another",
+    input: { params: idParams },
+    output: z.object({ url: z.string() }),
+    errors: [401, 403, 404, 409, 429, 502],
+    handler: async (p, c) => ({ url: await billingPortalUrl({ buyerEmail: c.buyer.email }, p.id, absoluteUrl(paths.myLicenses)) }),
   }),
   operation({
     id: "buyerSetTestCard",

@@ -60,7 +60,7 @@ async function stripeCoupon(req: HostedSessionRequest, coupon: NonNullable<NonNu
       duration: coupon.duration,
       ...(coupon.duration === "repeating" ? { duration_in_months: coupon.months ?? 1 } : {}),
       max_redemptions: 1,
-      name: `${req.couponCode ?? "Coupon"}`.slice(0, 40),
+      name: (req.couponCode ?? "Coupon").slice(0, 40),
       metadata: { order_id: req.orderId, coupon_code: req.couponCode ?? "" },
     },
     { idempotencyKey: `coupon-${req.orderId}` },

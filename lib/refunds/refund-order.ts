@@ -12,7 +12,8 @@ import type { RefundOut } from "./schemas.ts";
 import { orderTotal, settleRefund, type Tx } from "./settle-refund.ts";
 
 /** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
-type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string };
+/** Who asks for a refund: the seller, the operator, or the buyer's own plan change (the unused time credited back). */
+type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string } | { kind: "buyer"; email: string };
 
 /**
  * Parsed and typed by the caller (the operations parse `refundRequestSchema`): this function does not parse again.
@@ -32,7 +33,7 @@ export interface RefundResult {
   amountCents: number;
   currency: string;
   reason: string;
-  initiatedBy: "seller" | "operator" | "provider";
+  initiatedBy: "seller" | "operator" | "provider" | "buyer";
   actorEmail: string | null;
   status: "pending" | "succeeded" | "failed";
   providerRefundId: string | null;
@@ -176,7 +177,7 @@ async function reserveRefund(
   order: { id: string; currency: string; amountCents: number; taxCents: number | null },
   id: string,
   amount: number,
-  by: { reason: string; initiatedBy: "seller" | "operator"; actorEmail: string | null },
+  by: { reason: string; initiatedBy: "seller" | "operator" | "buyer"; actorEmail: string | null },
 ): Promise<void> {
   const total = orderTotal(order);
   const reserved = await tx.order.updateMany({

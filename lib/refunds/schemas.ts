@@ -35,7 +35,9 @@ export const refundSchema = z.object({
   amount_cents: z.number().int(),
   currency: z.string(),
   reason: z.string(),
-  initiated_by: z.enum(["seller", "operator", "provider"]),
+  initiated_by: z
+    .enum(["seller", "operator", "provider", "buyer"])
+    .describe('"buyer": the unused time credited back when the buyer changed a subscription plan'),
   status: z.enum(["pending", "succeeded", "failed"]),
   created_at: z.string(),
 });

@@ -44,6 +44,7 @@ export function refundSplit(
 function refundActor(refund: { initiatedBy: string; actorEmail: string | null }, provider: string): Actor {
   if (refund.initiatedBy === "seller") return { type: "seller", name: refund.actorEmail };
   if (refund.initiatedBy === "operator") return { type: "operator", name: refund.actorEmail };
+  if (refund.initiatedBy === "buyer") return { type: "buyer", name: refund.actorEmail };
   return { type: "payment", name: provider };
 }
 

@@ -21,6 +21,7 @@ export const SELLER_EVENT_TYPES = [
   "subscription.recovered",
   "subscription.canceled",
   "subscription.resumed",
+  "subscription.updated",
   "subscription.expired",
 ] as const;
 export type SellerEventType = (typeof SELLER_EVENT_TYPES)[number];

@@ -95,7 +95,7 @@ export function nextCharge(
 async function changed(
   tx: Tx,
   s: SubscriptionRow,
-  license: { expiresAt?: Date | null; billing: string; updatesUntil?: Date | null } | null,
+  license: { expiresAt?: Date | null; billing: string; updatesUntil?: Date | null; maxMachines?: number } | null,
   step: {
     event: Exclude<LicenseEventType, "validation_failed">;
     webhook: SellerEventType;
@@ -105,6 +105,9 @@ async function changed(
     orderId?: string;
     actor?: Actor;
     keepsFallback?: boolean;
+    /** Tells this step's e-mail apart from an earlier one of the same kind in the same period (plan changes). */
+    mailKey?: string;
+    plan?: { quantity: number; periodAmountCents: number; prorationCents: number };
   },
   at: Date,
 ): Promise<void> {
@@ -141,13 +144,14 @@ async function changed(
       manageUrl: absoluteUrl(paths.myLicenses),
       ...(step.orderId ? { orderId: step.orderId } : {}),
       ...(step.keepsFallback !== undefined ? { keepsFallback: step.keepsFallback } : {}),
+      ...(step.plan ? { plan: step.plan } : {}),
     });
     // One e-mail per subscription, step and period: a repeated cause queues nothing more.
     await enqueueEmail(tx, {
       to: sub.buyerEmail,
       ...mail,
       kind: `subscription-${step.mail}`,
-      dedupeKey: `sub:${sub.id}:${step.mail}:${sub.currentPeriodEnd.toISOString()}`,
+      dedupeKey: `sub:${sub.id}:${step.mail}:${sub.currentPeriodEnd.toISOString()}${step.mailKey ? `:${step.mailKey}` : ""}`,
     });
   }
 }
@@ -375,6 +379,68 @@ export async function markPastDue(
       actor: { type: "payment", name: order.provider },
     },
     now,
+  );
+  return true;
+}
+
+/** A plan change as it is applied: from which plan (so a racing change applies once), to which, and its money. */
+export interface PlanChange {
+  from: { interval: Interval; quantity: number };
+  interval: Interval;
+  quantity: number;
+  /** The price of one seat for one period on the new plan. */
+  unitAmountCents: number;
+  /** A new period starting now (a switch of interval); null: the period stays. */
+  period: { start: Date; end: Date } | null;
+  /** Charged now (> 0) or credited back (< 0) for the rest of the period. */
+  prorationCents: number;
+  orderId?: string;
+}
+
+/**
+ * Moves a running subscription to another plan (seats, interval), in the transaction of its charge when it has one:
+ * the subscription, its license's machines (and, on a new period, its expiry), the event log, the seller's
+ * `subscription.updated` and the buyer's e-mail, or nothing when it is no longer on the plan it was changed from.
+ */
+export async function applyPlanChange(tx: Tx, id: string, change: PlanChange, actor: Actor | SubscriptionActor, at: Date): Promise<boolean> {
+  const moved = await tx.subscription.updateMany({
+    where: { id, status: { in: ["active", "trialing"] }, interval: change.from.interval, quantity: change.from.quantity },
+    data: {
+      interval: change.interval,
+      quantity: change.quantity,
+      unitAmountCents: change.unitAmountCents,
+      ...(change.period
+        ? {
+            billingAnchor: change.period.start,
+            currentPeriodStart: change.period.start,
+            currentPeriodEnd: change.period.end,
+            paidPeriods: { increment: 1 },
+            paidMonths: { increment: monthsOf(change.interval) },
+          }
+        : {}),
+    },
+  });
+  if (moved.count === 0) return false;
+  const after = await tx.subscription.findUniqueOrThrow({ where: { id }, include: { product: { select: { maxMachines: true } } } });
+  await changed(
+    tx,
+    after,
+    {
+      billing: after.status,
+      maxMachines: after.product.maxMachines * change.quantity,
+      ...(change.period ? { expiresAt: licenseExpiry(change.period.end, after.graceDays) } : {}),
+    },
+    {
+      event: "plan_changed",
+      webhook: "subscription.updated",
+      mail: "plan_changed",
+      mailKey: `${change.from.interval}:${change.from.quantity}:${change.interval}:${change.quantity}:${at.toISOString()}`,
+      plan: { quantity: change.quantity, periodAmountCents: change.unitAmountCents * change.quantity, prorationCents: change.prorationCents },
+      amountCents: change.prorationCents,
+      ...(change.orderId ? { orderId: change.orderId } : {}),
+      actor,
+    },
+    at,
   );
   return true;
 }

@@ -128,3 +128,17 @@ export function describePlan(p: PlanFacts & { currency: string }, format: (cents
   }
   return `${format(p.priceCents, p.currency)} once`;
 }
+
+/**
+ * The part of `amountCents` for `remainingMs` of a period `lengthMs` long, to the minor unit, half up (away from zero
+ * for a negative amount): what a plan change charges or credits for the rest of a period. Exact for any amount and
+ * period (integer arithmetic, no float).
+ */
+export function prorate(amountCents: number, remainingMs: number, lengthMs: number): number {
+  if (lengthMs <= 0 || remainingMs <= 0) return 0;
+  const remaining = BigInt(Math.min(remainingMs, lengthMs));
+  const length = BigInt(lengthMs);
+  const sign = amountCents < 0 ? -1n : 1n;
+  const abs = BigInt(Math.abs(amountCents));
+  return Number(sign * ((abs * remaining * 2n + length) / (length * 2n)));
+}

@@ -38,10 +38,10 @@ const at = (seconds: number | null | undefined) => (typeof seconds === "number" 
 
 /** The facts of a Stripe subscription that our subscription keeps: ids, the current period, the trial's end. */
 export function stripeSubscriptionFacts(s: Stripe.Subscription): StripeSubscriptionFacts {
-  const item = s.items?.data?.[0];
+  const item = s.items.data[0];
   return {
     providerSubscriptionId: s.id,
-    providerCustomerId: idOf(s.customer as string | { id: string } | null),
+    providerCustomerId: idOf(s.customer),
     periodStart: at(item?.current_period_start),
     periodEnd: at(item?.current_period_end),
     trialEnd: s.status === "trialing" || (s.trial_end && s.trial_end * 1000 > Date.now()) ? at(s.trial_end) : null,
@@ -63,7 +63,7 @@ export async function invoicePaymentIntent(invoiceId: string): Promise<string | 
   try {
     const payments = await stripeClient().invoicePayments.list({ invoice: invoiceId, status: "paid", limit: 3 });
     for (const p of payments.data) {
-      const pi = idOf(p.payment?.payment_intent as string | { id: string } | undefined);
+      const pi = idOf(p.payment.payment_intent);
       if (pi) return pi;
     }
     return null;
@@ -79,17 +79,17 @@ const ignored = (event: Stripe.Event, reason = "ignored") =>
 /** The invoice's subscription (ours when its metadata names our order), and the line that bills its period. */
 function invoiceFacts(inv: Stripe.Invoice) {
   const details = inv.parent?.subscription_details ?? null;
-  const subscriptionId = idOf(details?.subscription as string | { id: string } | null | undefined);
+  const subscriptionId = idOf(details?.subscription);
   const ours = Boolean(details?.metadata?.order_id);
-  const lines = inv.lines?.data ?? [];
+  const lines = inv.lines.data;
   const line = lines.find((l) => l.parent?.subscription_item_details && !l.parent.subscription_item_details.proration) ?? lines[0] ?? null;
-  const tax = (inv.total_taxes ?? []).reduce((sum, t) => sum + (t.amount ?? 0), 0);
-  const discount = (inv.total_discount_amounts ?? []).reduce((sum, d) => sum + (d.amount ?? 0), 0);
+  const tax = (inv.total_taxes ?? []).reduce((sum, t) => sum + t.amount, 0);
+  const discount = (inv.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
   return {
     subscriptionId,
     ours,
-    periodStart: at(line?.period?.start),
-    periodEnd: at(line?.period?.end),
+    periodStart: at(line?.period.start),
+    periodEnd: at(line?.period.end),
     quantity: line?.quantity ?? null,
     /** Before tax, after discounts: what the platform fee is on and what the order's amount is. */
     amountCents: inv.total - tax,
@@ -110,9 +110,10 @@ async function invoiceOrder(inv: Stripe.Invoice, f: ReturnType<typeof invoiceFac
   const existing = await db.order.findUnique({ where: { providerSessionId: inv.id } });
   if (existing) return existing;
   const s = await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { product: { select: { developerId: true } } } });
-  const renewal = inv.billing_reason !== "subscription_update" && f.periodStart !== null && f.periodEnd !== null;
-  if (renewal) {
-    const forPeriod = await db.order.findUnique({ where: { subscriptionId_periodStart: { subscriptionId, periodStart: f.periodStart! } } });
+  const period = inv.billing_reason !== "subscription_update" && f.periodStart && f.periodEnd ? { start: f.periodStart, end: f.periodEnd } : null;
+  const renewal = period !== null;
+  if (period) {
+    const forPeriod = await db.order.findUnique({ where: { subscriptionId_periodStart: { subscriptionId, periodStart: period.start } } });
     if (forPeriod) {
       // The period's order from an earlier invoice (Stripe re-invoiced it): this invoice pays it now.
       if (forPeriod.status === "open" && forPeriod.providerSessionId !== inv.id) {
@@ -145,8 +146,8 @@ async function invoiceOrder(inv: Stripe.Invoice, f: ReturnType<typeof invoiceFac
         status: "open",
         subscriptionId,
         interval: renewal ? s.interval : null,
-        periodStart: renewal ? f.periodStart : null,
-        periodEnd: renewal ? f.periodEnd : null,
+        periodStart: period?.start ?? null,
+        periodEnd: period?.end ?? null,
         expiresAt: addDays(f.periodStart ?? new Date(), PAST_DUE_DAYS + 1),
       },
     });
@@ -162,6 +163,9 @@ export async function applyStripeInvoiceEvent(event: Stripe.Event): Promise<Appl
   if (event.type !== "invoice.paid" && event.type !== "invoice.payment_failed") return ignored(event);
   const f = invoiceFacts(inv);
   if (!f.subscriptionId || !f.ours) return ignored(event, "not_ours");
+  // A credit note of a plan change (fewer seats): Stripe keeps it as the customer's balance, taken off the next
+  // invoice, which is recorded at what it then charges.
+  if (inv.total < 0) return ignored(event, "credit");
   // The first invoice is the checkout's: checkout.session.completed fulfils it (with the session's own checks).
   if (inv.billing_reason === "subscription_create") return ignored(event, "first_invoice");
   const sub = await getDb().subscription.findUnique({ where: { providerSubscriptionId: f.subscriptionId }, select: { id: true } });
@@ -182,7 +186,7 @@ export async function applyStripeInvoiceEvent(event: Stripe.Event): Promise<Appl
     amountCents: inv.amount_paid,
     subtotalCents: f.amountCents,
     currency: inv.currency,
-    paymentStatus: inv.status === "paid" || event.type === "invoice.paid" ? "paid" : inv.status,
+    paymentStatus: "paid",
     paid: { providerPaymentId: paymentIntent, taxCents: f.taxCents },
   });
   await invalidate(sub.id);
@@ -201,7 +205,7 @@ async function invalidate(subscriptionId: string): Promise<void> {
  */
 export async function applyStripeSubscriptionEvent(event: Stripe.Event): Promise<AppliedEvent> {
   const fromEvent = event.data.object as Stripe.Subscription;
-  if (!fromEvent.metadata?.order_id) return ignored(event, "not_ours");
+  if (!fromEvent.metadata.order_id) return ignored(event, "not_ours");
   const local = await getDb().subscription.findUnique({ where: { providerSubscriptionId: fromEvent.id }, select: { id: true } });
   if (!local) {
     // Created before its checkout's completion was applied: that completion records it. Anything else waits.
@@ -220,7 +224,7 @@ export async function applyStripeSubscriptionEvent(event: Stripe.Event): Promise
       return { applied: done, outcome: done ? `ended (${unpaid ? "unpaid" : "canceled"})` : `already ${s.status}` };
     }
     const changes: string[] = [];
-    const quantity = current.items?.data?.[0]?.quantity ?? s.quantity;
+    const quantity = current.items.data[0]?.quantity ?? s.quantity;
     if (quantity !== s.quantity && quantity >= 1) {
       await tx.subscription.update({ where: { id: s.id }, data: { quantity } });
       if (s.licenseId) await tx.license.update({ where: { id: s.licenseId }, data: { maxMachines: s.product.maxMachines * quantity } });
@@ -296,8 +300,9 @@ export async function endOnStripe(limit: number, now = new Date()): Promise<numb
   });
   let done = 0;
   for (const s of pending) {
+    if (!s.providerSubscriptionId) continue;
     try {
-      await stripeClient().subscriptions.cancel(s.providerSubscriptionId!, {}, { idempotencyKey: `end-${s.id}` });
+      await stripeClient().subscriptions.cancel(s.providerSubscriptionId, {}, { idempotencyKey: `end-${s.id}` });
     } catch (error) {
       // Already canceled on Stripe: it knows.
       const already = error instanceof Stripe.errors.StripeInvalidRequestError && /cancel/i.test(error.message);

@@ -31,6 +31,8 @@ export function stripeBilling(secret: string) {
   const signer = new Stripe("sk_test_unused");
   const changes: { method: string; path: string; form: Record<string, string> }[] = [];
   let seq = 0;
+  /** Set to make Stripe decline the card of the next plan changes. */
+  const state = { declineChanges: false };
   const tag = Math.random().toString(36).slice(2, 8);
 
   const subscriptionObject = (s: StubSubscription) => ({
@@ -52,7 +54,14 @@ export function stripeBilling(secret: string) {
           quantity: s.quantity,
           current_period_start: s.periodStart,
           current_period_end: s.periodEnd,
-          price: { id: `price_${s.id}`, unit_amount: s.unitAmount, currency: s.currency, recurring: { interval: s.interval } },
+          price: {
+            id: `price_${s.id}`,
+            object: "price",
+            product: `prod_${s.id}`,
+            unit_amount: s.unitAmount,
+            currency: s.currency,
+            recurring: { interval: s.interval },
+          },
         },
       ],
     },
@@ -71,6 +80,24 @@ export function stripeBilling(secret: string) {
       changes.push({ method: "POST", path: req.path, form: Object.fromEntries(req.form) });
       const cancel = req.form.get("cancel_at_period_end");
       if (cancel !== null) s.cancelAtPeriodEnd = cancel === "true";
+      const quantity = req.form.get("items[0][quantity]");
+      if (quantity !== null) {
+        if (state.declineChanges) {
+          return { status: 402, body: { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } } };
+        }
+        const interval = req.form.get("items[0][price_data][recurring][interval]") as "month" | "year";
+        s.quantity = Number(quantity);
+        s.unitAmount = Number(req.form.get("items[0][price_data][unit_amount]"));
+        if (interval !== s.interval) {
+          // Another interval starts a new period now, as Stripe does.
+          const now = new Date();
+          const end = new Date(now);
+          end.setUTCMonth(end.getUTCMonth() + (interval === "year" ? 12 : 1));
+          s.periodStart = sec(now);
+          s.periodEnd = sec(end);
+          s.interval = interval;
+        }
+      }
       return { body: subscriptionObject(s) };
     },
     "DELETE /v1/subscriptions/": (req) => {
@@ -138,6 +165,7 @@ export function stripeBilling(secret: string) {
 
   return {
     routes,
+    state,
     subs,
     changes,
     sign,

@@ -117,7 +117,10 @@ const payoutFx = { cookie: "", base: "" };
 let payoutStub: Awaited<ReturnType<typeof startStripeStub>> | undefined;
 beforeAll(async () => {
   payoutStub = await startStripeStub({
-    routes: { "POST /v1/accounts/": () => ({ body: { object: "login_link", created: 1, url: "https://connect.stripe.com/express/acct_walk/x" } }) },
+    routes: {
+      "POST /v1/accounts/": () => ({ body: { object: "login_link", created: 1, url: "https://connect.stripe.com/express/acct_walk/x" } }),
+      "POST /v1/billing_portal/sessions": () => ({ body: { object: "billing_portal.session", url: "https://billing.stripe.com/p/session/walk" } }),
+    },
   });
   payoutFx.base = payoutStub.base;
   const email = `walk-payouts-${run}@example.com`;
@@ -589,13 +592,20 @@ beforeAll(async () => {
 });
 // Subscriptions: a seller's subscription product and five subscriptions of the signed-in buyer of My licenses: one to
 // read and change the card of, one each to cancel (seller, buyer, operator), one already canceled to resume.
-const subsFx = { cookie: "", read: "", sellerCancels: "", buyerCancels: "", adminCancels: "", canceled: "", ended: "" };
+const subsFx = { cookie: "", read: "", sellerCancels: "", buyerCancels: "", adminCancels: "", canceled: "", ended: "", changes: "", stripe: "" };
 beforeAll(async () => {
   const email = `walk-subs-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Subs ${run}`, website: null, bio: "" });
   const product = await createProduct(
     dev.id,
-    productInputSchema.parse(productBody(`Walk Subs ${run}`, `com.walk.subs${run}`, { pricing_model: "subscription", monthly_price_cents: 500 })),
+    productInputSchema.parse({
+      ...productBody(`Walk Subs ${run}`, `com.walk.subs${run}`, {
+        pricing_model: "subscription",
+        monthly_price_cents: 500,
+        yearly_price_cents: 5000,
+      }),
+      seat_model: "per-seat",
+    }),
   );
   const buyerEmail = `walk-my-licenses-${run}@example.com`;
   const subscribe = async () => {
@@ -613,6 +623,13 @@ beforeAll(async () => {
   subsFx.ended = await subscribe();
   await cancelSubscriptionAs({ buyerEmail }, subsFx.ended, { type: "buyer", name: buyerEmail });
   await advanceTestClock(subsFx.ended, { days: 40 });
+  subsFx.changes = await subscribe();
+  // One Stripe bills (its customer portal answered by the stand-in).
+  subsFx.stripe = await subscribe();
+  await getDb().subscription.update({
+    where: { id: subsFx.stripe },
+    data: { provider: "stripe", providerSubscriptionId: `sub_walk${run}`, providerCustomerId: `cus_walk${run}`, testCard: null },
+  });
   subsFx.cookie = await sellerCookie(email);
 });
 const asSubsSeller = (c: Call = {}): Call => ({ ...c, headers: { cookie: subsFx.cookie } });
@@ -656,6 +673,18 @@ const BUYER_EXAMPLES: Record<string, Example> = {
     ok: () => asBuyer({ params: { id: subsFx.canceled } }),
     error: () => ({ ...asBuyer({ params: { id: subsFx.read } }), status: 409 }),
   },
+  buyerPreviewPlanChange: {
+    ok: () => asBuyer({ params: { id: subsFx.read }, body: { quantity: 3 } }),
+    error: () => ({ ...asBuyer({ params: { id: subsFx.read }, body: { quantity: 1 } }), status: 409 }),
+  },
+  buyerChangePlan: {
+    ok: () => asBuyer({ params: { id: subsFx.changes }, body: { interval: "year" } }),
+    error: () => ({ ...asBuyer({ params: { id: subsFx.ended }, body: { quantity: 2 } }), status: 409 }),
+  },
+  buyerOpenBillingPortal: {
+    ok: () => ({ ...asBuyer({ params: { id: subsFx.stripe } }), env: { ...STRIPE_ON, STRIPE_API_BASE: payoutFx.base } }),
+    error: () => ({ ...asBuyer({ params: { id: subsFx.read } }), status: 409 }),
+  },
   buyerSetTestCard: {
     ok: () => asBuyer({ params: { id: subsFx.read }, body: { card: "succeeds" } }),
     error: () => ({ ...asBuyer({ params: { id: "sub_not_theirs" }, body: { card: "fails" } }), status: 404 }),
@@ -691,7 +720,13 @@ async function withoutRest(id: string, example: Example) {
       return { ok: false as const, problem: error as { status: number; code: string } };
     }
   };
-  const ok = await runIt(example.ok());
+  const okCall = example.ok();
+  const before = Object.fromEntries(Object.keys(okCall.env ?? {}).map((k) => [k, process.env[k]]));
+  if (okCall.env) setLimits(okCall.env);
+  const ok = await runIt(okCall).finally(() => {
+    for (const [k, v] of Object.entries(before)) if (v === undefined) Reflect.deleteProperty(process.env, k);
+    setLimits(Object.fromEntries(Object.entries(before).filter(([, v]) => v !== undefined)) as Record<string, string>);
+  });
   expect(ok.ok, JSON.stringify(ok)).toBe(true);
   if (ok.ok) expect(op.output.safeParse(ok.output).success, `${id}: ${JSON.stringify(ok.output)}`).toBe(true);
   const { status, ...bad } = example.error();

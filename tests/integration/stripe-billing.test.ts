@@ -11,6 +11,7 @@ import { licenseCache } from "@/lib/licensing/license-state";
 import { validateLicense } from "@/lib/licensing/validate-license";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { billingPortalUrl, cancelSubscriptionAs, resumeSubscriptionAs } from "@/lib/subscriptions/manage";
+import { changePlan } from "@/lib/subscriptions/change-plan";
 import { addMonths } from "@/lib/subscriptions/plans";
 import { runSubscriptionJobs } from "@/lib/subscriptions/renewals";
 import { call } from "../helpers/http";
@@ -331,6 +332,54 @@ describe("a monthly subscription billed by Stripe", () => {
     expect(url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     const portal = stub.requests.filter((q) => q.path === "/v1/billing_portal/sessions").pop()!;
     expect(portal.form.get("customer")).toBe(s.stripeSub.customer);
+  });
+
+  it("changes seats and interval on Stripe, which prorates and invoices; a declined card there changes nothing", async () => {
+    const shopped = await shop();
+    await getDb().product.update({ where: { id: shopped.product.id }, data: { seatModel: "per-seat", yearlyPriceCents: 9000 } });
+    const s = await subscribe(shopped);
+    const scope = { buyerEmail: s.buyerEmail };
+    billing.state.declineChanges = true;
+    await expect(changePlan(scope, s.sub.id, { quantity: 3 }, s.buyerEmail)).rejects.toMatchObject({ code: "payment_declined", status: 402 });
+    billing.state.declineChanges = false;
+    expect((await subscription(s.sub.id)).quantity).toBe(1);
+
+    const seats = await changePlan(scope, s.sub.id, { quantity: 3 }, s.buyerEmail);
+    expect(seats.subscription.quantity).toBe(3);
+    const sent = billing.changes.filter((c) => c.path.endsWith(s.stripeSub.id) && c.form["items[0][quantity]"]).pop()!;
+    expect(sent.form).toMatchObject({
+      "items[0][id]": `si_${s.stripeSub.id}`,
+      "items[0][quantity]": "3",
+      "items[0][price_data][product]": `prod_${s.stripeSub.id}`,
+      "items[0][price_data][unit_amount]": String(MONTHLY),
+      proration_behavior: "always_invoice",
+      payment_behavior: "error_if_incomplete",
+    });
+    expect((await subscription(s.sub.id)).license!.maxMachines).toBe(6);
+    // Stripe's proration invoice is a charge of the subscription, in the ledger, and changes no period.
+    const now = new Date();
+    const proration = billing.invoice("invoice.paid", s.stripeSub, {
+      id: `in_${run}_proration`,
+      start: now,
+      end: new Date(s.stripeSub.periodEnd * 1000),
+      amount: 1740,
+      reason: "subscription_update",
+    });
+    expect((await deliverTwice(proration)).fulfilled).toBe(true);
+    const order = await getDb().order.findUniqueOrThrow({ where: { providerSessionId: `in_${run}_proration` } });
+    expect(order).toMatchObject({ status: "paid", amountCents: 1740, subscriptionId: s.sub.id, periodStart: null });
+    expect(await ledger(order.id)).toMatchObject({ sale: 1740 });
+    expect((await subscription(s.sub.id)).currentPeriodEnd.getTime()).toBe(s.stripeSub.periodEnd * 1000);
+    // Stripe's own update event of the change: nothing more.
+    await deliverTwice(billing.subscriptionEvent("customer.subscription.updated", s.stripeSub));
+    expect((await events(shopped.developerId)).filter((e) => e === "subscription.updated")).toHaveLength(1);
+
+    // Yearly: Stripe starts a new period; the license follows its dates.
+    await changePlan(scope, s.sub.id, { interval: "year" }, s.buyerEmail);
+    const yearly = await subscription(s.sub.id);
+    expect(yearly).toMatchObject({ interval: "year", unitAmountCents: 9000, quantity: 3 });
+    expect(yearly.currentPeriodEnd.getTime()).toBe(s.stripeSub.periodEnd * 1000);
+    expect(yearly.license!.expiresAt!.getTime()).toBe(s.stripeSub.periodEnd * 1000 + GRACE * DAY);
   });
 
   it("ends at once on a refund of its latest invoice, and Stripe is told to stop billing it", async () => {

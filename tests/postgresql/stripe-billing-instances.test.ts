@@ -34,7 +34,7 @@ async function startInstance(): Promise<{ child: ChildProcess; url: string }> {
     env: { ...process.env, NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`instance exited with ${code} before it listened`)));
     lines.on("line", (line) => {
@@ -73,7 +73,7 @@ async function deliverEverywhere(event: unknown): Promise<void> {
   const texts = await Promise.all(answers.map((a) => a.text()));
   for (const [n, a] of answers.entries()) expect(a.status, texts[n]).toBe(200);
   // Exactly one of the four applied it; the others found it applied.
-  expect(texts.filter((t) => (JSON.parse(t) as { duplicate: boolean }).duplicate === false)).toHaveLength(1);
+  expect(texts.filter((t) => !(JSON.parse(t) as { duplicate: boolean }).duplicate)).toHaveLength(1);
 }
 
 describe("two instances on one PostgreSQL", () => {
