@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addMonths, checkoutPrice, couponApplies, licenseExpiry, offeredIntervals, periodEnd } from "@/lib/subscriptions/plans";
+import { addMonths, checkoutPrice, couponApplies, licenseExpiry, offeredIntervals, periodEnd, prorate } from "@/lib/subscriptions/plans";
 
 /** The arithmetic of recurring periods and prices (lib/subscriptions/plans.ts), which renewals, checkout and pages share. */
 
@@ -72,5 +72,35 @@ describe("coupons on charges", () => {
     expect([0, 1, 12].map((m) => couponApplies(forever, m))).toEqual([true, true, true]);
     expect([0, 1, 2, 3, 12].map((m) => couponApplies(three, m))).toEqual([true, true, true, false, false]);
     expect(couponApplies({ couponDuration: null, couponMonths: null }, 0)).toBe(false);
+  });
+});
+
+describe("proration", () => {
+  it("is the amount for the time left, rounded half up to the minor unit, for any amount and period", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 400 * 86_400_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (amount, length, share) => {
+          const remaining = Math.floor(length * share);
+          const got = prorate(amount, remaining, length);
+          // The exact quotient, in integers: |got| is the nearest integer to |amount| × remaining / length, halves up.
+          const exact = (BigInt(Math.abs(amount)) * BigInt(remaining) * 2n) / BigInt(length);
+          const expected = Number((exact + 1n) / 2n) * Math.sign(amount);
+          expect(got === expected || (expected === 0 && got === 0)).toBe(true);
+          expect(Math.abs(got)).toBeLessThanOrEqual(Math.abs(amount));
+        },
+      ),
+    );
+  });
+
+  it("gives nothing for no time left and everything for a whole period, and halves a period exactly", () => {
+    expect(prorate(1000, 0, 30)).toBe(0);
+    expect(prorate(1000, 30, 30)).toBe(1000);
+    expect(prorate(1000, 45, 30)).toBe(1000);
+    expect(prorate(999, 15, 30)).toBe(500); // 499.5 rounds up
+    expect(prorate(-999, 15, 30)).toBe(-500);
+    expect(prorate(1, 1, 3)).toBe(0);
   });
 });
