@@ -183,3 +183,98 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
       .sort(),
   ).toEqual([DISCOUNTED, DISCOUNTED, MONTHLY].sort());
 });
+
+test("a buyer changes seats and then to yearly on My licenses, each at the prorated amount they confirmed", async ({ page, browser, baseURL, shot }) => {
+  test.setTimeout(120_000);
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  await signIn(page, `e2e-plans-${run}@example.com`);
+  await page.getByLabel("Developer or studio name").fill(`Plans Studio ${run}`);
+  await page.getByLabel("About you").fill("Team tools sold by the seat.");
+  await fillSupportAndRefunds(page);
+  await page.getByRole("button", { name: "Create profile" }).click();
+  await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
+  await connectTestPayouts(page);
+  const created = await page.request.post("/api/v1/products", {
+    data: {
+      name: `Team Linter ${run}`,
+      tagline: "A linter billed by the seat.",
+      description: "A per-seat subscription product created by the plan-change end-to-end test, described at length.",
+      plugin_id: `com.e2e.plans${run}`,
+      price_cents: 1000,
+      pricing_model: "subscription",
+      monthly_price_cents: 1000,
+      yearly_price_cents: 10000,
+      category: "dev-tools",
+      max_machines: 1,
+      seat_model: "per-seat",
+      platforms: ["linux"],
+      download_url: "https://example.com/download.zip",
+      icon_url: "/icons/tape-warmth.svg",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const product = ((await created.json()) as { product: { id: string } }).product;
+
+  // Two seats, monthly, bought on the product page.
+  const buyerEmail = `e2e-plans-buyer-${run}@example.com`;
+  const own = await browser.newContext({ baseURL });
+  const mine = await own.newPage();
+  await mine.goto(`/products/${product.id}`);
+  await mine.getByRole("radio", { name: /Monthly/ }).check();
+  await mine.getByLabel("Seats").fill("2");
+  await mine.getByLabel(/e-?mail/i).fill(buyerEmail);
+  await mine.getByRole("button", { name: /^buy$/i }).click();
+  await expect(mine).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]{24}$/);
+  await mine.getByRole("button", { name: /^pay/i }).click();
+  await expect(mine.getByTestId("license-key")).toBeVisible();
+
+  // Signed in on My licenses by the e-mailed link.
+  await mine.goto("/licenses");
+  await mine.getByLabel(/e-?mail address/i).fill(buyerEmail);
+  await mine.getByRole("button", { name: "Send sign-in link" }).click();
+  let link = "";
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await mine.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
+        messages: Array<{ kind: string; text: string }>;
+      };
+      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
+      return link;
+    })
+    .not.toBe("");
+  await mine.goto(link);
+  await mine.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(mine).toHaveURL(/\/licenses$/);
+
+  // Three seats: previewed with the amount for the rest of the month, confirmed at it.
+  const panel = mine.getByTestId("subscription");
+  await expect(panel).toContainText("for 2 seats");
+  await panel.getByLabel("Seats").fill("3");
+  await panel.getByRole("button", { name: "Preview change" }).click();
+  const confirm = mine.getByTestId("plan-confirm");
+  await expect(confirm).toContainText("Change to 3 seats, monthly at $30.00 USD a month");
+  // Bought moments ago: nearly the whole month of one more seat.
+  await expect(confirm).toContainText(/\$(9\.\d\d|10\.00) USD charged now/);
+  await shot("my-licenses-plan-change");
+  await confirm.getByRole("button", { name: "Confirm change" }).click();
+  await expect(mine.locator("#licenses-notice")).toContainText("Plan changed");
+  await expect(mine.getByTestId("subscription")).toContainText("for 3 seats");
+
+  // Yearly: a year starts now, the unused month counted against it.
+  await mine.getByTestId("subscription").getByLabel("Billing").selectOption("year");
+  await mine.getByTestId("subscription").getByRole("button", { name: "Preview change" }).click();
+  await expect(mine.getByTestId("plan-confirm")).toContainText("yearly at $300.00 USD a year");
+  await expect(mine.getByTestId("plan-confirm")).toContainText("counted");
+  await mine.getByTestId("plan-confirm").getByRole("button", { name: "Confirm change" }).click();
+  await expect(mine.locator("#licenses-notice")).toContainText("Plan changed");
+  await expect(mine.getByTestId("subscription")).toContainText("a year for 3 seats");
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await mine.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
+        messages: Array<{ kind: string }>;
+      };
+      return messages.filter((m) => m.kind === "subscription-plan_changed").length;
+    })
+    .toBe(2);
+  await own.close();
+});

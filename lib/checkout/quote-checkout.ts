@@ -10,7 +10,7 @@ import { sweepExpiredCheckouts } from "./close-order.ts";
 import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
 
 /** Seat models sold by the seat: the buyer chooses how many. */
-const SEAT_PRICED = new Set(["per-seat", "per-user"]);
+export const SEAT_PRICED: ReadonlySet<string> = new Set(["per-seat", "per-user"]);
 
 /** Why a product may not be sold now; each code also names the refund of a payment that arrives for it anyway. */
 export type SaleRefusal = "product_removed" | "seller_suspended" | "product_unlisted";

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { z } from "zod";
 import { closeOrderNow } from "../checkout/close-order.ts";
+import { SEAT_PRICED } from "../checkout/quote-checkout.ts";
 import { MAX_QUANTITY } from "../checkout/schemas.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
@@ -63,8 +64,6 @@ export const planChangeQuoteSchema = z.object({
   next_charge_cents: z.int().describe("The next regular charge on the new plan"),
 });
 export type PlanChangeQuote = z.infer<typeof planChangeQuoteSchema>;
-
-const SEAT_PRICED = new Set(["per-seat", "per-user"]);
 
 async function load(scope: SubscriptionScope, id: string) {
   const where =

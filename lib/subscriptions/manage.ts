@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEAT_PRICED } from "../checkout/quote-checkout.ts";
 import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { AppError, notFound } from "../http/errors.ts";
@@ -6,7 +7,7 @@ import { licenseCache } from "../licensing/license-state.ts";
 import { testPaymentsEnabled } from "../payments/provider.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { cancelSubscription, nextCharge, resumeSubscription, subscriptionPayload, type SubscriptionActor } from "./lifecycle.ts";
-import { addDays, INTERVALS, SUBSCRIPTION_STATUSES } from "./plans.ts";
+import { addDays, INTERVALS, offeredIntervals, SUBSCRIPTION_STATUSES } from "./plans.ts";
 import { chargeTestRenewals, processSubscription } from "./renewals.ts";
 import { sendStripeChange, stripePortalUrl } from "./stripe-billing.ts";
 
@@ -49,6 +50,8 @@ export const subscriptionSchema = z.object({
   license_valid_until: z.string().nullable(),
   /** Test mode: whether its test card pays ("succeeds") or is declined ("fails"); null on Stripe. */
   test_card: z.enum(["succeeds", "fails"]).nullable(),
+  /** What its plan can be changed to: the intervals the product is sold by, and whether it is sold by the seat. */
+  change_options: z.object({ intervals: z.array(z.enum(INTERVALS)), seats: z.boolean() }),
 });
 export type SubscriptionView = z.infer<typeof subscriptionSchema>;
 
@@ -60,7 +63,7 @@ const where = (scope: SubscriptionScope, id: string) =>
       : { id };
 
 const include = {
-  product: { select: { name: true } },
+  product: { select: { name: true, pricingModel: true, priceCents: true, monthlyPriceCents: true, yearlyPriceCents: true, renewalPriceCents: true, seatModel: true } },
   license: { select: { expiresAt: true } },
   coupon: { select: { percentOff: true, amountOffMinor: true } },
 } as const;
@@ -78,6 +81,10 @@ function view(s: Loaded): SubscriptionView {
     next_charge: charging ? { amount_cents: charge.amountCents, currency: s.currency, at: s.currentPeriodEnd.toISOString() } : null,
     license_valid_until: s.license?.expiresAt?.toISOString() ?? null,
     test_card: s.provider === "test" ? ((s.testCard ?? "succeeds") as "succeeds" | "fails") : null,
+    change_options: {
+      intervals: s.kind === "subscription" ? offeredIntervals(s.product) : [],
+      seats: s.kind === "subscription" && SEAT_PRICED.has(s.product.seatModel),
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { formOf, idOf, runOperation, textOf } from "@/lib/transports/action";
 import type { ActionResult } from "@/components/licenses/confirm-undo";
+import type { AppError } from "@/lib/http/errors";
 import { buyerRefusal, refusalMessage, sessionEnded } from "./_lib/action-outcome";
 import type { ErrorCode, NoticeCode } from "./messages";
 
@@ -88,4 +89,64 @@ export async function resumeSubscription(form: unknown): Promise<void> {
 
 export async function setTestCard(form: unknown): Promise<void> {
   await subscriptionStep("buyerSetTestCard", form, "subscription_card_changed");
+}
+
+/** The plan the change form names: an interval and a seat count, as typed (the operation parses them). */
+function planOf(fd: FormData) {
+  const quantity = textOf(fd, "quantity");
+  const interval = textOf(fd, "interval");
+  return { ...(interval ? { interval } : {}), ...(quantity ? { quantity: /^\d{1,3}$/.test(quantity) ? Number(quantity) : quantity } : {}) };
+}
+
+/** Where a refused plan change comes back to: a code the page words. */
+function planRefusal(problem: AppError): never {
+  const p = buyerRefusal(problem);
+  if (p.status === 429) redirect(`/licenses?error=${"too_many_attempts" satisfies ErrorCode}`);
+  const code = p.code;
+  const notice: NoticeCode =
+    code === "amount_changed"
+      ? "plan_amount_changed"
+      : code === "payment_declined"
+        ? "plan_payment_declined"
+        : code === "plan_unchanged"
+          ? "plan_unchanged"
+          : p.status === 400
+            ? "plan_invalid"
+            : "subscription_unchanged";
+  redirect(`/licenses?notice=${notice}`);
+}
+
+/**
+ * "Preview change": the plan the buyer chose, priced (prorated) without changing anything; the page then shows the
+ * amount and asks to confirm it.
+ */
+export async function previewPlanChange(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  const id = textOf(fd, "subscription_id");
+  const outcome = await runOperation<{ change: { interval: string; quantity: number } }>("buyerPreviewPlanChange", { params: { id }, body: planOf(fd) });
+  if (!outcome.ok) planRefusal(outcome.problem);
+  const change = outcome.output.change;
+  const q = new URLSearchParams({ plan: id, interval: change.interval, quantity: String(change.quantity) });
+  redirect(`/licenses?${q.toString()}#subscription-${id}`);
+}
+
+/** "Confirm change": the change at the amount the buyer saw (expected_amount_cents), or nothing. */
+export async function changePlan(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  const expected = textOf(fd, "expected_amount_cents");
+  const outcome = await runOperation("buyerChangePlan", {
+    params: { id: textOf(fd, "subscription_id") },
+    body: { ...planOf(fd), expected_amount_cents: /^-?\d{1,9}$/.test(expected) ? Number(expected) : expected },
+  });
+  revalidatePath("/licenses");
+  if (!outcome.ok) planRefusal(outcome.problem);
+  redirect(`/licenses?notice=${"plan_changed" satisfies NoticeCode}`);
+}
+
+/** "Card and invoices": Stripe's customer portal for a subscription Stripe bills. */
+export async function openBillingPortal(form: unknown): Promise<void> {
+  const fd = formOf(form);
+  const outcome = await runOperation<{ url: string }>("buyerOpenBillingPortal", { params: { id: textOf(fd, "subscription_id") } });
+  if (!outcome.ok) planRefusal(outcome.problem);
+  redirect(outcome.output.url);
 }

@@ -16,6 +16,11 @@ const NOTICES = {
   subscription_resumed: { tone: "success", text: "Subscription kept: it renews at the end of the period as before." },
   subscription_card_changed: { tone: "success", text: "Card changed. A failed renewal is charged again at once." },
   subscription_unchanged: { tone: "error", text: "That subscription could not be changed: it may have ended or changed meanwhile." },
+  plan_changed: { tone: "success", text: "Plan changed. The receipt is in your inbox." },
+  plan_unchanged: { tone: "error", text: "That is the plan you are on already." },
+  plan_invalid: { tone: "error", text: "Choose a monthly or yearly plan and a number of seats from 1 to 100." },
+  plan_amount_changed: { tone: "error", text: "The amount changed since you looked (time passed, or the plan changed): look at it again." },
+  plan_payment_declined: { tone: "error", text: "The card was declined, so the plan is unchanged. Change the card and try again." },
 } as const;
 export type NoticeCode = keyof typeof NOTICES;
 export type Notice = (typeof NOTICES)[NoticeCode];

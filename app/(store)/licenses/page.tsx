@@ -10,7 +10,18 @@ import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
 import { UndoProvider } from "@/components/licenses/confirm-undo";
-import { cancelSubscription, releaseMachine, releaseMachineNow, resumeSubscription, restoreMachineNow, setTestCard } from "./actions";
+import {
+  cancelSubscription,
+  changePlan,
+  openBillingPortal,
+  previewPlanChange,
+  releaseMachine,
+  releaseMachineNow,
+  resumeSubscription,
+  restoreMachineNow,
+  setTestCard,
+} from "./actions";
+import { planChangeSchema, previewPlanChange as quotePlanChange, type PlanChangeQuote } from "@/lib/subscriptions/change-plan";
 import { SubscriptionPanel } from "@/components/licenses/subscription-panel";
 import { listSubscriptions, type SubscriptionView } from "@/lib/subscriptions/manage";
 import { buyerReviewStates } from "@/lib/reviews/buyer";
@@ -41,7 +52,11 @@ export default async function MyLicensesPage({ searchParams }: Props) {
       <div className="mx-auto w-full max-w-4xl">
         <p className="text-sm font-medium text-indigo-700">Your purchases</p>
         <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">My licenses</h1>
-        {buyer ? <SignedIn email={buyer.email} error={error} notice={notice} /> : <SignedOut error={error} />}
+        {buyer ? (
+          <SignedIn email={buyer.email} error={error} notice={notice} plan={planQuery(query)} />
+        ) : (
+          <SignedOut error={error} />
+        )}
       </div>
     </div>
   );
@@ -68,7 +83,29 @@ function SignedOut({ error }: { error: string | null }) {
   );
 }
 
-async function SignedIn({ email, error, notice }: { email: string; error: string | null; notice: Notice | null }) {
+/** ?plan=<subscription>&interval=&quantity=: a plan change the buyer previewed, parsed like the operation's input. */
+function planQuery(query: Record<string, string | string[] | undefined>) {
+  const id = queryText(query.plan, 64);
+  if (!id) return null;
+  const quantity = queryText(query.quantity, 3);
+  const parsed = planChangeSchema.safeParse({
+    ...(queryText(query.interval, 5) ? { interval: queryText(query.interval, 5) } : {}),
+    ...(quantity ? { quantity: Number(quantity) } : {}),
+  });
+  return parsed.success ? { id, change: parsed.data } : null;
+}
+
+async function SignedIn({
+  email,
+  error,
+  notice,
+  plan,
+}: {
+  email: string;
+  error: string | null;
+  notice: Notice | null;
+  plan: ReturnType<typeof planQuery>;
+}) {
   const licenses = await buyerLicenses(email);
   // Products with releases list the files each license is entitled to; the others keep their single download link.
   const withReleases = await productsWithReleases(licenses.map((l) => l.product.id));
@@ -76,9 +113,23 @@ async function SignedIn({ email, error, notice }: { email: string; error: string
   const reviews = await buyerReviewStates(email);
   const subscriptions = new Map<string, SubscriptionView>();
   for (const s of await listSubscriptions({ buyerEmail: email }, { limit: 200 })) if (s.license_id) subscriptions.set(s.license_id, s);
+  // The previewed change, priced again now: the buyer confirms the amount as it stands.
+  let pending: PlanChangeQuote | null = null;
+  if (plan) pending = await quotePlanChange({ buyerEmail: email }, plan.id, plan.change).catch(() => null);
   const panelFor = (licenseId: string) => {
     const s = subscriptions.get(licenseId);
-    return s ? <SubscriptionPanel subscription={s} cancel={cancelSubscription} resume={resumeSubscription} setCard={setTestCard} /> : null;
+    return s ? (
+      <SubscriptionPanel
+        subscription={s}
+        cancel={cancelSubscription}
+        resume={resumeSubscription}
+        setCard={setTestCard}
+        previewPlan={previewPlanChange}
+        changePlan={changePlan}
+        openPortal={openBillingPortal}
+        pending={pending && pending.subscription_id === s.id ? pending : null}
+      />
+    ) : null;
   };
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();
