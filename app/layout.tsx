@@ -1,3 +1,4 @@
+import { SERVICE_NAME } from "@/lib/versions";
 import type { Metadata, Viewport } from "next";
 import { GeistSans } from "geist/font/sans";
 import { connection } from "next/server";
@@ -6,7 +7,7 @@ import { SiteHeader } from "@/components/store/site-header";
 import { focusRing } from "@/components/ui/styles";
 import "./globals.css";
 
-const SITE_NAME = "Indie License Market";
+const SITE_NAME = SERVICE_NAME;
 const DESCRIPTION =
   "Audio plugins, desktop apps, game assets and developer tools from independent developers — licensed per machine, with free trials.";
 

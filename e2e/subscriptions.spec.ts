@@ -276,5 +276,14 @@ test("a buyer changes seats and then to yearly on My licenses, each at the prora
       return messages.filter((m) => m.kind === "subscription-plan_changed").length;
     })
     .toBe(2);
+  // Three charges so far, each with a PDF invoice.
+  const invoices = mine.getByTestId("subscription-invoices");
+  await invoices.locator("summary").click();
+  await expect(invoices.getByRole("listitem")).toHaveCount(3);
+  const [download] = await Promise.all([mine.waitForEvent("download"), invoices.getByRole("link", { name: /PDF/ }).first().click()]);
+  expect(download.suggestedFilename()).toMatch(/^invoice-.+\.pdf$/);
+  const chunks: Buffer[] = [];
+  for await (const c of (await download.createReadStream())!) chunks.push(c as Buffer);
+  expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe("%PDF-");
   await own.close();
 });

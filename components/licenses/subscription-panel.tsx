@@ -1,5 +1,6 @@
 import type { SubscriptionView } from "@/lib/subscriptions/manage";
 import type { PlanChangeQuote } from "@/lib/subscriptions/change-plan";
+import type { InvoiceLine } from "@/lib/receipts/invoices";
 import { formatPrice } from "@/lib/pricing";
 import { buttonSecondary } from "@/components/ui/styles";
 import { formatDate } from "./format";
@@ -30,6 +31,7 @@ export function SubscriptionPanel({
   changePlan,
   openPortal,
   pending,
+  invoices,
 }: {
   subscription: SubscriptionView;
   cancel: FormAction;
@@ -40,6 +42,8 @@ export function SubscriptionPanel({
   openPortal: FormAction;
   /** A plan change the buyer previewed, to confirm at its amount. */
   pending: PlanChangeQuote | null;
+  /** Its paid charges, newest first, each with a PDF invoice. */
+  invoices: InvoiceLine[];
 }) {
   const running = s.status === "active" || s.status === "trialing";
   const changeable = running && (s.change_options.seats || s.change_options.intervals.length > 1);
@@ -159,6 +163,24 @@ export function SubscriptionPanel({
             Preview change
           </button>
         </form>
+      ) : null}
+      {invoices.length > 0 ? (
+        <details className="mt-4" data-testid="subscription-invoices">
+          <summary className="cursor-pointer font-medium text-slate-800">Invoices ({invoices.length})</summary>
+          <ul className="mt-2 divide-y divide-slate-200">
+            {invoices.map((i) => (
+              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span className="min-w-0 text-slate-700">
+                  {formatDate(i.paidAt)} · {i.description} · {formatPrice(i.totalCents, i.currency)}
+                  {i.refundedCents > 0 ? ` (${formatPrice(i.refundedCents, i.currency)} refunded)` : ""}
+                </span>
+                <a href={`/licenses/invoices/${i.id}`} download className="font-medium text-indigo-700 underline underline-offset-2">
+                  PDF<span className="sr-only"> invoice of {formatDate(i.paidAt)}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </details>
       ) : null}
     </section>
   );

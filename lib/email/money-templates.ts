@@ -1,3 +1,4 @@
+import { SERVICE_NAME } from "../versions.ts";
 import { formatPrice } from "../pricing.ts";
 import { absoluteUrl } from "../urls.ts";
 import { escapeHtml, type RenderedEmail } from "./templates.ts";
@@ -7,7 +8,7 @@ import { escapeHtml, type RenderedEmail } from "./templates.ts";
  * templates.ts (one inline-styled table, nothing fetched from another host, every value escaped); kept apart so the
  * two files can change independently.
  */
-const SITE_NAME = "Indie License Market";
+const SITE_NAME = SERVICE_NAME;
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const INK = "#0f172a";
 const MUTED = "#475569";

@@ -1,3 +1,4 @@
+import { SERVICE_NAME } from "../versions.ts";
 import { absoluteUrl } from "../urls.ts";
 import type { OrderCharges } from "../pricing.ts";
 
@@ -13,7 +14,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-const SITE_NAME = "Indie License Market";
+const SITE_NAME = SERVICE_NAME;
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

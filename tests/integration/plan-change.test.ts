@@ -1,3 +1,4 @@
+import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
@@ -6,6 +7,7 @@ import { resetEnv } from "@/lib/env";
 import { changePlan, previewPlanChange } from "@/lib/subscriptions/change-plan";
 import { advanceTestClock, cancelSubscriptionAs, setTestCard } from "@/lib/subscriptions/manage";
 import { addMonths } from "@/lib/subscriptions/plans";
+import { invoicePdf, listInvoices } from "@/lib/receipts/invoices";
 import { createTestProduct, sellingDeveloper } from "../helpers/sellers";
 
 /**
@@ -104,6 +106,29 @@ describe("changing a subscription's plan in test mode", () => {
     const events = await getDb().webhookDelivery.findMany({ where: { targetId: { startsWith: `we_p_${run}` } } });
     expect(events.filter((e) => e.eventType === "subscription.updated")).toHaveLength(1);
     expect(developerId).toBeTruthy();
+    // Its invoices: the first charge and the change's, each as a PDF for this buyer only.
+    const invoices = await listInvoices(b.buyerEmail, b.sub.id);
+    expect(invoices.map((i) => i.totalCents).sort((x, y) => x - y)).toEqual([expected, 2 * MONTHLY].sort((x, y) => x - y));
+    expect(invoices.find((i) => i.id === charge.id)!.description).toBe("Plan change to 3 seats, monthly: the rest of the period");
+    const pdf = await invoicePdf(b.buyerEmail, charge.id);
+    const raw = Buffer.from(pdf.bytes);
+    expect(raw.subarray(0, 5).toString()).toBe("%PDF-");
+    // The page's text, from its (deflated) content streams.
+    const text = [...raw.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)]
+      .map((m) => {
+        const bytes = Buffer.from(m[1]!, "latin1");
+        try {
+          return inflateSync(bytes).toString("latin1");
+        } catch {
+          return bytes.toString("latin1");
+        }
+      })
+      .join("\n");
+    const hex = (t: string) => Buffer.from(t, "latin1").toString("hex").toUpperCase();
+    expect(text).toContain(hex("Total paid"));
+    expect(text).toContain(hex(`Invoice number`));
+    expect(pdf.filename).toBe(`invoice-${charge.id}.pdf`);
+    await expect(invoicePdf("someone-else@example.com", charge.id)).rejects.toMatchObject({ status: 404 });
     // Asking again for the plan it is on now changes nothing.
     await expect(changePlan(b.scope, b.sub.id, { quantity: 3 }, b.buyerEmail, at)).rejects.toMatchObject({ code: "plan_unchanged" });
   });

@@ -24,6 +24,7 @@ import {
 import { planChangeSchema, previewPlanChange as quotePlanChange, type PlanChangeQuote } from "@/lib/subscriptions/change-plan";
 import { SubscriptionPanel } from "@/components/licenses/subscription-panel";
 import { listSubscriptions, type SubscriptionView } from "@/lib/subscriptions/manage";
+import { listInvoices } from "@/lib/receipts/invoices";
 import { buyerReviewStates } from "@/lib/reviews/buyer";
 import { LicenseReview } from "@/components/licenses/license-review";
 import { saveReview } from "./review-actions";
@@ -116,6 +117,7 @@ async function SignedIn({
   // The previewed change, priced again now: the buyer confirms the amount as it stands.
   let pending: PlanChangeQuote | null = null;
   if (plan) pending = await quotePlanChange({ buyerEmail: email }, plan.id, plan.change).catch(() => null);
+  const invoices = await listInvoices(email);
   const panelFor = (licenseId: string) => {
     const s = subscriptions.get(licenseId);
     return s ? (
@@ -128,6 +130,7 @@ async function SignedIn({
         changePlan={changePlan}
         openPortal={openBillingPortal}
         pending={pending && pending.subscription_id === s.id ? pending : null}
+        invoices={invoices.filter((i) => i.subscriptionId === s.id)}
       />
     ) : null;
   };
