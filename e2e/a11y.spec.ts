@@ -197,6 +197,7 @@ test("the seller's dashboard lists", async ({ page }) => {
     { name: "products", path: "/dashboard/products" },
     { name: "new product", path: "/dashboard/products/new" },
     { name: "orders", path: "/dashboard/orders" },
+    { name: "subscriptions", path: "/dashboard/subscriptions" },
     { name: "licenses", path: "/dashboard/licenses" },
     { name: "coupons", path: "/dashboard/coupons" },
     { name: "payouts", path: "/dashboard/payouts" },

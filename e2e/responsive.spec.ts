@@ -155,6 +155,7 @@ test.describe("no page is wider than the viewport", () => {
       `/dashboard/products/${TRIAL_PRODUCT}`,
       `/dashboard/products/${TRIAL_PRODUCT}/releases`,
       "/dashboard/orders",
+      "/dashboard/subscriptions",
       "/dashboard/licenses",
       `/dashboard/licenses?q=${LONG_TERM}`,
       "/dashboard/coupons",

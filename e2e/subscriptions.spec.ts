@@ -184,7 +184,12 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   ).toEqual([DISCOUNTED, DISCOUNTED, MONTHLY].sort());
 });
 
-test("a buyer changes seats and then to yearly on My licenses, each at the prorated amount they confirmed", async ({ page, browser, baseURL, shot }) => {
+test("a buyer changes seats and then to yearly on My licenses, each at the prorated amount they confirmed", async ({
+  page,
+  browser,
+  baseURL,
+  shot,
+}) => {
   test.setTimeout(120_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   await signIn(page, `e2e-plans-${run}@example.com`);
@@ -286,4 +291,13 @@ test("a buyer changes seats and then to yearly on My licenses, each at the prora
   for await (const c of (await download.createReadStream())!) chunks.push(c as Buffer);
   expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe("%PDF-");
   await own.close();
+
+  // The seller sees the subscriber on the dashboard, and cancels it at the period's end there.
+  await page.goto("/dashboard/subscriptions");
+  const row = page.getByTestId("subscription-row").filter({ hasText: buyerEmail });
+  await expect(row).toContainText("$300.00 USD a year · 3 seats");
+  await expect(row).toContainText("Active");
+  await row.getByRole("button", { name: /^Cancel/ }).click();
+  await expect(page.locator("#subscriptions-notice")).toContainText("Canceled");
+  await expect(page.getByTestId("subscription-row").filter({ hasText: buyerEmail })).toContainText("Canceled (runs to period end)");
 });

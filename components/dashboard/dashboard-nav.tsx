@@ -9,6 +9,7 @@ const ITEMS: readonly NavItem[] = [
   { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/sales", label: "Sales" },
   { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/subscriptions", label: "Subscriptions" },
   { href: "/dashboard/coupons", label: "Coupons" },
   { href: "/dashboard/licenses", label: "Licenses" },
   { href: "/dashboard/reviews", label: "Reviews" },

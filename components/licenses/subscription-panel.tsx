@@ -51,7 +51,12 @@ export function SubscriptionPanel({
   const seat = formatPrice(s.unit_amount_cents * s.quantity, s.currency);
   const end = formatDate(new Date(s.current_period_end));
   return (
-    <section id={base} aria-labelledby={`${base}-heading`} data-testid="subscription" className="rounded-xl border border-slate-200 bg-slate-50 p-4 text-sm">
+    <section
+      id={base}
+      aria-labelledby={`${base}-heading`}
+      data-testid="subscription"
+      className="rounded-xl border border-slate-200 bg-slate-50 p-4 text-sm"
+    >
       <h3 id={`${base}-heading`} className="font-semibold text-slate-900">
         Subscription: {STATUS_WORDS[s.status]}
       </h3>
@@ -108,7 +113,12 @@ export function SubscriptionPanel({
         ) : null}
       </div>
       {changeable && pending ? (
-        <div className="mt-4 rounded-lg border border-indigo-200 bg-white p-3" data-testid="plan-confirm" role="group" aria-label="Confirm the plan change">
+        <div
+          className="mt-4 rounded-lg border border-indigo-200 bg-white p-3"
+          data-testid="plan-confirm"
+          role="group"
+          aria-label="Confirm the plan change"
+        >
           <p className="text-slate-800">
             Change to {pending.quantity} {pending.quantity === 1 ? "seat" : "seats"}, {pending.interval}ly at{" "}
             {formatPrice(pending.unit_amount_cents * pending.quantity, pending.currency)} a {pending.interval}:{" "}

@@ -63,7 +63,17 @@ const where = (scope: SubscriptionScope, id: string) =>
       : { id };
 
 const include = {
-  product: { select: { name: true, pricingModel: true, priceCents: true, monthlyPriceCents: true, yearlyPriceCents: true, renewalPriceCents: true, seatModel: true } },
+  product: {
+    select: {
+      name: true,
+      pricingModel: true,
+      priceCents: true,
+      monthlyPriceCents: true,
+      yearlyPriceCents: true,
+      renewalPriceCents: true,
+      seatModel: true,
+    },
+  },
   license: { select: { expiresAt: true } },
   coupon: { select: { percentOff: true, amountOffMinor: true } },
 } as const;

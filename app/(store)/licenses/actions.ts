@@ -123,7 +123,10 @@ function planRefusal(problem: AppError): never {
 export async function previewPlanChange(form: unknown): Promise<void> {
   const fd = formOf(form);
   const id = textOf(fd, "subscription_id");
-  const outcome = await runOperation<{ change: { interval: string; quantity: number } }>("buyerPreviewPlanChange", { params: { id }, body: planOf(fd) });
+  const outcome = await runOperation<{ change: { interval: string; quantity: number } }>("buyerPreviewPlanChange", {
+    params: { id },
+    body: planOf(fd),
+  });
   if (!outcome.ok) planRefusal(outcome.problem);
   const change = outcome.output.change;
   const q = new URLSearchParams({ plan: id, interval: change.interval, quantity: String(change.quantity) });

@@ -53,11 +53,7 @@ export default async function MyLicensesPage({ searchParams }: Props) {
       <div className="mx-auto w-full max-w-4xl">
         <p className="text-sm font-medium text-indigo-700">Your purchases</p>
         <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">My licenses</h1>
-        {buyer ? (
-          <SignedIn email={buyer.email} error={error} notice={notice} plan={planQuery(query)} />
-        ) : (
-          <SignedOut error={error} />
-        )}
+        {buyer ? <SignedIn email={buyer.email} error={error} notice={notice} plan={planQuery(query)} /> : <SignedOut error={error} />}
       </div>
     </div>
   );

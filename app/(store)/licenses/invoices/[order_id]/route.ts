@@ -12,7 +12,8 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ order_id: string }> }) {
   const { order_id: id } = await params;
   const buyer = await currentBuyer();
-  const notFound = () => new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
+  const notFound = () =>
+    new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
   if (!buyer || !/^[A-Za-z0-9_-]{1,80}$/.test(id)) return notFound();
   try {
     const { bytes, filename } = await invoicePdf(buyer.email, id);
