@@ -49,6 +49,14 @@ export interface LicenseFilePayload {
     trial: boolean;
     /** When the license itself ends; null for a perpetual license. */
     expires_at: string | null;
+    /**
+     * Only for a license that follows a subscription: its standing when the file was issued. The file never reaches
+     * past the paid period plus the grace days (its own expires_at), so a cancellation or a failed renewal reaches the
+     * app at the latest then.
+     */
+    subscription?: { status: string };
+    /** Only for a license with a paid updates plan: the releases published until then are its own. */
+    updates_until?: string;
   };
   machine: { fingerprint: string; activated_at: string };
 }
@@ -101,6 +109,8 @@ export async function issueLicenseFile(q: LicenseFileQuery, now = Date.now()): P
       max_machines: state.maxMachines,
       trial: state.trial,
       expires_at: state.expiresAt === null ? null : new Date(state.expiresAt).toISOString(),
+      ...(state.billing ? { subscription: { status: state.billing } } : {}),
+      ...(typeof state.updatesUntil === "number" ? { updates_until: new Date(state.updatesUntil).toISOString() } : {}),
     },
     machine: { fingerprint: q.fingerprint, activated_at: new Date(machine.activatedAt).toISOString() },
   };

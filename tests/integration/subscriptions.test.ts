@@ -17,6 +17,7 @@ import { addMonths } from "@/lib/subscriptions/plans";
 import { cancelSubscriptionAs } from "@/lib/subscriptions/manage";
 import { subscriptionMetrics } from "@/lib/subscriptions/metrics";
 import { checkLicenseStatus } from "@/lib/licensing/check-license-status";
+import { issueLicenseFile } from "@/lib/verifiable/license-file";
 import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
@@ -140,6 +141,10 @@ describe("a monthly subscription in test mode", () => {
     expect(v).toMatchObject({ valid: true, code: "VALID", expires_at: s.sub.license!.expiresAt!.toISOString() });
     expect(await events(shopA.developerId)).toEqual(["subscription.created"]);
     expect(await mails(s.buyerEmail)).toEqual(["license"]);
+    // The offline license file states the subscription and never reaches past the paid period plus the grace.
+    const file = await issueLicenseFile({ key: s.key, fingerprint: s.fp, plugin_id: s.pluginId });
+    expect(file.payload.license.subscription).toEqual({ status: "active" });
+    expect(Date.parse(file.payload.expires_at)).toBeLessThanOrEqual(s.sub.license!.expiresAt!.getTime());
   });
 
   it("renews, is declined (valid through the grace, then SUBSCRIPTION_PAST_DUE), recovers, is canceled and expires", async () => {
