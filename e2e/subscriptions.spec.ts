@@ -67,9 +67,16 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   await shop.getByRole("radio", { name: /Monthly/ }).check();
   await shop.getByLabel(/e-?mail/i).fill(buyerEmail);
   await shop.getByLabel(/coupon code/i).fill(code.toLowerCase());
+  // The preview follows the Billing choice.
+  await expect(shop.locator("#buy_preview")).toContainText("$7.20 USD a month");
+  await shop.getByRole("radio", { name: /Yearly/ }).check();
+  await expect(shop.locator("#buy_preview")).toContainText("$72.00 USD a year");
+  await shop.getByRole("radio", { name: /Monthly/ }).check();
+  await expect(shop.locator("#buy_preview")).toContainText("$7.20 USD a month");
   await shot("product-subscription");
   await shop.getByRole("button", { name: /^buy$/i }).click();
   await expect(shop).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]{24}$/);
+  await expect(shop.getByTestId("checkout-plan")).toContainText("Subscription: $9.00 USD a month");
   await shop.getByRole("button", { name: /^pay/i }).click();
   await expect(shop.getByTestId("license-key")).toHaveText(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   const key = (await shop.getByTestId("license-key").textContent())!.trim();

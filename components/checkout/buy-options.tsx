@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatPrice } from "@/lib/pricing";
 import { inputBase } from "@/components/ui/styles";
 
@@ -13,19 +13,28 @@ interface Quote {
   max_machines: number;
   coupon_code: string | null;
   tax: "calculated_at_checkout" | "not_calculated";
+  interval: "month" | "year" | null;
+  trial_days: number;
 }
 
 /** A preview answers one input (coupon and seats): shown only while the fields still hold that input. */
 type Preview = { key: string } & ({ kind: "quote"; quote: Quote } | { kind: "refused"; detail: string });
 
 /** The quote request for the fields' current values, or null when there is nothing to preview (or nothing valid). */
-function requestFor(coupon: string, quantity: string): { key: string; code: string; seats: number } | null {
+function requestFor(coupon: string, quantity: string, interval: string): { key: string; code: string; seats: number } | null {
   const code = coupon.trim();
   const seats = Number(quantity);
   if (!Number.isInteger(seats) || seats < 1 || seats > 100) return null;
   if (code && !/^[A-Za-z0-9_-]{3,32}$/.test(code)) return null;
   if (!code && seats === 1) return null;
-  return { key: `${code.toUpperCase()}|${seats}`, code, seats };
+  return { key: `${code.toUpperCase()}|${seats}|${interval}`, code, seats };
+}
+
+/** The interval the form's Billing choice holds now ("" for a product sold once). */
+function chosenInterval(form: HTMLFormElement | null | undefined): string {
+  const field = form?.elements.namedItem("interval");
+  if (!field) return "";
+  return field instanceof RadioNodeList || field instanceof HTMLInputElement ? field.value : "";
 }
 
 /**
@@ -39,25 +48,43 @@ export function BuyOptions(props: {
   maxMachines: number;
   coupon: string;
   quantity: string;
+  /** A subscription's default interval (the Billing choice's first); absent for a product sold once. */
+  interval?: "month" | "year" | null;
   describedBy?: string;
 }) {
   const [coupon, setCoupon] = useState(props.coupon);
   const [quantity, setQuantity] = useState(props.quantity || "1");
   const [answer, setAnswer] = useState<Preview | null>(null);
-  const request = requestFor(coupon, props.perSeat ? quantity : "1");
+  // A subscription's Billing choice (monthly or yearly) lives in the same form, outside these fields: followed here.
+  const [interval, setChosen] = useState(props.interval ?? "");
+  const anchor = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const form = anchor.current?.closest("form");
+    if (!form) return;
+    const follow = () => setChosen(chosenInterval(form));
+    follow();
+    form.addEventListener("change", follow);
+    return () => form.removeEventListener("change", follow);
+  }, []);
+  const request = requestFor(coupon, props.perSeat ? quantity : "1", interval);
   const preview = request && answer?.key === request.key ? answer : null;
   const key = request?.key;
 
   useEffect(() => {
     if (!key) return;
-    const [code = "", seatsText = "1"] = key.split("|");
+    const [code = "", seatsText = "1", every = ""] = key.split("|");
     const seats = Number(seatsText);
     const abort = new AbortController();
     const timer = setTimeout(() => {
       fetch("/api/checkout/quote", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ product_id: props.productId, ...(code ? { coupon_code: code } : {}), ...(props.perSeat ? { quantity: seats } : {}) }),
+        body: JSON.stringify({
+          product_id: props.productId,
+          ...(code ? { coupon_code: code } : {}),
+          ...(props.perSeat ? { quantity: seats } : {}),
+          ...(every ? { interval: every } : {}),
+        }),
         signal: abort.signal,
       })
         .then(async (r) => {
@@ -77,6 +104,7 @@ export function BuyOptions(props: {
   const seatsNow = Number(quantity);
   return (
     <>
+      <div ref={anchor} hidden />
       {props.perSeat ? (
         <div>
           <label htmlFor="quantity" className="block text-sm font-medium text-slate-800">
@@ -135,9 +163,17 @@ export function BuyOptions(props: {
               </div>
             ) : null}
             <div className="flex justify-between gap-3 font-semibold text-slate-900">
-              <dt>You pay</dt>
-              <dd>{formatPrice(preview.quote.amount_cents, preview.quote.currency)}</dd>
+              <dt>{preview.quote.interval ? (preview.quote.trial_days > 0 ? "After the free trial" : "You pay now") : "You pay"}</dt>
+              <dd>
+                {formatPrice(preview.quote.amount_cents, preview.quote.currency)}
+                {preview.quote.interval ? ` a ${preview.quote.interval}` : ""}
+              </dd>
             </div>
+            {preview.quote.interval && preview.quote.trial_days > 0 ? (
+              <p className="text-xs text-slate-600">
+                Nothing is charged today: the first charge is in {preview.quote.trial_days} days, unless you cancel before.
+              </p>
+            ) : null}
             <p className="text-xs text-slate-600">
               {preview.quote.tax === "calculated_at_checkout" ? "Plus tax where it applies, calculated at checkout." : "Tax is not calculated."}
             </p>

@@ -25,6 +25,7 @@ async function loadOrder(sessionId: string) {
           iconUrl: true,
           downloadUrl: true,
           maxMachines: true,
+          subscriptionTrialDays: true,
           developer: { select: { name: true } },
         },
       },
@@ -84,6 +85,26 @@ export async function getCheckoutStatus(sessionId: string, now = Date.now()): Pr
 export async function getCheckoutView(sessionId: string, now = Date.now()) {
   const order = await loadOrder(sessionId);
   const status = effectiveStatus(order, now);
+  // An updates plan's renewal issues no license: it extends the one it names, which its page shows once paid.
+  const renewed = order.renewsLicenseId
+    ? await getDb().license.findUnique({
+        where: { id: order.renewsLicenseId },
+        select: { id: true, key: true, maxMachines: true, updatesUntil: true },
+      })
+    : null;
+  const license = order.license ?? (status === "paid" && renewed ? renewed : null);
+  const trialDays = order.interval && order.amountCents === 0 ? order.product.subscriptionTrialDays : 0;
+  /** What the order buys, in words the pages repeat: a license for good, a subscription, or a year more of updates. */
+  const plan = order.interval
+    ? {
+        kind: "subscription" as const,
+        interval: order.interval as "month" | "year",
+        periodPrice: formatPrice((order.unitAmountCents ?? 0) * order.quantity, order.currency),
+        trialDays,
+      }
+    : renewed
+      ? { kind: "updates_renewal" as const, updatesUntil: renewed.updatesUntil }
+      : { kind: "one_time" as const };
   return {
     id: order.id,
     status,
@@ -103,18 +124,19 @@ export async function getCheckoutView(sessionId: string, now = Date.now()) {
       pluginId: order.product.pluginId,
       iconUrl: absoluteUrl(order.product.iconUrl),
       // Through our license-gated route once there is a license; never the seller's raw URL.
-      downloadUrl: order.license ? absoluteUrl(downloadPath(order.product.id, order.license)) : null,
+      downloadUrl: license ? absoluteUrl(downloadPath(order.product.id, license)) : null,
       pageUrl: absoluteUrl(paths.product(order.product.id)),
       maxMachines: order.product.maxMachines,
     },
-    license: order.license ? { key: order.license.key, maxMachines: order.license.maxMachines } : null,
+    license: license ? { key: license.key, maxMachines: license.maxMachines } : null,
+    plan,
     /**
      * Paid but never licensed, its payment refunded whole (reserved or done): it arrived for a product that could no
      * longer be sold (lib/checkout/fulfil-order.ts). No key will come.
      */
     refusedAndRefunded:
       order.status === "paid" && !order.license && order.refundedCents > 0 && order.refundedCents >= order.amountCents + (order.taxCents ?? 0),
-    emailStatus: order.license ? await emailStatus(order.id) : null,
+    emailStatus: license ? await emailStatus(order.id) : null,
   };
 }
 export type CheckoutView = Awaited<ReturnType<typeof getCheckoutView>>;

@@ -1,3 +1,4 @@
+import { getCheckoutView } from "@/lib/checkout/get-checkout";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as downloadRoute } from "@/app/api/updates/[plugin_id]/download/route";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -76,6 +77,10 @@ describe("an updates plan", () => {
     expect(await getDb().emailMessage.count({ where: { to: buyer, kind: "updates-renewed" } })).toBe(1);
     const ledger = await getDb().ledgerEntry.findMany({ where: { orderId: renewal.session_id, kind: "sale" } });
     expect(ledger.map((e) => e.amountMinor)).toEqual([RENEWAL]);
+    // Its success page shows the license it renewed and until when, not a wait for a key that never comes.
+    const view = await getCheckoutView(renewal.session_id);
+    expect(view.license?.key).toBe(license.key);
+    expect(view.plan).toEqual({ kind: "updates_renewal", updatesUntil: after.updatesUntil });
   });
 
   it("refuses a renewal of a product without a plan, or of another product's license", async () => {

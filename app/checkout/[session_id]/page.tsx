@@ -9,6 +9,7 @@ import { checkoutPaths, findCheckout, isClosed, loadCheckout, type CheckoutView 
 import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { TestModeBanner } from "@/components/checkout/test-mode-banner";
+import { planWords } from "@/components/checkout/plan-words";
 import { plural } from "@/components/store/labels";
 import { OrderChargesList } from "@/components/store/order-charges";
 import { buttonPrimary, card, textLink } from "@/components/ui/styles";
@@ -92,7 +93,9 @@ function TestCheckout({ view }: { view: CheckoutView }) {
             <ProductSummary product={view.product} size="lg" />
           </div>
 
-          <p className="mt-6 border-t border-slate-200 pt-3 text-sm text-slate-600">One-time purchase, no subscription.</p>
+          <p className="mt-6 border-t border-slate-200 pt-3 text-sm text-slate-600" data-testid="checkout-plan">
+            {planWords(view.plan)}
+          </p>
           <OrderChargesList charges={view.charges} seats={seats} />
 
           <div className="mt-4 rounded-xl bg-slate-50 px-4 py-3.5 ring-1 ring-slate-200 ring-inset">

@@ -13,6 +13,7 @@ import { checkoutConfigured } from "@/lib/payments/provider";
 import { publishedReleases, releaseView, type ReleaseView } from "@/lib/releases/read";
 import { paths, productIconPath, productImagePaths } from "@/lib/urls";
 import { BuyOptions } from "@/components/checkout/buy-options";
+import { SEAT_PRICED } from "@/lib/checkout/quote-checkout";
 import { browseHref } from "@/components/store/browse-query";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
 import { PlatformBadges } from "@/components/store/platform-badges";
@@ -301,7 +302,8 @@ export default async function ProductPage({ params, searchParams }: Props) {
                 {plan ? <IntervalChoice product={product} plan={plan} /> : null}
                 <BuyOptions
                   productId={product.id}
-                  perSeat={product.seat_model === "per-seat" || product.seat_model === "per-user"}
+                  perSeat={SEAT_PRICED.has(product.seat_model)}
+                  interval={plan ? plan.intervals[0] : null}
                   maxMachines={product.max_machines}
                   coupon={buy.coupon}
                   quantity={buy.quantity}

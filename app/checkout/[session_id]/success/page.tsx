@@ -7,6 +7,7 @@ import { ClosedNotice } from "@/components/checkout/closed-notice";
 import { formatUtc } from "@/components/checkout/format";
 import { CheckCircleIcon, DownloadIcon } from "@/components/checkout/icons";
 import { LicenseKeyCard } from "@/components/checkout/license-key-card";
+import { planWords } from "@/components/checkout/plan-words";
 import { checkoutPaths, findCheckout, isClosed, loadCheckout, type CheckoutView } from "@/components/checkout/load-checkout";
 import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
@@ -125,6 +126,12 @@ function Paid({
               </>
             ) : null}
             .
+          </p>
+
+          <p className="mt-2 text-sm leading-6 text-slate-600" data-testid="checkout-plan">
+            {view.plan.kind === "updates_renewal" && view.plan.updatesUntil
+              ? `Your license now gets every release published until ${formatUtc(view.plan.updatesUntil)}.`
+              : planWords(view.plan)}
           </p>
 
           <div className="mt-6">
