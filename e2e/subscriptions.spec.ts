@@ -295,7 +295,7 @@ test("a buyer changes seats and then to yearly on My licenses, each at the prora
   const [download] = await Promise.all([mine.waitForEvent("download"), invoices.getByRole("link", { name: /PDF/ }).first().click()]);
   expect(download.suggestedFilename()).toMatch(/^invoice-.+\.pdf$/);
   const chunks: Buffer[] = [];
-  for await (const c of (await download.createReadStream())) chunks.push(c as Buffer);
+  for await (const c of await download.createReadStream()) chunks.push(c as Buffer);
   expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe("%PDF-");
   await own.close();
 
