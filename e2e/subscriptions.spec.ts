@@ -1,4 +1,7 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { APIRequestContext } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
 import { expect, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { fillSupportAndRefunds } from "./support/seller-profile";
@@ -10,6 +13,38 @@ import { signIn } from "./support/sign-in";
 // EXPIRED). The buyer's mailbox has an e-mail for each step; the seller's orders add up to what was charged.
 
 const OPERATOR = "operator-subscriptions@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
+
+/** The seller's webhook receiver: records each delivery's id and type, and whether its Standard Webhooks signature verifies. */
+async function startReceiver() {
+  const received: Array<{ id: string; type: string; verified: boolean }> = [];
+  const state = { secret: "" };
+  const headersOf = (h: IncomingHttpHeaders): Record<string, string> =>
+    Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      let type = "";
+      let verified = false;
+      try {
+        type = (new Webhook(state.secret).verify(body, headersOf(req.headers)) as { type: string }).type;
+        verified = true;
+      } catch {
+        verified = false;
+      }
+      received.push({ id: String(req.headers["webhook-id"] ?? ""), type, verified });
+      res.writeHead(verified ? 200 : 400).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
 const MONTHLY = 900;
 const DISCOUNTED = 720; // 20 % off for the first two months
 
@@ -51,6 +86,11 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   });
   expect(created.status(), await created.text()).toBe(201);
   const product = ((await created.json()) as { product: { id: string; plugin_id: string } }).product;
+  // The seller's webhook receiver, on this machine.
+  const receiver = await startReceiver();
+  const hook = await page.request.post("/api/v1/webhooks", { data: { url: receiver.url, description: "Subscriptions receiver" } });
+  expect(hook.status(), await hook.text()).toBe(201);
+  receiver.state.secret = ((await hook.json()) as { endpoint: { secret: string } }).endpoint.secret;
   const code = `TWOMONTHS${run}`.toUpperCase().slice(0, 32);
   const coupon = await page.request.post("/api/v1/coupons", {
     data: { code, kind: "percent", percent_off: 20, duration: "repeating", duration_in_months: 2, product_ids: [product.id] },
@@ -178,6 +218,38 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
         "subscription-expired",
       ].sort(),
     );
+
+  // The seller's receiver got each subscription event once, each verified with standardwebhooks.
+  const steps = [
+    "subscription.created",
+    "subscription.renewed",
+    "subscription.past_due",
+    "subscription.recovered",
+    "subscription.canceled",
+    "subscription.expired",
+  ];
+  await expect
+    .poll(
+      () =>
+        receiver.received
+          .filter((r) => r.type.startsWith("subscription."))
+          .map((r) => r.type)
+          .sort(),
+      { timeout: 30_000 },
+    )
+    .toEqual([...steps].sort());
+  const subEvents = receiver.received.filter((r) => r.type.startsWith("subscription."));
+  expect(subEvents.every((r) => r.verified)).toBe(true);
+  expect(new Set(subEvents.map((r) => r.id)).size).toBe(steps.length);
+  await receiver.close();
+
+  // The Sales page, from the ledger: 3 × $9.00 list, $3.60 off by the coupon, 5 % fees ($0.36 + $0.36 + $0.45): $22.23 net.
+  await page.goto("/dashboard/sales");
+  const usd = page.getByRole("region", { name: "Sales in USD" });
+  await expect(usd).toContainText("3 orders");
+  await expect(usd).toContainText("$27.00 USD");
+  await expect(usd).toContainText("$1.17 USD");
+  await expect(usd).toContainText("$22.23 USD");
 
   // The seller's orders: three charges, two discounted, to the cent.
   const orders = (await (await page.request.get(`/api/v1/orders?q=${encodeURIComponent(buyerEmail)}`)).json()) as {
