@@ -1,19 +1,10 @@
 import { expect, noHorizontalScroll, test } from "./fixtures";
-import { connectTestPayouts } from "./support/payouts";
-import { signIn } from "./support/sign-in";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { newSeller } from "./support/seller-profile";
 
 test("a seller creates a coupon on the Coupons page; a buyer buys seats with it on the product page", async ({ page, browser, baseURL, shot }) => {
   test.setTimeout(120_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  await signIn(page, `e2e-coupons-${run}@example.com`);
-  await expect(page).toHaveURL(/\/dashboard\/welcome$/);
-  await page.getByLabel("Developer or studio name").fill(`Coupon Studio ${run}`);
-  await page.getByLabel("About you").fill("Tools sold by the seat to small teams.");
-  await fillSupportAndRefunds(page);
-  await page.getByRole("button", { name: "Create profile" }).click();
-  await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
-  await connectTestPayouts(page);
+  await newSeller(page, `e2e-coupons-${run}@example.com`, { name: `Coupon Studio ${run}`, about: "Tools sold by the seat to small teams." });
   const created = await page.request.post("/api/v1/products", {
     data: {
       name: `Team Tape ${run}`,

@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expect, test } from "./fixtures";
-import { connectTestPayouts } from "./support/payouts";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { newSeller } from "./support/seller-profile";
 import { signIn } from "./support/sign-in";
 
 // A subscription's life in Chromium, test mode: a buyer subscribes monthly with a coupon on the product page, the key
@@ -58,13 +57,7 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
   // The seller: a profile, the test payout account, a subscription product and a coupon for its first two months.
-  await signIn(page, `e2e-subs-${run}@example.com`);
-  await page.getByLabel("Developer or studio name").fill(`Subscription Studio ${run}`);
-  await page.getByLabel("About you").fill("Developer tools sold by the month.");
-  await fillSupportAndRefunds(page);
-  await page.getByRole("button", { name: "Create profile" }).click();
-  await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
-  await connectTestPayouts(page);
+  await newSeller(page, `e2e-subs-${run}@example.com`, { name: `Subscription Studio ${run}`, about: "Developer tools sold by the month." });
   const created = await page.request.post("/api/v1/products", {
     data: {
       name: `Monthly Linter ${run}`,
@@ -271,13 +264,7 @@ test("a buyer changes seats and then to yearly on My licenses, each at the prora
 }) => {
   test.setTimeout(120_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  await signIn(page, `e2e-plans-${run}@example.com`);
-  await page.getByLabel("Developer or studio name").fill(`Plans Studio ${run}`);
-  await page.getByLabel("About you").fill("Team tools sold by the seat.");
-  await fillSupportAndRefunds(page);
-  await page.getByRole("button", { name: "Create profile" }).click();
-  await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
-  await connectTestPayouts(page);
+  await newSeller(page, `e2e-plans-${run}@example.com`, { name: `Plans Studio ${run}`, about: "Team tools sold by the seat." });
   const created = await page.request.post("/api/v1/products", {
     data: {
       name: `Team Linter ${run}`,

@@ -7,8 +7,6 @@ import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { createDeveloperProfile } from "@/lib/selling/developer-profile";
 import { activateMachine } from "@/lib/licensing/activate-machine";
-import { licenseCache } from "@/lib/licensing/license-state";
-import { validateLicense } from "@/lib/licensing/validate-license";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { billingPortalUrl, cancelSubscriptionAs, resumeSubscriptionAs } from "@/lib/subscriptions/manage";
 import { changePlan } from "@/lib/subscriptions/change-plan";
@@ -16,6 +14,7 @@ import { addMonths } from "@/lib/subscriptions/plans";
 import { runSubscriptionJobs } from "@/lib/subscriptions/renewals";
 import { call } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
+import { checkAt, mailKinds, subscriptionEvents, subscriptionRow } from "../helpers/subscriptions";
 import { createTestProduct, SELLER_TRUST } from "../helpers/sellers";
 import { startStripeStub } from "../helpers/stripe-stub";
 import { stripeBilling, type StubSubscription } from "../helpers/stripe-billing";
@@ -160,17 +159,10 @@ async function subscribe(shopped: Awaited<ReturnType<typeof shop>>, opts: { coup
   return { buyerEmail, order, sessionRequest, stripeSub, sub, key: sub.license!.key, fp, pluginId: sub.product.pluginId };
 }
 
-const check = (s: { key: string; fp: string; pluginId: string }, at: number) => {
-  licenseCache().clear();
-  return validateLicense({ license_key: s.key, machine_fingerprint: s.fp, plugin_id: s.pluginId }, at);
-};
-const subscription = (id: string) => getDb().subscription.findUniqueOrThrow({ where: { id }, include: { license: true } });
-const mails = async (to: string) => (await getDb().emailMessage.findMany({ where: { to }, orderBy: { createdAt: "asc" } })).map((m) => m.kind);
-const events = async (developerId: string) => {
-  const endpoints = await getDb().sellerWebhookEndpoint.findMany({ where: { developerId }, select: { id: true } });
-  const rows = await getDb().webhookDelivery.findMany({ where: { targetId: { in: endpoints.map((e) => e.id) } }, orderBy: { createdAt: "asc" } });
-  return rows.map((r) => r.eventType).filter((t) => t.startsWith("subscription."));
-};
+const check = checkAt;
+const subscription = subscriptionRow;
+const mails = mailKinds;
+const events = subscriptionEvents;
 const ledger = async (orderId: string) =>
   Object.fromEntries((await getDb().ledgerEntry.findMany({ where: { orderId } })).map((e) => [e.kind, e.amountMinor]));
 

@@ -8,8 +8,6 @@ import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { activateMachine } from "@/lib/licensing/activate-machine";
-import { licenseCache } from "@/lib/licensing/license-state";
-import { validateLicense } from "@/lib/licensing/validate-license";
 import { priceSession } from "@/lib/acp/serialize";
 import { refundOrder } from "@/lib/refunds/refund-order";
 import { processSubscription, runSubscriptionJobs } from "@/lib/subscriptions/renewals";
@@ -21,6 +19,7 @@ import { issueLicenseFile } from "@/lib/verifiable/license-file";
 import { restRoutes } from "@/lib/transports/rest";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
+import { checkAt, mailKinds, subscriptionEvents, subscriptionRow } from "../helpers/subscriptions";
 import { createTestProduct, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 
 /**
@@ -92,18 +91,11 @@ async function subscribe(productId: string, code?: string, interval: "month" | "
   return { buyerEmail, sub, key: sub.license!.key, fp, pluginId: sub.product.pluginId, sessionId: session.session_id };
 }
 
-async function check(s: { key: string; fp: string; pluginId: string }, at = Date.now()) {
-  licenseCache().clear();
-  return validateLicense({ license_key: s.key, machine_fingerprint: s.fp, plugin_id: s.pluginId }, at);
-}
+const check = checkAt;
 
-const subscription = (id: string) => getDb().subscription.findUniqueOrThrow({ where: { id }, include: { license: true } });
-const mails = async (to: string) => (await getDb().emailMessage.findMany({ where: { to }, orderBy: { createdAt: "asc" } })).map((m) => m.kind);
-const events = async (developerId: string) => {
-  const endpoints = await getDb().sellerWebhookEndpoint.findMany({ where: { developerId }, select: { id: true } });
-  const rows = await getDb().webhookDelivery.findMany({ where: { targetId: { in: endpoints.map((e) => e.id) } }, orderBy: { createdAt: "asc" } });
-  return rows.map((r) => r.eventType).filter((t) => t.startsWith("subscription."));
-};
+const subscription = subscriptionRow;
+const mails = mailKinds;
+const events = subscriptionEvents;
 
 beforeAll(async () => {
   process.env.ADMIN_EMAILS = ADMIN_EMAIL;

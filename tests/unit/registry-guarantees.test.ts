@@ -53,7 +53,15 @@ const READ_ONLY_POSTS: Record<string, string> = {
 /** Writes of the HTTP API that take no idempotency key, each for the reason it declares. */
 const EXEMPT = ["activateLicense", "deactivateLicense", "stripeWebhook"];
 /** The same for the operations behind the pages' own form routes (no HTTP route of their own). */
-const FORM_EXEMPT = ["buyerOpenBillingPortal", "cancelTestCheckout", "confirmSignIn", "endSession", "payTestCheckout", "refreshPayoutAccount", "requestSignIn"];
+const FORM_EXEMPT = [
+  "buyerOpenBillingPortal",
+  "cancelTestCheckout",
+  "confirmSignIn",
+  "endSession",
+  "payTestCheckout",
+  "refreshPayoutAccount",
+  "requestSignIn",
+];
 
 /** What a creating or money-moving POST is called; each of these must take a key. */
 const CREATES_OR_MOVES_MONEY = /^(create|issue|register|start|refund|connect|delegate|complete|submit|simulate|upload|redeliver|retry|sendWebhook)/;
