@@ -23,7 +23,10 @@ const chromium = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/ch
 export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/artifacts/results",
-  timeout: 30_000,
+  // A test's own bound, not a wait: tests wait on conditions. 60 s because the long flows (sign in by e-mail, buy, activate,
+  // release and undo on several pages) took 29–32 s alone on a slow 2-core machine (2026-11-27, where the whole suite
+  // took 1,581 s against 491 s on the machine before), and hit 30 s there in a fresh-clone CI run.
+  timeout: 60_000,
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
