@@ -10,10 +10,10 @@ import { AppError, notFound } from "../http/errors.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { applyPaymentEvent } from "../payments/apply-payment-event.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
-import { formatPrice, platformFeeCents } from "../pricing.ts";
+import { formatPrice } from "../pricing.ts";
 import { refundOrder } from "../refunds/refund-order.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
-import { applyPlanChange, nextCharge } from "./lifecycle.ts";
+import { applyPlanChange, nextCharge, subscriptionChargeData } from "./lifecycle.ts";
 import { getSubscription, type SubscriptionScope, type SubscriptionView } from "./manage.ts";
 import { checkoutPrice, INTERVALS, periodEnd, prorate, type Interval } from "./plans.ts";
 
@@ -221,28 +221,23 @@ async function changeInTestMode(s: Loaded, q: Awaited<ReturnType<typeof quote>>,
     return;
   }
   // A charge: an order of the subscription carrying the new plan, paid with its test card; fulfilling it changes the plan.
-  const card = await getDb().subscription.findUniqueOrThrow({ where: { id: s.id }, select: { testCard: true, productId: true } });
+  const card = await getDb().subscription.findUniqueOrThrow({ where: { id: s.id }, select: { testCard: true } });
   const amount = q.result.amount_cents;
   const order = await getDb().order.create({
     data: {
       id: `in_${randomBytes(12).toString("base64url")}`,
-      productId: s.productId,
-      buyerEmail: s.buyerEmail,
-      provider: "test",
-      quantity: q.result.quantity,
-      unitAmountCents: q.unit,
-      subtotalCents: amount,
-      amountCents: amount,
-      feeCents: platformFeeCents(amount),
-      currency: s.currency,
-      status: "open",
-      subscriptionId: s.id,
+      ...(await subscriptionChargeData(getDb(), s, {
+        quantity: q.result.quantity,
+        unitAmountCents: q.unit,
+        subtotalCents: amount,
+        discountCents: 0,
+        amountCents: amount,
+        currency: s.currency,
+      })),
       interval: q.result.interval,
       planChangeFrom: `${q.from.interval}:${q.from.quantity}`,
       periodEnd: q.period?.end ?? null,
       expiresAt: new Date(now.getTime() + 3_600_000),
-      payoutAccountId:
-        (await getDb().order.findFirst({ where: { subscriptionId: s.id }, select: { payoutAccountId: true } }))?.payoutAccountId ?? null,
     },
   });
   const declined = card.testCard === "fails";

@@ -251,6 +251,36 @@ export async function startSubscription(
 }
 
 /**
+ * What every charge of a subscription records, whatever made it (test mode's renewal, Stripe's invoice, a plan change):
+ * the buyer, the seats and their price, the coupon's part, the amount and the platform fee on it, and the seller's
+ * payout account when it is the provider's; an open order of the subscription, to be paid.
+ */
+export async function subscriptionChargeData(
+  tx: Tx,
+  s: Pick<SubscriptionRow, "id" | "productId" | "developerId" | "buyerEmail" | "provider" | "couponId" | "couponCode">,
+  charge: { quantity: number; unitAmountCents: number; subtotalCents: number; discountCents: number; amountCents: number; currency: string },
+) {
+  const account = await tx.payoutAccount.findUnique({ where: { developerId: s.developerId }, select: { id: true, provider: true } });
+  return {
+    productId: s.productId,
+    buyerEmail: s.buyerEmail,
+    provider: s.provider,
+    quantity: charge.quantity,
+    unitAmountCents: charge.unitAmountCents,
+    subtotalCents: charge.subtotalCents,
+    discountCents: charge.discountCents,
+    couponId: charge.discountCents > 0 ? s.couponId : null,
+    couponCode: charge.discountCents > 0 ? s.couponCode : null,
+    amountCents: charge.amountCents,
+    feeCents: platformFeeCents(charge.amountCents),
+    currency: charge.currency,
+    payoutAccountId: account && account.provider === s.provider ? account.id : null,
+    status: "open",
+    subscriptionId: s.id,
+  };
+}
+
+/**
  * The renewal charge of a subscription's next period, as an open order: created once per period start (the unique
  * index makes a second instance, or a repeated job, find the first one's), priced from the subscription. Returns null
  * when the subscription has nothing due (not yet at its period's end, canceling, ended) or the period's charge is
@@ -267,28 +297,12 @@ export async function openRenewal(tx: Tx, subscriptionId: string, now: Date) {
   const end = periodEnd(s.billingAnchor, interval, s.paidPeriods + 1);
   const coupon = s.couponId ? await tx.coupon.findUnique({ where: { id: s.couponId }, select: { percentOff: true, amountOffMinor: true } }) : null;
   const charge = nextCharge(s, coupon?.percentOff ?? null, coupon?.amountOffMinor ?? null);
-  const product = await tx.product.findUniqueOrThrow({ where: { id: s.productId }, select: { developerId: true } });
-  const account = await tx.payoutAccount.findUnique({ where: { developerId: product.developerId }, select: { id: true, provider: true } });
   return tx.order.upsert({
     where: { subscriptionId_periodStart: { subscriptionId: s.id, periodStart: start } },
     update: {},
     create: {
       id: newInvoiceId(),
-      productId: s.productId,
-      buyerEmail: s.buyerEmail,
-      provider: s.provider,
-      quantity: s.quantity,
-      unitAmountCents: s.unitAmountCents,
-      subtotalCents: charge.subtotalCents,
-      discountCents: charge.discountCents,
-      couponId: charge.discountCents > 0 ? s.couponId : null,
-      couponCode: charge.discountCents > 0 ? s.couponCode : null,
-      amountCents: charge.amountCents,
-      feeCents: platformFeeCents(charge.amountCents),
-      currency: s.currency,
-      payoutAccountId: account && account.provider === s.provider ? account.id : null,
-      status: "open",
-      subscriptionId: s.id,
+      ...(await subscriptionChargeData(tx, s, { ...charge, quantity: s.quantity, unitAmountCents: s.unitAmountCents, currency: s.currency })),
       interval,
       periodStart: start,
       periodEnd: end,

@@ -6,9 +6,15 @@ import { licenseCache } from "../licensing/license-state.ts";
 import { applyPaymentEvent, type AppliedEvent } from "../payments/apply-payment-event.ts";
 import { applyOnce, EventNotReady } from "../payments/event-log.ts";
 import { stripeClient } from "../payments/stripe-client.ts";
-import { platformFeeCents } from "../pricing.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
-import { cancelSubscription, endSubscription, resumeSubscription, type StripeSubscriptionFacts, type SubscriptionActor } from "./lifecycle.ts";
+import {
+  cancelSubscription,
+  endSubscription,
+  resumeSubscription,
+  subscriptionChargeData,
+  type StripeSubscriptionFacts,
+  type SubscriptionActor,
+} from "./lifecycle.ts";
 import { addDays, PAST_DUE_DAYS } from "./plans.ts";
 
 /**
@@ -109,7 +115,7 @@ async function invoiceOrder(inv: Stripe.Invoice, f: ReturnType<typeof invoiceFac
   const db = getDb();
   const existing = await db.order.findUnique({ where: { providerSessionId: inv.id } });
   if (existing) return existing;
-  const s = await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { product: { select: { developerId: true } } } });
+  const s = await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
   const period = inv.billing_reason !== "subscription_update" && f.periodStart && f.periodEnd ? { start: f.periodStart, end: f.periodEnd } : null;
   const renewal = period !== null;
   if (period) {
@@ -123,28 +129,20 @@ async function invoiceOrder(inv: Stripe.Invoice, f: ReturnType<typeof invoiceFac
       return forPeriod;
     }
   }
-  const account = await db.payoutAccount.findUnique({ where: { developerId: s.product.developerId }, select: { id: true, provider: true } });
   try {
     return await db.order.create({
       data: {
         // Stripe's invoice id names the charge here too, as test mode's renewals are "in_…".
         id: `in_${inv.id.replace(/^in_/, "")}`,
-        productId: s.productId,
-        buyerEmail: s.buyerEmail,
-        provider: "stripe",
         providerSessionId: inv.id,
-        quantity: f.quantity ?? s.quantity,
-        unitAmountCents: s.unitAmountCents,
-        subtotalCents: f.subtotalCents,
-        discountCents: f.discountCents,
-        couponId: f.discountCents > 0 ? s.couponId : null,
-        couponCode: f.discountCents > 0 ? s.couponCode : null,
-        amountCents: f.amountCents,
-        feeCents: platformFeeCents(f.amountCents),
-        currency: inv.currency,
-        payoutAccountId: account && account.provider === "stripe" ? account.id : null,
-        status: "open",
-        subscriptionId,
+        ...(await subscriptionChargeData(db, s, {
+          quantity: f.quantity ?? s.quantity,
+          unitAmountCents: s.unitAmountCents,
+          subtotalCents: f.subtotalCents,
+          discountCents: f.discountCents,
+          amountCents: f.amountCents,
+          currency: inv.currency,
+        })),
         interval: renewal ? s.interval : null,
         periodStart: period?.start ?? null,
         periodEnd: period?.end ?? null,
