@@ -43,6 +43,8 @@ async function signInOperator(page: Page) {
 }
 
 test("a seller releases a machine and undoes it, revokes a license and undoes it; the event log and the console show it all", async ({ page }) => {
+  // Two sign-ins and a dozen round trips: on a slow 2-core CI machine this one walk took the whole 60 s bound.
+  test.slow();
   await signIn(page, SELLER);
 
   // A complimentary license for one of the seller's products, over the seller API with the session.
