@@ -89,6 +89,12 @@ CREATE TABLE "DeviceAuthorization" (
 );
 
 -- RedefineTables
+-- Redefining Product and License drops their triggers (migrations content_version and license_developer), and the
+-- License triggers name Product, which SQLite refuses to leave dangling while Product is renamed into place: they are
+-- dropped first and all made again once the tables are redefined.
+DROP TRIGGER IF EXISTS "License_developer_insert";
+DROP TRIGGER IF EXISTS "License_developer_update";
+DROP TRIGGER IF EXISTS "License_developer_product";
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
 CREATE TABLE "new_Product" (
@@ -243,6 +249,34 @@ CREATE INDEX "Order_status_expiresAt_idx" ON "Order"("status", "expiresAt");
 CREATE UNIQUE INDEX "Order_subscriptionId_periodStart_key" ON "Order"("subscriptionId", "periodStart");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- The triggers the redefinitions dropped, as content_version and license_developer made them.
+CREATE TRIGGER "ContentVersion_Product_insert" AFTER INSERT ON "Product"
+BEGIN
+    UPDATE "ContentVersion" SET "version" = "version" + 1 WHERE "id" = 1;
+END;
+CREATE TRIGGER "ContentVersion_Product_update" AFTER UPDATE ON "Product"
+BEGIN
+    UPDATE "ContentVersion" SET "version" = "version" + 1 WHERE "id" = 1;
+END;
+CREATE TRIGGER "ContentVersion_Product_delete" AFTER DELETE ON "Product"
+BEGIN
+    UPDATE "ContentVersion" SET "version" = "version" + 1 WHERE "id" = 1;
+END;
+CREATE TRIGGER "License_developer_insert" AFTER INSERT ON "License"
+BEGIN
+    UPDATE "License" SET "developerId" = (SELECT "developerId" FROM "Product" WHERE "id" = NEW."productId") WHERE "id" = NEW."id";
+END;
+CREATE TRIGGER "License_developer_update" AFTER UPDATE OF "productId", "developerId" ON "License"
+WHEN NEW."developerId" IS NOT (SELECT "developerId" FROM "Product" WHERE "id" = NEW."productId")
+BEGIN
+    UPDATE "License" SET "developerId" = (SELECT "developerId" FROM "Product" WHERE "id" = NEW."productId") WHERE "id" = NEW."id";
+END;
+CREATE TRIGGER "License_developer_product" AFTER UPDATE OF "developerId" ON "Product"
+WHEN NEW."developerId" IS NOT OLD."developerId"
+BEGIN
+    UPDATE "License" SET "developerId" = NEW."developerId" WHERE "productId" = NEW."id";
+END;
 
 -- CreateIndex
 CREATE INDEX "CheckoutLink_productId_idx" ON "CheckoutLink"("productId");
