@@ -87,6 +87,11 @@ const fields = z.object({
    */
   RATE_LIMIT_WEBHOOK_SEND_PER_MIN: perMinute(10),
   /**
+   * User codes of the device flow (an app's "buy and activate" code) tried per client address per minute, looking one
+   * up, buying or denying with it; one code may be tried twice as often in all, from any address.
+   */
+  RATE_LIMIT_DEVICE_CODE_PER_MIN: perMinute(10),
+  /**
    * Sellers' webhook endpoints on private, loopback, link-local or otherwise non-public addresses (checked when an
    * endpoint is saved and again at every delivery, after DNS): refused unless this is on (a receiver on the same
    * private network as the service; the tests). The same holds for product images given by URL, which the server

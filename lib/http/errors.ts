@@ -18,7 +18,15 @@ export class AppError extends Error {
     readonly code: string,
     readonly status: number,
     readonly detail: string,
-    readonly extra: { errors?: ProblemFieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: {
+      errors?: ProblemFieldError[];
+      headers?: Record<string, string>;
+      /**
+       * Members a protocol adds to the problem document beside ours (RFC 9457 allows extensions): OAuth's `error`
+       * and `interval` on the device flow's token answers. They never replace the standard members.
+       */
+      members?: Record<string, string | number>;
+    } = {},
   ) {
     super(detail);
     this.name = "AppError";

@@ -34,6 +34,7 @@ const TITLES: Record<number, string> = {
 
 export function problemFor(error: AppError, requestId?: string, instance?: string): Problem {
   return {
+    ...error.extra.members,
     // The stable `code` tells problems apart; `type` stays the RFC 9457 default until codes get their own pages.
     type: "about:blank",
     title: TITLES[error.status] ?? "Error",

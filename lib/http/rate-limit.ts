@@ -74,6 +74,17 @@ export const RULES = {
   get webhookSend(): RateRule {
     return { name: "webhook-send", limit: num("RATE_LIMIT_WEBHOOK_SEND_PER_MIN", 10), windowMs: 60_000 };
   },
+  /**
+   * User codes of the device flow tried per client address (looking one up, buying or denying with it): a person
+   * types a code once or twice, so a tight limit makes guessing one of the few open codes hopeless.
+   */
+  get deviceCodeTry(): RateRule {
+    return { name: "device-code-try", limit: num("RATE_LIMIT_DEVICE_CODE_PER_MIN", 10), windowMs: 60_000 };
+  },
+  /** Tries of one user code, from any address (twice the per-client rule): guessing from many addresses is limited too. */
+  get deviceCode(): RateRule {
+    return { name: "device-code", limit: 2 * num("RATE_LIMIT_DEVICE_CODE_PER_MIN", 10), windowMs: 60_000 };
+  },
   /** Sign-in links sent to one address: each is an e-mail to a person who may not have asked for it. */
   get signInEmail(): RateRule {
     return { name: "sign-in-email", limit: 5, windowMs: 10 * 60_000 };

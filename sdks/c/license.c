@@ -51,6 +51,10 @@
 /* What /activate accepts for the machine's name and the app's version, in characters (see clean_text). */
 #define MACHINE_NAME_MAX_CHARS 100
 #define APP_VERSION_MAX_CHARS 64
+/* Buying from inside the app: the grant type the token endpoint is polled with (RFC 8628). */
+#define DEVICE_GRANT_TYPE "urn:ietf:params:oauth:grant-type:device_code"
+/* Network failures in a row while waiting for the buyer before giving up. */
+#define DEVICE_MAX_FAILURES 3
 
 /* This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ... */
 #if defined(_WIN32)
@@ -483,24 +487,26 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata) {
 }
 
 /*
- * POSTs a JSON body to SERVER_URL + path. HTTP_OK: *answer holds the JSON (free it). HTTP_REJECTED: a 4xx problem,
- * its code and detail in error. HTTP_UNAVAILABLE: network error, 5xx or 429; the reason is in error.
+ * POSTs a JSON body to SERVER_URL + path; a 429 with a short Retry-After is waited out once. Returns 0 with the HTTP
+ * status in *status, the body in *data (free it; NULL when empty) and a 429's Retry-After in *retry_after, or -1 with
+ * the network error in error.
  */
-static http_result post_json(const char *path, const char *body, char **answer, char *error, size_t errlen) {
+static int http_post(const char *path, const char *body, long *status, char **data, long long *retry_after,
+                     char *error, size_t errlen) {
     int attempt;
-    *answer = NULL;
+    *data = NULL;
     for (attempt = 0; attempt < 2; attempt++) {
         char url[512], curl_error[CURL_ERROR_SIZE] = "";
         buffer b = {NULL, 0};
-        long status = 0;
-        curl_off_t retry_after = -1;
+        curl_off_t retry = -1;
         struct curl_slist *headers = NULL;
         CURLcode rc;
         CURL *curl = curl_easy_init();
         if (!curl) {
             snprintf(error, errlen, "could not start an HTTP request");
-            return HTTP_UNAVAILABLE;
+            return -1;
         }
+        *status = 0;
         snprintf(url, sizeof url, "%s%s", SERVER_URL, path);
         headers = curl_slist_append(headers, "Content-Type: application/json");
         headers = curl_slist_append(headers, "Accept: application/json");
@@ -514,8 +520,8 @@ static http_result post_json(const char *path, const char *body, char **answer, 
         curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
         rc = curl_easy_perform(curl);
         if (rc == CURLE_OK) {
-            curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-            curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry_after);
+            curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+            curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry);
         }
         curl_slist_free_all(headers);
         curl_easy_cleanup(curl);
@@ -523,43 +529,83 @@ static http_result post_json(const char *path, const char *body, char **answer, 
         if (rc != CURLE_OK) {
             snprintf(error, errlen, "cannot reach %s: %s", SERVER_URL, curl_error[0] ? curl_error : curl_easy_strerror(rc));
             free(b.data);
-            return HTTP_UNAVAILABLE;
+            return -1;
         }
-        if (status == 429) {
-            long long wait = retry_after >= 0 ? (long long)retry_after : 60;
+        *retry_after = retry >= 0 ? (long long)retry : 60;
+        if (*status == 429 && attempt == 0 && *retry_after <= MAX_RETRY_AFTER_WAIT_SECONDS) {
             free(b.data);
-            if (attempt == 0 && wait <= MAX_RETRY_AFTER_WAIT_SECONDS) {
-                sleep_seconds(wait);
-                continue;
-            }
-            snprintf(error, errlen, "too many requests; retry in %lld s", wait);
-            return HTTP_UNAVAILABLE;
+            sleep_seconds(*retry_after);
+            continue;
         }
-        if (status >= 200 && status < 300) {
-            char code[64];
-            if (!b.data || !license_json_get(b.data, "code", code, sizeof code)) {
-                snprintf(error, errlen, "unexpected answer from the license server");
-                free(b.data);
-                return HTTP_UNAVAILABLE;
-            }
-            *answer = b.data;
-            return HTTP_OK;
-        }
-        {
-            char code[64] = "", detail[300] = "";
-            if (!b.data || !license_json_get(b.data, "code", code, sizeof code)) snprintf(code, sizeof code, "http_%ld", status);
-            if (!b.data || !license_json_get(b.data, "detail", detail, sizeof detail)) snprintf(detail, sizeof detail, "HTTP %ld", status);
-            free(b.data);
-            if (status >= 500) {
-                snprintf(error, errlen, "server error %ld: %s", status, detail);
-                return HTTP_UNAVAILABLE;
-            }
-            snprintf(error, errlen, "%s: %s", code, detail);
-            return HTTP_REJECTED;
-        }
+        *data = b.data;
+        return 0;
     }
-    snprintf(error, errlen, "too many requests");
-    return HTTP_UNAVAILABLE;
+    return 0; /* not reached: the second attempt always returns */
+}
+
+/*
+ * POSTs a JSON body to SERVER_URL + path. HTTP_OK: *answer holds the JSON (free it). HTTP_REJECTED: a 4xx problem,
+ * its code and detail in error. HTTP_UNAVAILABLE: network error, 5xx or 429; the reason is in error.
+ */
+static http_result post_json(const char *path, const char *body, char **answer, char *error, size_t errlen) {
+    long status = 0;
+    long long retry_after = 0;
+    char *data = NULL, code[64] = "", detail[300] = "";
+    *answer = NULL;
+    if (http_post(path, body, &status, &data, &retry_after, error, errlen) != 0) return HTTP_UNAVAILABLE;
+    if (status == 429) {
+        free(data);
+        snprintf(error, errlen, "too many requests; retry in %lld s", retry_after);
+        return HTTP_UNAVAILABLE;
+    }
+    if (status >= 200 && status < 300) {
+        if (!data || !license_json_get(data, "code", code, sizeof code)) {
+            snprintf(error, errlen, "unexpected answer from the license server");
+            free(data);
+            return HTTP_UNAVAILABLE;
+        }
+        *answer = data;
+        return HTTP_OK;
+    }
+    if (!data || !license_json_get(data, "code", code, sizeof code)) snprintf(code, sizeof code, "http_%ld", status);
+    if (!data || !license_json_get(data, "detail", detail, sizeof detail)) snprintf(detail, sizeof detail, "HTTP %ld", status);
+    free(data);
+    if (status >= 500) {
+        snprintf(error, errlen, "server error %ld: %s", status, detail);
+        return HTTP_UNAVAILABLE;
+    }
+    snprintf(error, errlen, "%s: %s", code, detail);
+    return HTTP_REJECTED;
+}
+
+/*
+ * POSTs a JSON body to one of the device endpoints (buying from inside the app). HTTP_OK: *answer holds the 2xx JSON
+ * (free it). HTTP_REJECTED: a 4xx problem, its code (or, failing that, its RFC 8628 error) in code and its detail in
+ * error. HTTP_UNAVAILABLE: network error, 5xx or 429; the reason is in error.
+ */
+static http_result post_device(const char *path, const char *body, char **answer, char *code, size_t codelen,
+                               char *error, size_t errlen) {
+    long status = 0;
+    long long retry_after = 0;
+    char *data = NULL;
+    *answer = NULL;
+    code[0] = '\0';
+    if (http_post(path, body, &status, &data, &retry_after, error, errlen) != 0) return HTTP_UNAVAILABLE;
+    if (status >= 200 && status < 300 && data) {
+        *answer = data;
+        return HTTP_OK;
+    }
+    if (status == 429 || status >= 500 || status < 400 || !data) {
+        if (status == 429) snprintf(error, errlen, "too many requests; retry in %lld s", retry_after);
+        else snprintf(error, errlen, "HTTP %ld", status);
+        free(data);
+        return HTTP_UNAVAILABLE;
+    }
+    if (!license_json_get(data, "code", code, codelen) && !license_json_get(data, "error", code, codelen))
+        snprintf(code, codelen, "http_%ld", status);
+    if (!license_json_get(data, "detail", error, errlen)) snprintf(error, errlen, "HTTP %ld", status);
+    free(data);
+    return HTTP_REJECTED;
 }
 
 /* GETs SERVER_URL /api/license-file for this activated machine; the file's text (free it), or NULL. */
@@ -802,4 +848,106 @@ license_outcome license_deactivate(void) {
     }
     free(answer);
     return o;
+}
+
+/* ------------------------------------------------------------------ buying from inside the app */
+
+static void print_purchase_url(const char *url, const char *user_code, void *context) {
+    (void)context;
+    printf("To buy and activate, open %s in your browser and check that it shows the code %s.\n", url, user_code);
+    fflush(stdout);
+}
+
+static int sleep_between_polls(int seconds, void *context) {
+    (void)context;
+    sleep_seconds(seconds);
+    return 0;
+}
+
+license_outcome license_buy_and_activate(const license_buy_options *options, char key_out[20]) {
+    char fingerprint[65], body[2048], name[MACHINE_NAME_MAX_CHARS * 4 + 1], error[400], code[64], *answer = NULL;
+    char device_code[256], url[1024], user_code[16], got[64], key[20];
+    void (*open_fn)(const char *, const char *, void *) = options && options->open_url ? options->open_url : print_purchase_url;
+    int (*wait_fn)(int, void *) = options && options->wait ? options->wait : sleep_between_polls;
+    void *context = options ? options->context : NULL;
+    long interval;
+    long long deadline;
+    int failures = 0;
+    license_state stored;
+    http_result r;
+
+    if (key_out) key_out[0] = '\0';
+    if (license_machine_fingerprint(fingerprint) != 0)
+        return outcome(LICENSE_ERROR, "Could not identify this machine (CPU brand or OS identifier unavailable).");
+    /* The same machine details as an activation: the license arrives activated on this machine. */
+    snprintf(body, sizeof body, "{\"plugin_id\":\"%s\",\"machine_fingerprint\":\"%s\"", APP_ID, fingerprint);
+    host_name(name, sizeof name);
+    if (!json_append_string(body, sizeof body, "machine_name", name) ||
+        !json_append_string(body, sizeof body, "platform", PLATFORM) ||
+        !json_append_string(body, sizeof body, "app_version", app_version))
+        return outcome(LICENSE_ERROR, "The purchase request is too long.");
+    snprintf(body + strlen(body), sizeof body - strlen(body), "}");
+    r = post_device("/api/v1/device/authorize", body, &answer, code, sizeof code, error, sizeof error);
+    if (r == HTTP_UNAVAILABLE)
+        return outcome(LICENSE_UNREACHABLE, "Could not reach the license server to start the purchase (%s). Check your connection and try again.", error);
+    if (r == HTTP_REJECTED) return outcome(LICENSE_ERROR, "The license server refused the request (%s: %s).", code, error);
+    if (!license_json_get(answer, "device_code", device_code, sizeof device_code) ||
+        !license_json_get(answer, "verification_uri_complete", url, sizeof url) ||
+        !license_json_get(answer, "user_code", user_code, sizeof user_code)) {
+        free(answer);
+        return outcome(LICENSE_ERROR, "Unexpected answer from the license server.");
+    }
+    interval = json_long(answer, "interval", 5);
+    if (interval < 1) interval = 5;
+    deadline = (long long)time(NULL) + json_long(answer, "expires_in", 900);
+    free(answer);
+
+    snprintf(body, sizeof body, "{\"grant_type\":\"%s\"", DEVICE_GRANT_TYPE);
+    if (!json_append_string(body, sizeof body, "device_code", device_code))
+        return outcome(LICENSE_ERROR, "Unexpected answer from the license server.");
+    snprintf(body + strlen(body), sizeof body - strlen(body), "}");
+    open_fn(url, user_code, context);
+
+    for (;;) {
+        if (wait_fn((int)interval, context) != 0) return outcome(LICENSE_ERROR, "Buying was cancelled.");
+        if ((long long)time(NULL) > deadline)
+            return outcome(LICENSE_ERROR, "The purchase was not finished in time (expired_token). Start again to buy.");
+        r = post_device("/api/v1/device/token", body, &answer, code, sizeof code, error, sizeof error);
+        if (r == HTTP_UNAVAILABLE) {
+            /* The buyer may be paying right now: a short outage is waited out. */
+            if (++failures >= DEVICE_MAX_FAILURES)
+                return outcome(LICENSE_UNREACHABLE, "Lost the license server while waiting for the purchase (%s). Start again when online; a license you bought is in your account.", error);
+            continue;
+        }
+        failures = 0;
+        if (r == HTTP_OK) break;
+        if (strcmp(code, "authorization_pending") == 0) continue;
+        if (strcmp(code, "slow_down") == 0) {
+            interval += 5; /* as RFC 8628 asks */
+            continue;
+        }
+        if (strcmp(code, "access_denied") == 0)
+            return outcome(LICENSE_ERROR, "The purchase was declined in the browser (access_denied).");
+        if (strcmp(code, "expired_token") == 0)
+            return outcome(LICENSE_ERROR, "The purchase was not finished in time (expired_token). Start again to buy.");
+        if (strcmp(code, "invalid_grant") == 0)
+            return outcome(LICENSE_ERROR, "The license server does not know this purchase (invalid_grant). Start again to buy.");
+        return outcome(LICENSE_ERROR, "The license server refused the request (%s: %s).", code, error);
+    }
+
+    /* Approved: the license is activated on this machine. Store it first, so a failed validation keeps the key. */
+    if (!license_json_get(answer, "license_key", got, sizeof got) || !normalize_key(got, key)) {
+        free(answer);
+        return outcome(LICENSE_ERROR, "Unexpected answer from the license server.");
+    }
+    free(answer);
+    memset(&stored, 0, sizeof stored);
+    snprintf(stored.key, sizeof stored.key, "%s", key);
+    snprintf(stored.fingerprint, sizeof stored.fingerprint, "%s", fingerprint);
+    save_state(&stored);
+    {
+        license_outcome o = check_key(key, fingerprint, &stored, 0);
+        if (key_out && o.allowed) memcpy(key_out, key, sizeof key);
+        return o;
+    }
 }

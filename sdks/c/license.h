@@ -40,6 +40,28 @@ void license_global_cleanup(void);
  */
 license_outcome license_check(const char *entered_key);
 
+/*
+ * Buying and activating from inside the app (OAuth device authorization, RFC 8628): the app asks the server for a
+ * short code, the buyer opens the address shown with it in a browser and buys a license there (or picks one they
+ * hold), and the app waits until the license arrives, activated on this machine. All members may be NULL/0.
+ */
+typedef struct {
+    /* Shows or opens the address the buyer goes to (it carries the code, also given on its own to show beside it).
+     * NULL: printed on stdout. */
+    void (*open_url)(const char *url, const char *user_code, void *context);
+    /* Waits the given seconds between polls; returns non-zero to stop waiting (the user cancelled). NULL: sleeps. */
+    int (*wait)(int seconds, void *context);
+    void *context; /* passed to both */
+} license_buy_options;
+
+/*
+ * Starts a purchase for this machine, shows its address (options->open_url), waits for the buyer to finish in the
+ * browser, then stores and validates the license key exactly as license_check(key) would, writing it into key_out
+ * (when not NULL) on success. Blocks until then, the buyer declines, or the request expires (15 minutes): call it
+ * from a worker thread in a GUI app.
+ */
+license_outcome license_buy_and_activate(const license_buy_options *options, char key_out[20]);
+
 /* Releases this machine's seat and forgets the stored key. */
 license_outcome license_deactivate(void);
 

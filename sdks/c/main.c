@@ -25,6 +25,16 @@ int main(int argc, char **argv) {
         return o.status == LICENSE_NEEDS_KEY ? 0 : 1;
     }
 
+    if (argc > 1 && strcmp(argv[1], "--buy") == 0) {
+        /* Buy a license in the browser and activate it here (or: offer this when license_check needs a key). */
+        char key[20];
+        o = license_buy_and_activate(NULL, key);
+        printf("%s\n", o.message);
+        if (o.allowed) printf("License key: %s\n", key);
+        license_global_cleanup();
+        return o.allowed ? 0 : 1;
+    }
+
     o = license_check(NULL);
     for (attempt = 0; o.status == LICENSE_NEEDS_KEY && attempt < 3; attempt++) {
         char key[64];

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,6 +51,10 @@ constexpr std::size_t kMaxResponseBytes = 64 * 1024;
 // What /activate accepts for the machine's name and the app's version, in characters (see cleanText).
 constexpr std::size_t kMachineNameMaxChars = 100;
 constexpr std::size_t kAppVersionMaxChars = 64;
+// Buying from inside the app: the grant type the token endpoint is polled with (RFC 8628), and how many network
+// failures in a row end the wait for the buyer.
+constexpr const char* kDeviceGrantType = "urn:ietf:params:oauth:grant-type:device_code";
+constexpr int kDeviceMaxFailures = 3;
 
 // This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...
 constexpr const char* kPlatform =
@@ -528,7 +533,8 @@ struct ServerUnavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 struct RequestRejected : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    RequestRejected(std::string problemCode, const std::string& what) : std::runtime_error(what), code(std::move(problemCode)) {}
+    std::string code;  // the problem's code (or, failing that, its RFC 8628 error)
 };
 
 size_t onBody(char* ptr, size_t size, size_t nmemb, void* userdata) {
@@ -539,8 +545,9 @@ size_t onBody(char* ptr, size_t size, size_t nmemb, void* userdata) {
     return n;
 }
 
-// POSTs JSON to kServerUrl + path. Throws ServerUnavailable (network, 5xx, 429) or RequestRejected (other 4xx).
-JsonObject post(const std::string& path, const std::string& body) {
+// POSTs JSON to kServerUrl + path. Throws ServerUnavailable (network, 5xx, 429, or a 2xx answer without the code
+// member when needsCode) or RequestRejected (other 4xx).
+JsonObject post(const std::string& path, const std::string& body, bool needsCode = true) {
     for (int attempt = 0; attempt < 2; ++attempt) {
         std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
         if (!curl) throw ServerUnavailable("cannot start an HTTP request");
@@ -578,15 +585,15 @@ JsonObject post(const std::string& path, const std::string& body) {
             throw ServerUnavailable("too many requests; retry in " + std::to_string(wait) + " s");
         }
         if (status >= 200 && status < 300) {
-            if (!json || field(*json, "code").empty()) throw ServerUnavailable("unexpected answer from the license server");
+            if (!json || (needsCode && field(*json, "code").empty())) throw ServerUnavailable("unexpected answer from the license server");
             return *json;
         }
-        const std::string code = json ? field(*json, "code") : "";
+        const std::string code = !json ? "" : !field(*json, "code").empty() ? field(*json, "code") : field(*json, "error");
         const std::string detail = json ? field(*json, "detail") : "";
         const std::string what = (code.empty() ? "http_" + std::to_string(status) : code) + ": " +
                                  (detail.empty() ? "HTTP " + std::to_string(status) : detail);
         if (status >= 500) throw ServerUnavailable("server error " + what);
-        throw RequestRejected(what);
+        throw RequestRejected(code.empty() ? "http_" + std::to_string(status) : code, what);
     }
     throw ServerUnavailable("too many requests");
 }
@@ -623,18 +630,23 @@ void refreshLicenseFile(const std::string& key, const std::string& fingerprint) 
     writeFileAtomically(licenseFilePath(), *text);
 }
 
+// ,"machine_name":…,"platform":…,"app_version":… for an activation (empty values left out), escaped.
+std::string machineDetails(const std::string& appVersion) {
+    std::string out;
+    const std::string details[][2] = {
+        {"machine_name", hostName()}, {"platform", kPlatform}, {"app_version", cleanText(appVersion, kAppVersionMaxChars)}};
+    for (const auto& [name, value] : details)
+        if (!value.empty()) out += ",\"" + name + "\":" + jsonString(value);
+    return out;
+}
+
 // The key is checked and the fingerprint is hex, so they need no escaping; appVersion (only for /activate, with the
 // other machine details) does.
 JsonObject call(const std::string& endpoint, const std::string& key, const std::string& fingerprint,
                 const std::string& appVersion = {}) {
     std::string body = "{\"license_key\":\"" + key + "\",\"machine_fingerprint\":\"" + fingerprint + "\"";
     if (endpoint != "/deactivate") body += std::string(",\"plugin_id\":\"") + kAppId + "\"";
-    if (endpoint == "/activate") {
-        const std::string details[][2] = {
-            {"machine_name", hostName()}, {"platform", kPlatform}, {"app_version", cleanText(appVersion, kAppVersionMaxChars)}};
-        for (const auto& [name, value] : details)
-            if (!value.empty()) body += ",\"" + name + "\":" + jsonString(value);
-    }
+    if (endpoint == "/activate") body += machineDetails(appVersion);
     return post(endpoint, body + "}");
 }
 
@@ -779,6 +791,76 @@ Outcome activateLicense(const std::string& enteredKey, const std::string& appVer
         return checkKey(*key, machineFingerprint(), loadState(), true, appVersion);
     } catch (const std::exception& e) {
         return make(Status::Error, std::string("License check failed: ") + e.what());
+    }
+}
+
+Outcome buyAndActivate(const std::string& appVersion, const BuyOptions& options) {
+    try {
+        const std::string fingerprint = machineFingerprint();
+        // The same machine details as an activation: the license arrives activated on this machine.
+        const JsonObject start = post("/api/v1/device/authorize",
+                                      std::string("{\"plugin_id\":\"") + kAppId + "\",\"machine_fingerprint\":\"" + fingerprint +
+                                          "\"" + machineDetails(appVersion) + "}",
+                                      false);
+        const std::string deviceCode = field(start, "device_code"), url = field(start, "verification_uri_complete");
+        const std::string userCode = field(start, "user_code");
+        if (deviceCode.empty() || url.empty()) return make(Status::Error, "Unexpected answer from the license server.");
+        long interval = fieldLong(start, "interval");
+        if (interval < 1) interval = 5;
+        const long expiresIn = fieldLong(start, "expires_in");
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(expiresIn > 0 ? expiresIn : 900);
+        if (options.openUrl) {
+            options.openUrl(url, userCode);
+        } else {
+            std::cout << "To buy and activate, open " << url << " in your browser and check that it shows the code " << userCode
+                      << "." << std::endl;
+        }
+
+        const std::string poll = std::string("{\"grant_type\":\"") + kDeviceGrantType + "\",\"device_code\":" + jsonString(deviceCode) + "}";
+        for (int failures = 0;;) {
+            const std::chrono::seconds pause(interval);
+            if (options.wait ? !options.wait(pause) : (std::this_thread::sleep_for(pause), false))
+                return make(Status::Error, "Buying was cancelled.");
+            if (std::chrono::steady_clock::now() > deadline)
+                return make(Status::Error, "The purchase was not finished in time (expired_token). Start again to buy.");
+            JsonObject token;
+            try {
+                token = post("/api/v1/device/token", poll, false);
+            } catch (const ServerUnavailable& e) {
+                // The buyer may be paying right now: a short outage is waited out.
+                if (++failures < kDeviceMaxFailures) continue;
+                return make(Status::Unreachable, std::string("Lost the license server while waiting for the purchase (") + e.what() +
+                                                     "). Start again when online; a license you bought is in your account.");
+            } catch (const RequestRejected& e) {
+                failures = 0;
+                if (e.code == "authorization_pending") continue;
+                if (e.code == "slow_down") {
+                    interval += 5;  // as RFC 8628 asks
+                    continue;
+                }
+                if (e.code == "access_denied") return make(Status::Error, "The purchase was declined in the browser (access_denied).");
+                if (e.code == "expired_token")
+                    return make(Status::Error, "The purchase was not finished in time (expired_token). Start again to buy.");
+                if (e.code == "invalid_grant")
+                    return make(Status::Error, "The license server does not know this purchase (invalid_grant). Start again to buy.");
+                return make(Status::Error, std::string("The license server refused the request (") + e.what() + ").");
+            }
+            // Approved: the license is activated on this machine. Store it first, so a failed validation keeps the key.
+            const auto key = normalizeKey(field(token, "license_key"));
+            if (!key) return make(Status::Error, "Unexpected answer from the license server.");
+            const State stored{*key, fingerprint, 0, ""};
+            saveState(stored);
+            Outcome o = checkKey(*key, fingerprint, stored, false, appVersion);
+            if (o.allowed()) o.licenseKey = *key;
+            return o;
+        }
+    } catch (const ServerUnavailable& e) {
+        return make(Status::Unreachable, std::string("Could not reach the license server to start the purchase (") + e.what() +
+                                             "). Check your connection and try again.");
+    } catch (const RequestRejected& e) {
+        return make(Status::Error, std::string("The license server refused the request (") + e.what() + ").");
+    } catch (const std::exception& e) {
+        return make(Status::Error, std::string("Buying failed: ") + e.what());
     }
 }
 

@@ -18,6 +18,14 @@ int main(int argc, char** argv) {
         return o.status == licensing::Status::NeedsKey ? 0 : 1;
     }
 
+    if (argc > 1 && std::strcmp(argv[1], "--buy") == 0) {
+        // Buy a license in the browser and activate it here (or: offer this when checkLicense needs a key).
+        const auto o = licensing::buyAndActivate(APP_VERSION);
+        std::cout << o.message << "\n";
+        if (o.allowed()) std::cout << "License key: " << o.licenseKey << "\n";
+        return o.allowed() ? 0 : 1;
+    }
+
     auto outcome = licensing::checkLicense(APP_VERSION);
     const char* fromEnv = std::getenv("LICENSE_KEY");
     for (int attempt = 0; outcome.status == licensing::Status::NeedsKey && attempt < 3; ++attempt) {

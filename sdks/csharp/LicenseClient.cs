@@ -30,7 +30,8 @@ public enum LicenseStatus
     Error,           // anything else; see Message
 }
 
-public sealed record LicenseOutcome(LicenseStatus Status, string Message, bool Trial = false, int TrialDaysRemaining = 0)
+/// <summary>LicenseKey: the key BuyAndActivateAsync received and stored (null otherwise).</summary>
+public sealed record LicenseOutcome(LicenseStatus Status, string Message, bool Trial = false, int TrialDaysRemaining = 0, string? LicenseKey = null)
 {
     public bool Allowed => Status is LicenseStatus.Valid or LicenseStatus.OfflineGrace;
 }
@@ -49,7 +50,19 @@ public sealed record LicenseAnswer(
 
 internal sealed record ProblemDocument(
     [property: JsonPropertyName("code")] string? Code,
+    [property: JsonPropertyName("error")] string? Error,
     [property: JsonPropertyName("detail")] string? Detail);
+
+/// <summary>POST /api/v1/device/authorize's answer (buying from inside the app).</summary>
+internal sealed record DeviceAuthorization(
+    [property: JsonPropertyName("device_code")] string? DeviceCode,
+    [property: JsonPropertyName("user_code")] string? UserCode,
+    [property: JsonPropertyName("verification_uri_complete")] string? VerificationUriComplete,
+    [property: JsonPropertyName("expires_in")] int? ExpiresIn,
+    [property: JsonPropertyName("interval")] int? Interval);
+
+/// <summary>POST /api/v1/device/token's answer once the buyer is done: the license, activated on this machine.</summary>
+internal sealed record DeviceToken([property: JsonPropertyName("license_key")] string? LicenseKey);
 
 internal sealed class LicenseState
 {
@@ -164,6 +177,10 @@ public sealed partial class LicenseClient : IDisposable
     /// <summary>What /activate accepts for the machine's name and the app's version, in characters (see CleanText).</summary>
     private const int MachineNameMaxChars = 100;
     private const int AppVersionMaxChars = 64;
+    // Buying from inside the app: the grant type the token endpoint is polled with (RFC 8628), and how many network
+    // failures in a row end the wait for the buyer.
+    private const string DeviceGrantType = "urn:ietf:params:oauth:grant-type:device_code";
+    private const int DeviceMaxFailures = 3;
 
     private readonly HttpClient _http;
     private readonly string _statePath;
@@ -237,6 +254,92 @@ public sealed partial class LicenseClient : IDisposable
         }
     }
 
+    /// <summary>
+    /// Buys and activates from inside the app (OAuth device authorization, RFC 8628): asks the server for a short code,
+    /// calls openUrl(address, code) so the buyer can open the address in a browser and buy a license there (or pick one
+    /// they hold; default: both printed on the console), then polls until the license arrives, activated on this
+    /// machine, and stores and validates it exactly as ActivateAsync does (the outcome's LicenseKey holds it).
+    /// Cancelling ct stops waiting; otherwise it ends when the buyer declines or the request expires (15 minutes).
+    /// </summary>
+    public async Task<LicenseOutcome> BuyAndActivateAsync(Action<string, string>? openUrl = null, CancellationToken ct = default)
+    {
+        if (!TryFingerprint(out var fingerprint, out var failure)) return failure!;
+        DeviceAuthorization start;
+        try
+        {
+            // The same machine details as an activation: the license arrives activated on this machine.
+            start = await SendAsync<DeviceAuthorization>("api/v1/device/authorize", MachineBody(fingerprint), ct);
+        }
+        catch (LicenseServerUnavailableException e)
+        {
+            return new(LicenseStatus.Unreachable, $"Could not reach the license server to start the purchase ({e.Message}). Check your connection and try again.");
+        }
+        catch (LicenseRequestRejectedException e)
+        {
+            return new(LicenseStatus.Error, $"The license server refused the request ({e.Code}): {e.Detail}");
+        }
+        if (start.DeviceCode is null || start.VerificationUriComplete is null)
+            return new(LicenseStatus.Error, "Unexpected answer from the license server.");
+        var interval = TimeSpan.FromSeconds(start.Interval is > 0 ? start.Interval.Value : 5);
+        var deadline = DateTimeOffset.UtcNow.AddSeconds(start.ExpiresIn is > 0 ? start.ExpiresIn.Value : 900);
+        (openUrl ?? PrintPurchaseUrl)(start.VerificationUriComplete, start.UserCode ?? "");
+
+        var poll = new { grant_type = DeviceGrantType, device_code = start.DeviceCode };
+        DeviceToken token;
+        for (var failures = 0; ;)
+        {
+            try
+            {
+                await Task.Delay(interval, ct);
+                if (DateTimeOffset.UtcNow > deadline)
+                    return new(LicenseStatus.Error, "The purchase was not finished in time (expired_token). Start again to buy.");
+                token = await SendAsync<DeviceToken>("api/v1/device/token", poll, ct);
+                break;
+            }
+            catch (OperationCanceledException) when (ct.IsCancellationRequested)
+            {
+                return new(LicenseStatus.Error, "Buying was cancelled.");
+            }
+            catch (LicenseServerUnavailableException e)
+            {
+                // The buyer may be paying right now: a short outage is waited out.
+                if (++failures >= DeviceMaxFailures)
+                    return new(LicenseStatus.Unreachable, $"Lost the license server while waiting for the purchase ({e.Message}). Start again when online; a license you bought is in your account.");
+            }
+            catch (LicenseRequestRejectedException e)
+            {
+                failures = 0;
+                switch (e.Code)
+                {
+                    case "authorization_pending":
+                        break;
+                    case "slow_down":
+                        interval += TimeSpan.FromSeconds(5); // as RFC 8628 asks
+                        break;
+                    case "access_denied":
+                        return new(LicenseStatus.Error, "The purchase was declined in the browser (access_denied).");
+                    case "expired_token":
+                        return new(LicenseStatus.Error, "The purchase was not finished in time (expired_token). Start again to buy.");
+                    case "invalid_grant":
+                        return new(LicenseStatus.Error, "The license server does not know this purchase (invalid_grant). Start again to buy.");
+                    default:
+                        return new(LicenseStatus.Error, $"The license server refused the request ({e.Code}): {e.Detail}");
+                }
+            }
+        }
+
+        // Approved: the license is activated on this machine. Store it first, so a failed validation keeps the key.
+        var key = (token.LicenseKey ?? "").Trim().ToUpperInvariant();
+        if (!KeyPattern().IsMatch(key)) return new(LicenseStatus.Error, "Unexpected answer from the license server.");
+        var stored = new LicenseState { LicenseKey = key, Fingerprint = fingerprint };
+        SaveState(stored);
+        var outcome = await CheckKeyAsync(key, fingerprint, stored, newlyEntered: false, ct);
+        return outcome.Allowed ? outcome with { LicenseKey = key } : outcome;
+    }
+
+    private static void PrintPurchaseUrl(string url, string userCode) =>
+        Console.WriteLine($"To buy and activate, open {url} in your browser and check that it shows the code {userCode}.");
+
     // ------------------------------------------------------------ decisions
 
     private static bool TryFingerprint(out string fingerprint, out LicenseOutcome? failure)
@@ -309,7 +412,15 @@ public sealed partial class LicenseClient : IDisposable
     /// <summary>The /activate body: the key, this machine and product, and what the buyer and seller see about the machine.</summary>
     private Dictionary<string, string> ActivationBody(string key, string fingerprint)
     {
-        var body = new Dictionary<string, string> { ["license_key"] = key, ["machine_fingerprint"] = fingerprint, ["plugin_id"] = AppId };
+        var body = MachineBody(fingerprint);
+        body["license_key"] = key;
+        return body;
+    }
+
+    /// <summary>This machine and product, and what the buyer and seller see about the machine (empty values left out).</summary>
+    private Dictionary<string, string> MachineBody(string fingerprint)
+    {
+        var body = new Dictionary<string, string> { ["machine_fingerprint"] = fingerprint, ["plugin_id"] = AppId };
         var details = new[]
         {
             ("machine_name", CleanText(MachineName(), MachineNameMaxChars)),
@@ -603,6 +714,16 @@ public sealed partial class LicenseClient : IDisposable
 
     private async Task<LicenseAnswer> PostAsync(string endpoint, object body, CancellationToken ct)
     {
+        var answer = await SendAsync<LicenseAnswer>(endpoint, body, ct);
+        return answer is { Code: not null } ? answer : throw new LicenseServerUnavailableException("unexpected answer from the license server");
+    }
+
+    /// <summary>
+    /// POSTs JSON to ServerUrl + endpoint and reads a 2xx answer as T. Throws LicenseServerUnavailableException (network,
+    /// 5xx, 429, unreadable answer) or LicenseRequestRejectedException (other 4xx: the problem's code, or its RFC 8628 error).
+    /// </summary>
+    private async Task<T> SendAsync<T>(string endpoint, object body, CancellationToken ct) where T : class
+    {
         for (var attempt = 0; ; attempt++)
         {
             HttpResponseMessage response;
@@ -635,8 +756,8 @@ public sealed partial class LicenseClient : IDisposable
                 {
                     try
                     {
-                        var answer = await response.Content.ReadFromJsonAsync<LicenseAnswer>(ct);
-                        return answer is { Code: not null } ? answer : throw new LicenseServerUnavailableException("unexpected answer from the license server");
+                        var answer = await response.Content.ReadFromJsonAsync<T>(ct);
+                        return answer ?? throw new LicenseServerUnavailableException("unexpected answer from the license server");
                     }
                     catch (JsonException e)
                     {
@@ -654,7 +775,7 @@ public sealed partial class LicenseClient : IDisposable
                 }
                 var detail = problem?.Detail ?? $"HTTP {status}";
                 if (status >= 500) throw new LicenseServerUnavailableException($"server error {status}: {detail}");
-                throw new LicenseRequestRejectedException(status, problem?.Code ?? $"http_{status}", detail);
+                throw new LicenseRequestRejectedException(status, problem?.Code ?? problem?.Error ?? $"http_{status}", detail);
             }
         }
     }

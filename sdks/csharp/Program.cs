@@ -11,6 +11,15 @@ if (args.Length > 0 && args[0] == "--deactivate")
     return released.Status == LicenseStatus.NeedsKey ? 0 : 1;
 }
 
+if (args.Length > 0 && args[0] == "--buy")
+{
+    // Buy a license in the browser and activate it here (or: offer this when CheckAsync needs a key).
+    var bought = await license.BuyAndActivateAsync();
+    Console.WriteLine(bought.Message);
+    if (bought.LicenseKey is not null) Console.WriteLine($"License key: {bought.LicenseKey}");
+    return bought.Allowed ? 0 : 1;
+}
+
 var outcome = await license.CheckAsync();
 var fromEnvironment = Environment.GetEnvironmentVariable("LICENSE_KEY");
 for (var attempt = 0; outcome.Status == LicenseStatus.NeedsKey && attempt < 3; attempt++)

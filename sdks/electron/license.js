@@ -1,6 +1,8 @@
 // License checks for com.example.app against http://localhost:3000, for Electron's main process.
 // Node built-ins only (crypto, fetch, os, child_process, fs). The state lives in the directory you pass in:
 // app.getPath('userData').
+// No key to copy: client.buyAndActivate({ openUrl: (url) => shell.openExternal(url) }) shows a short code and opens a
+// page where the buyer pays or picks a license they hold; the license arrives already activated on this machine.
 // Updates: client.checkForUpdate({ currentVersion: app.getVersion() }) answers the newest release this license may
 // install (null when up to date); downloadUpdate(update, destPath) writes it only once its size, SHA-256 and Ed25519
 // signature (by a key in LICENSE_PUBLIC_KEYS) verify.
@@ -69,6 +71,16 @@ class RequestRejected extends Error {
   constructor(status, code, detail) {
     super(detail);
     this.status = status;
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** buyAndActivate() ended without a license: `code` is the server's (access_denied, expired_token, invalid_grant, ...) or unreachable. */
+class DeviceFlowError extends Error {
+  constructor(code, detail) {
+    super(detail);
+    this.name = 'DeviceFlowError';
     this.code = code;
     this.detail = detail;
   }
@@ -210,7 +222,8 @@ function retryAfterMs(header) {
   return Number.isNaN(date) ? 60000 : Math.max(0, date - Date.now());
 }
 
-async function post(endpoint, body) {
+/** POSTs JSON; a success must be an object with the string member `required` (licensing answers carry `code`). */
+async function post(endpoint, body, required = 'code') {
   for (let attempt = 0; attempt < 2; attempt++) {
     let response;
     try {
@@ -239,7 +252,7 @@ async function post(endpoint, body) {
       throw new ServerUnavailable('too many requests; retry in ' + Math.ceil(wait / 1000) + ' s');
     }
     if (response.ok) {
-      if (!answer || typeof answer.code !== 'string') throw new ServerUnavailable('unexpected answer from the license server');
+      if (!answer || typeof answer[required] !== 'string') throw new ServerUnavailable('unexpected answer from the license server');
       return answer;
     }
     const code = (answer && answer.code) || 'http_' + response.status;
@@ -517,6 +530,21 @@ function refusal(answer) {
  * app.getVersion()) is sent with the host name and platform when this machine is activated.
  * checkLicense() at every start; activateLicense(key) when it answers NEEDS_KEY; deactivateThisMachine() to release.
  */
+// ------------------------------------------------------------------ buying and activating from the app
+
+const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+const SLOW_DOWN_STEP_SECONDS = 5;
+const DEVICE_FLOW_ENDINGS = Object.freeze({
+  access_denied: 'The request was denied in the browser; no license was activated.',
+  expired_token: 'The code expired before the purchase or activation was finished. Start again for a new code.',
+  invalid_grant: 'The license server no longer knows this request. Start again for a new code.',
+});
+
+/** buyAndActivate's default openUrl: print the address. In Electron pass (url) => shell.openExternal(url). */
+function showVerificationUrl(url) {
+  console.log('Open ' + url + ' in a browser to buy a license or use one you have.');
+}
+
 function createLicenseClient({ stateDir, appVersion = electronAppVersion() }) {
   const statePath = path.join(stateDir, 'license.json');
   const licenseFilePath = path.join(stateDir, 'license.lic');
@@ -648,6 +676,61 @@ function createLicenseClient({ stateDir, appVersion = electronAppVersion() }) {
     return result;
   }
 
+  /**
+   * No key to copy: asks the server for a short code, shows it and passes verification_uri_complete to openUrl (by
+   * default it is printed; pass Electron's shell.openExternal), where the buyer pays or picks a license they hold.
+   * Meanwhile polls every `interval` seconds (5 more after each slow_down) until the license arrives, already activated
+   * on this machine; it is then stored exactly as after activating a typed key. Rejects with a DeviceFlowError when the
+   * buyer denies it (access_denied), the code expires (expired_token) or the request is unknown (invalid_grant).
+   */
+  async function buyAndActivate({ openUrl = showVerificationUrl, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } = {}) {
+    let fingerprint;
+    try {
+      fingerprint = await machineFingerprint();
+    } catch (error) {
+      throw new DeviceFlowError('error', 'Could not identify this machine: ' + error.message);
+    }
+    let started;
+    try {
+      started = await post('/api/v1/device/authorize', { plugin_id: APP_ID, machine_fingerprint: fingerprint, ...machineDetails(appVersion) }, 'device_code');
+    } catch (error) {
+      if (error instanceof ServerUnavailable) throw new DeviceFlowError('unreachable', 'Could not reach the license server (' + error.message + ').');
+      if (error instanceof RequestRejected) throw new DeviceFlowError(error.code, 'The license server refused the request (' + error.code + '): ' + error.detail);
+      throw error;
+    }
+    console.log('Your code: ' + started.user_code);
+    await openUrl(started.verification_uri_complete || started.verification_uri);
+    let interval = Math.max(1, Number(started.interval) || 5);
+    const deadline = Date.now() + Math.max(1, Number(started.expires_in) || 900) * 1000;
+    const poll = { device_code: started.device_code, grant_type: DEVICE_GRANT_TYPE };
+    let answer;
+    for (;;) {
+      await sleep(interval * 1000);
+      try {
+        answer = await post('/api/v1/device/token', poll);
+        break;
+      } catch (error) {
+        if (error instanceof RequestRejected) {
+          if (error.code === 'authorization_pending') continue;
+          if (error.code === 'slow_down') {
+            interval += SLOW_DOWN_STEP_SECONDS;
+            continue;
+          }
+          throw new DeviceFlowError(error.code, DEVICE_FLOW_ENDINGS[error.code] || error.detail);
+        }
+        // A network blip while waiting is not the end: keep polling until the code would have expired.
+        if (error instanceof ServerUnavailable) {
+          if (Date.now() > deadline) throw new DeviceFlowError('unreachable', 'Could not reach the license server (' + error.message + ').');
+          continue;
+        }
+        throw error;
+      }
+    }
+    const key = normalizeKey(String(answer.license_key || ''));
+    if (answer.activated !== true || !KEY_PATTERN.test(key)) return refusal(answer);
+    return check(key, fingerprint, await loadState(), false);
+  }
+
   async function fingerprintOrError() {
     try {
       return { fingerprint: await machineFingerprint() };
@@ -657,6 +740,8 @@ function createLicenseClient({ stateDir, appVersion = electronAppVersion() }) {
   }
 
   return {
+    buyAndActivate,
+
     /** Validates the stored key (re-activating this machine when needed); NEEDS_KEY when there is none. */
     async checkLicense() {
       const { fingerprint, error } = await fingerprintOrError();
@@ -733,4 +818,5 @@ module.exports = {
   downloadUpdate,
   currentPlatform,
   UpdateError,
+  DeviceFlowError,
 };

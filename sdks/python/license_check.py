@@ -7,6 +7,9 @@ Call check_license() once at startup and run only when outcome.allowed is true:
     if not outcome.allowed:
         sys.exit(1)
 
+No key to copy: buy_and_activate() shows a short code and opens (by default prints) a page where the buyer pays or
+picks a license they hold; the license arrives already activated on this machine (`python3 license_check.py --buy`).
+
 Offline, the app runs on this machine's signed license file, verified with the Ed25519 public key(s) in
 LICENSE_PUBLIC_KEYS (with the cryptography package when it is installed, else with the pure-Python verifier below).
 
@@ -448,7 +451,8 @@ def _problem_document(error: urllib.error.HTTPError) -> dict:
     return problem if isinstance(problem, dict) else {}
 
 
-def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
+def _post(path: str, body: dict[str, str], required: str = "code") -> dict[str, Any]:
+    """POSTs JSON; the answer must be an object with the string member `required` (licensing answers carry `code`)."""
     data = json.dumps(body).encode("utf-8")
     for attempt in range(2):
         request = urllib.request.Request(
@@ -460,7 +464,7 @@ def _post(path: str, body: dict[str, str]) -> dict[str, Any]:
         try:
             with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
                 answer = json.loads(response.read(1 << 20).decode("utf-8"))
-            if not isinstance(answer, dict) or not isinstance(answer.get("code"), str):
+            if not isinstance(answer, dict) or not isinstance(answer.get(required), str):
                 raise ServerUnavailable("unexpected answer from the license server")
             return answer
         except urllib.error.HTTPError as error:
@@ -717,6 +721,83 @@ def deactivate_this_machine() -> Outcome:
     return _refusal(answer)
 
 
+# ---------------------------------------------------------------- buying and activating from the app
+
+DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
+SLOW_DOWN_STEP_SECONDS = 5
+
+
+class DeviceFlowFailed(Exception):
+    """buy_and_activate() ended without a license: `code` is the server's (access_denied, expired_token, invalid_grant,
+    product_not_found, …) or unreachable."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+_DEVICE_FLOW_ENDINGS = {
+    "access_denied": "The request was denied in the browser; no license was activated.",
+    "expired_token": "The code expired before the purchase or activation was finished. Start again for a new code.",
+    "invalid_grant": "The license server no longer knows this request. Start again for a new code.",
+}
+
+
+def show_verification_url(url: str) -> None:
+    """The default open_url: print the address. A GUI app passes webbrowser.open (or its own window) instead."""
+    print(f"Open {url} in a browser to buy a license or use one you have.", flush=True)
+
+
+def buy_and_activate(
+    open_url: Callable[[str], None] = show_verification_url,
+    app_version: Optional[str] = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Outcome:
+    """Licenses this machine with no key to copy: asks the server for a short code, shows it and hands
+    verification_uri_complete to open_url, where the buyer pays (or picks a license they already have); meanwhile polls
+    every `interval` seconds (5 more after each slow_down) until the server answers with the license, already activated
+    on this machine. The key is then stored exactly as after activating a typed key, and the outcome of validating it is
+    returned. Raises DeviceFlowFailed when the buyer denies it (access_denied), the code expires (expired_token) or the
+    request is unknown (invalid_grant)."""
+    try:
+        fingerprint = machine_fingerprint()
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        raise DeviceFlowFailed("error", f"Could not identify this machine: {error}") from error
+    body = {"plugin_id": APP_ID, "machine_fingerprint": fingerprint, **machine_details(app_version)}
+    try:
+        started = _post("/api/v1/device/authorize", body, required="device_code")
+    except ServerUnavailable as error:
+        raise DeviceFlowFailed("unreachable", f"Could not reach the license server ({error}).") from error
+    except RequestRejected as error:
+        raise DeviceFlowFailed(error.code, f"The license server refused the request ({error.code}): {error.detail}") from error
+    print(f"Your code: {started.get('user_code')}", flush=True)
+    open_url(str(started.get("verification_uri_complete") or started.get("verification_uri")))
+    interval = max(1, int(started.get("interval") or 5))
+    deadline = time.monotonic() + max(1, int(started.get("expires_in") or 900))
+    poll = {"device_code": str(started["device_code"]), "grant_type": DEVICE_GRANT_TYPE}
+    while True:
+        sleep(interval)
+        try:
+            answer = _post("/api/v1/device/token", poll)
+            break
+        except RequestRejected as error:
+            if error.code == "authorization_pending":
+                continue
+            if error.code == "slow_down":
+                interval += SLOW_DOWN_STEP_SECONDS
+                continue
+            raise DeviceFlowFailed(error.code, _DEVICE_FLOW_ENDINGS.get(error.code, error.detail)) from error
+        except ServerUnavailable as error:
+            # A network blip while waiting is not the end: keep polling until the code would have expired.
+            if time.monotonic() > deadline:
+                raise DeviceFlowFailed("unreachable", f"Could not reach the license server ({error}).") from error
+    key = normalize_key(str(answer.get("license_key") or ""))
+    if not answer.get("activated") or not KEY_PATTERN.match(key):
+        return _refusal(answer)
+    return _check(key, fingerprint, load_state(), newly_entered=False, app_version=app_version)
+
+
 # ---------------------------------------------------------------- updates
 
 UPDATES_ENDPOINT = "/api/updates/"
@@ -922,6 +1003,18 @@ if __name__ == "__main__":
         result = deactivate_this_machine()
         print(result.message)
         sys.exit(0 if result.status == "needs_key" else 1)
+    if "--buy" in sys.argv[1:]:
+        # python3 license_check.py --buy [--app-version VERSION]: buy or pick a license in the browser, no key to type.
+        args = sys.argv[1:]
+        try:
+            result = buy_and_activate(app_version=args[args.index("--app-version") + 1] if "--app-version" in args[:-1] else None)
+        except DeviceFlowFailed as error:
+            print(f"Activation failed ({error.code}): {error.detail}")
+            sys.exit(1)
+        if result.allowed:
+            print(f"Activated license key {load_state().get('license_key')} on this machine.")
+        print(result.message)
+        sys.exit(0 if result.allowed else 1)
     # python3 license_check.py [--app-version VERSION]: the version this run reports when it activates the machine.
     args = sys.argv[1:]
     version = args[args.index("--app-version") + 1] if "--app-version" in args[:-1] else None

@@ -274,7 +274,8 @@ function juceModuleObjects(root: string): Promise<string[]> {
 
 /**
  * Links the generated LicenseManager.cpp (and the shared license_file.c) into a command-line driver used the way
- * LicenseGate uses it, passing appVersion (UTF-8) as the app's version.
+ * LicenseGate uses it, passing appVersion (UTF-8) as the app's version; `--buy` buys and activates from inside the
+ * app, printing the purchase page's address instead of opening it.
  */
 export async function buildJuceCli(dir: string, root: string, appVersion: string): Promise<string> {
   writeFileSync(
@@ -292,6 +293,19 @@ int main (int argc, char** argv)
         const auto o = licensing::deactivateThisMachine();
         std::cout << o.message << std::endl;
         return o.status == licensing::Status::needsKey ? 0 : 1;
+    }
+    if (argc > 1 && std::strcmp (argv[1], "--buy") == 0)
+    {
+        licensing::BuyOptions options; // printed instead of opened: there is no browser here
+        options.openUrl = [] (const juce::String& url, const juce::String& userCode)
+        {
+            std::cout << "To buy and activate, open " << url << " in your browser and check that it shows the code " << userCode << "." << std::endl;
+        };
+        const auto o = licensing::buyAndActivate (appVersion, options);
+        std::cout << o.message << std::endl;
+        if (o.allowed())
+            std::cout << "License key: " << o.licenseKey << std::endl;
+        return o.allowed() ? 0 : 1;
     }
     auto o = licensing::checkLicense (appVersion);
     if (o.status == licensing::Status::needsKey && std::getenv ("LICENSE_KEY") != nullptr)

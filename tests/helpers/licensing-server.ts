@@ -23,7 +23,7 @@ interface LoggedLicenseFile {
   text: string;
 }
 
-/** A GET/HEAD under /api/updates or /api/files as the server answered it. */
+/** A request under /api/updates, /api/files or /api/v1/device as the server answered it. */
 interface LoggedRoute {
   method: string;
   path: string;
@@ -36,12 +36,13 @@ interface LoggedRoute {
  * The service's licensing surface on a random local port, on the test project's database: server.ts's lean path
  * (/validate, /activate, /deactivate, exactly as production serves them) and the real route handlers of
  * GET /api/license-file and GET /.well-known/did.json, called the way Next calls them, and every route file under
- * app/api/updates and app/api/files (the update check, feeds and downloads, the local storage driver's signed
- * links), found and matched the way Next's file-system router does, with server.ts's lean path for what has no
- * route file. Point BASE_URL at `url` so that signed download links come back here. Nothing here answers for
- * the service; the harness only records what it answered and can inject the two faults the apps must survive:
- * `down` (every connection dropped) and `rate429` (the next N licensing calls answered 429 with Retry-After: 1,
- * because the real limits cannot be lowered for one test without waiting out a minute-long window).
+ * app/api/updates, app/api/files and app/api/v1/device (the update check, feeds and downloads, the local storage
+ * driver's signed links, and the device authorization an app buys and activates through), found and matched the way
+ * Next's file-system router does, with server.ts's lean path for what has no route file. Point BASE_URL at `url` so
+ * that signed download links come back here. Nothing here answers for the service; the harness only records what it
+ * answered and can inject the two faults the apps must survive: `down` (every connection dropped) and `rate429` (the
+ * next N licensing calls answered 429 with Retry-After: 1, because the real limits cannot be lowered for one test
+ * without waiting out a minute-long window).
  */
 export async function startLicensingServer() {
   const state = {
@@ -52,7 +53,7 @@ export async function startLicensingServer() {
     licenseFiles: [] as LoggedLicenseFile[],
     routes: [] as LoggedRoute[],
   };
-  const fileRoutes = [...routeFilesUnder("api/updates"), ...routeFilesUnder("api/files")].sort(bySpecificity);
+  const fileRoutes = [...routeFilesUnder("api/updates"), ...routeFilesUnder("api/files"), ...routeFilesUnder("api/v1/device")].sort(bySpecificity);
   const modules = new Map<string, Promise<Record<string, unknown>>>();
   const routeModule = (file: string) => {
     let m = modules.get(file);
@@ -72,7 +73,15 @@ export async function startLicensingServer() {
     }
     // What server.ts does before handing a request to Next.
     headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress ?? "unknown");
-    const response = await handler(new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers }), {
+    // A POST's body (the device routes), read whole as Next reads it.
+    let requestBody: Uint8Array<ArrayBuffer> | undefined;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      requestBody = new Uint8Array(Buffer.concat(chunks)); // the bytes as sent
+    }
+    const url = `http://${req.headers.host ?? "127.0.0.1"}${req.url}`;
+    const response = await handler(new Request(url, { method: req.method, headers, body: requestBody }), {
       params: Promise.resolve(params),
     });
     const body = Buffer.from(await response.arrayBuffer());
@@ -110,7 +119,7 @@ export async function startLicensingServer() {
       void nextRoute(req, res, didDocumentGet);
       return;
     }
-    if (url.pathname.startsWith("/api/updates/") || url.pathname.startsWith("/api/files/")) {
+    if (url.pathname.startsWith("/api/updates/") || url.pathname.startsWith("/api/files/") || url.pathname.startsWith("/api/v1/device/")) {
       void serveFileRoute(req, res, url).catch((error: unknown) => {
         // A handler that throws is a failure of the service: answered 500, as Next would, and logged for the test.
         state.routes.push({ method: req.method ?? "GET", path: url.pathname, route: `error: ${String(error)}`, status: 500 });
@@ -133,7 +142,7 @@ export async function startLicensingServer() {
       if (!handled) res.writeHead(404, { "Content-Type": "application/problem+json" }).end('{"status":404,"code":"not_found"}');
     });
   });
-  /** A request under /api/updates or /api/files: the most specific matching route file, else the lean path. */
+  /** A request under /api/updates, /api/files or /api/v1/device: the most specific matching route file, else the lean path. */
   async function serveFileRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? "GET";
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);

@@ -72,6 +72,38 @@ describe("integration sources", () => {
     }
   });
 
+  it("buy and activate from inside the app: the device endpoints, the grant type, every RFC 8628 answer, the entry point and its example", () => {
+    // [module, entry point, example that runs it]
+    const modules: Array<[string, RegExp, string]> = [
+      ["c/license.c", /license_outcome license_buy_and_activate\(/, "c/main.c"],
+      ["cpp/license_client.cpp", /Outcome buyAndActivate\(/, "cpp/main.cpp"],
+      ["juce/Source/LicenseManager.cpp", /Outcome buyAndActivate \(/, "juce/Source/LicenseGate.h"],
+      ["rust/src/license.rs", /pub fn buy_and_activate\(/, "rust/src/main.rs"],
+      ["rust/src/license.rs", /pub fn buy_and_activate\(/, "tauri/src-tauri/src/lib.rs"],
+      ["csharp/LicenseClient.cs", /public async Task<LicenseOutcome> BuyAndActivateAsync\(/, "csharp/Program.cs"],
+    ];
+    for (const [path, entry, example] of modules) {
+      const code = read(path);
+      expect(code, path).toMatch(entry);
+      for (const needle of [
+        "api/v1/device/authorize",
+        "api/v1/device/token",
+        "urn:ietf:params:oauth:grant-type:device_code",
+        "verification_uri_complete",
+        "authorization_pending",
+        "slow_down",
+        "access_denied",
+        "expired_token",
+        "invalid_grant",
+      ])
+        expect(code, `${path}: ${needle}`).toContain(needle);
+      // A refusal is read from the problem's code, or from OAuth's error member.
+      expect(code, path).toMatch(/["']error["']/);
+      expect(read(example), example).toMatch(/--buy|buy_and_activate|buyAndActivate|buyLicense/);
+    }
+    expect(read("tauri/src/license.js")).toContain("invoke('buy_license')");
+  });
+
   it("keep the license-file check in one place: C, C++ and JUCE call the shared license_file.c", () => {
     for (const path of ["c/license.c", "cpp/license_client.cpp", "juce/Source/LicenseManager.cpp"]) {
       const code = read(path);

@@ -30,6 +30,12 @@ public:
         runInBackground ([version = appVersion] { return licensing::checkLicense (version); });
     }
 
+    /** For a "Buy a license" button: the purchase page opens in the browser, and the result arrives like a check's. */
+    void buyLicense()
+    {
+        runInBackground ([version = appVersion] { return licensing::buyAndActivate (version); });
+    }
+
     /** For a "Release this machine" menu item. */
     void releaseThisMachine()
     {
@@ -72,6 +78,7 @@ private:
         prompt = std::make_unique<juce::AlertWindow> ("Activate", message, juce::MessageBoxIconType::QuestionIcon, parent);
         prompt->addTextEditor ("key", {}, "License key (XXXX-XXXX-XXXX-XXXX):");
         prompt->addButton ("Activate", 1, juce::KeyPress (juce::KeyPress::returnKey));
+        prompt->addButton ("Buy a license", 2);
         prompt->addButton ("Cancel", 0, juce::KeyPress (juce::KeyPress::escapeKey));
         prompt->enterModalState (true, juce::ModalCallbackFunction::create ([this, alive = alive] (int result)
         {
@@ -83,8 +90,10 @@ private:
 
             if (result == 1)
                 runInBackground ([key, version = appVersion] { return licensing::activateLicense (key, version); });
+            else if (result == 2)
+                buyLicense();
             else if (onResult)
-                onResult (licensing::Outcome { licensing::Status::needsKey, "A license key is required to use this app.", false, 0 });
+                onResult (licensing::Outcome { licensing::Status::needsKey, "A license key is required to use this app.", false, 0, {} });
         }), false);
     }
 

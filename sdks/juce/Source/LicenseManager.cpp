@@ -29,6 +29,10 @@ constexpr int licenseFileMaxBytes = LICENSE_FILE_MAX_BYTES;
 // What /activate accepts for the machine's name and the app's version, in characters (see cleanText).
 constexpr int machineNameMaxChars = 100;
 constexpr int appVersionMaxChars = 64;
+// Buying from inside the app: the grant type the token endpoint is polled with (RFC 8628), and how many network
+// failures in a row end the wait for the buyer.
+const juce::String deviceGrantType { "urn:ietf:params:oauth:grant-type:device_code" };
+constexpr int deviceMaxFailures = 3;
 
 // This build's OS and CPU, named as releases name platforms: windows-x64, macos-arm64, linux-x64, ...
 const juce::String platformName
@@ -216,9 +220,11 @@ struct Response
     enum class Kind { ok, unavailable, rejected } kind = Kind::unavailable;
     juce::var json;
     juce::String reason; // unavailable: why; rejected: "code: detail"
+    juce::String code;   // rejected: the problem's code (or, failing that, its RFC 8628 error)
 };
 
-Response post (const juce::String& endpoint, const juce::var& body)
+/** A 2xx answer without a code member counts as unavailable when needsCode (the device endpoints' answers have none). */
+Response post (const juce::String& endpoint, const juce::var& body, bool needsCode = true)
 {
     const auto payload = juce::JSON::toString (body, true);
 
@@ -258,7 +264,7 @@ Response post (const juce::String& endpoint, const juce::var& body)
 
         if (status >= 200 && status < 300)
         {
-            if (! json["code"].isString())
+            if (needsCode && ! json["code"].isString())
             {
                 r.reason = "unexpected answer from the license server";
                 return r;
@@ -269,7 +275,9 @@ Response post (const juce::String& endpoint, const juce::var& body)
             return r;
         }
 
-        const auto code = json["code"].isString() ? json["code"].toString() : "http_" + juce::String (status);
+        const auto code = json["code"].isString()  ? json["code"].toString()
+                        : json["error"].isString() ? json["error"].toString()
+                                                   : "http_" + juce::String (status);
         const auto detail = json["detail"].isString() ? json["detail"].toString() : "HTTP " + juce::String (status);
 
         if (status >= 500)
@@ -280,10 +288,11 @@ Response post (const juce::String& endpoint, const juce::var& body)
 
         r.kind = Response::Kind::rejected;
         r.reason = code + ": " + detail;
+        r.code = code;
         return r;
     }
 
-    return { Response::Kind::unavailable, {}, "too many requests" };
+    return { Response::Kind::unavailable, {}, "too many requests", {} };
 }
 
 /**
@@ -314,7 +323,21 @@ juce::String cleanText (const juce::String& text, int maxChars)
     return out;
 }
 
-/** appVersion is sent (with the other machine details) only to /activate; juce::JSON escapes every value. */
+/** What the buyer and the seller see about this machine (empty values left out); juce::JSON escapes every value. */
+void addMachineDetails (juce::DynamicObject& body, const juce::String& appVersion)
+{
+    const std::pair<const char*, juce::String> details[] {
+        { "machine_name", cleanText (juce::SystemStats::getComputerName(), machineNameMaxChars) },
+        { "platform", platformName },
+        { "app_version", cleanText (appVersion, appVersionMaxChars) },
+    };
+
+    for (const auto& [name, value] : details)
+        if (value.isNotEmpty())
+            body.setProperty (name, value);
+}
+
+/** appVersion is sent (with the other machine details) only to /activate. */
 Response call (const juce::String& endpoint, const juce::String& key, const juce::String& fingerprint,
                const juce::String& appVersion = {})
 {
@@ -326,17 +349,7 @@ Response call (const juce::String& endpoint, const juce::String& key, const juce
         body->setProperty ("plugin_id", appId);
 
     if (endpoint == "/activate")
-    {
-        const std::pair<const char*, juce::String> details[] {
-            { "machine_name", cleanText (juce::SystemStats::getComputerName(), machineNameMaxChars) },
-            { "platform", platformName },
-            { "app_version", cleanText (appVersion, appVersionMaxChars) },
-        };
-
-        for (const auto& [name, value] : details)
-            if (value.isNotEmpty())
-                body->setProperty (name, value);
-    }
+        addMachineDetails (*body, appVersion);
 
     return post (endpoint, juce::var (body.get()));
 }
@@ -571,6 +584,120 @@ Outcome activateLicense (const juce::String& enteredKey, const juce::String& app
         return make (Status::error, "Could not identify this machine.");
 
     return checkKey (key, fingerprint, true, appVersion);
+}
+
+Outcome buyAndActivate (const juce::String& appVersion, const BuyOptions& options)
+{
+    const auto fingerprint = machineFingerprint();
+
+    if (fingerprint.isEmpty())
+        return make (Status::error, "Could not identify this machine.");
+
+    // The same machine details as an activation: the license arrives activated on this machine.
+    juce::DynamicObject::Ptr body (new juce::DynamicObject());
+    body->setProperty ("plugin_id", appId);
+    body->setProperty ("machine_fingerprint", fingerprint);
+    addMachineDetails (*body, appVersion);
+    const auto start = post ("/api/v1/device/authorize", juce::var (body.get()), false);
+
+    if (start.kind == Response::Kind::unavailable)
+        return make (Status::unreachable, "Could not reach the license server to start the purchase (" + start.reason + "). Check your connection and try again.");
+    if (start.kind == Response::Kind::rejected)
+        return make (Status::error, "The license server refused the request (" + start.reason + ").");
+
+    const auto deviceCode = start.json["device_code"].toString();
+    const auto url = start.json["verification_uri_complete"].toString();
+    const auto userCode = start.json["user_code"].toString();
+
+    if (deviceCode.isEmpty() || url.isEmpty())
+        return make (Status::error, "Unexpected answer from the license server.");
+
+    int interval = (int) start.json["interval"];
+    if (interval < 1)
+        interval = 5;
+    const int expiresIn = (int) start.json["expires_in"];
+    const auto deadline = juce::Time::getMillisecondCounterHiRes() + 1000.0 * (expiresIn > 0 ? expiresIn : 900);
+
+    if (options.openUrl)
+    {
+        options.openUrl (url, userCode);
+    }
+    else
+    {
+        juce::Logger::writeToLog ("To buy and activate, open " + url + " in your browser and check that it shows the code " + userCode + ".");
+        juce::URL (url).launchInDefaultBrowser();
+    }
+
+    juce::DynamicObject::Ptr poll (new juce::DynamicObject());
+    poll->setProperty ("grant_type", deviceGrantType);
+    poll->setProperty ("device_code", deviceCode);
+
+    for (int failures = 0;;)
+    {
+        const bool keepWaiting = options.wait ? options.wait (interval)
+                                              : (juce::Thread::sleep (interval * 1000), ! juce::Thread::currentThreadShouldExit());
+
+        if (! keepWaiting)
+            return make (Status::error, "Buying was cancelled.");
+        if (juce::Time::getMillisecondCounterHiRes() > deadline)
+            return make (Status::error, "The purchase was not finished in time (expired_token). Start again to buy.");
+
+        const auto token = post ("/api/v1/device/token", juce::var (poll.get()), false);
+
+        if (token.kind == Response::Kind::unavailable)
+        {
+            // The buyer may be paying right now: a short outage is waited out.
+            if (++failures < deviceMaxFailures)
+                continue;
+
+            return make (Status::unreachable, "Lost the license server while waiting for the purchase (" + token.reason
+                                                  + "). Start again when online; a license you bought is in your account.");
+        }
+
+        failures = 0;
+
+        if (token.kind == Response::Kind::rejected)
+        {
+            if (token.code == "authorization_pending")
+                continue;
+
+            if (token.code == "slow_down")
+            {
+                interval += 5; // as RFC 8628 asks
+                continue;
+            }
+
+            if (token.code == "access_denied")
+                return make (Status::error, "The purchase was declined in the browser (access_denied).");
+            if (token.code == "expired_token")
+                return make (Status::error, "The purchase was not finished in time (expired_token). Start again to buy.");
+            if (token.code == "invalid_grant")
+                return make (Status::error, "The license server does not know this purchase (invalid_grant). Start again to buy.");
+
+            return make (Status::error, "The license server refused the request (" + token.reason + ").");
+        }
+
+        // Approved: the license is activated on this machine. Store it first, so a failed validation keeps the key.
+        const auto key = normaliseKey (token.json["license_key"].toString());
+
+        if (key.isEmpty())
+            return make (Status::error, "Unexpected answer from the license server.");
+
+        {
+            auto state = openState();
+            state->clear();
+            state->setValue ("licenseKey", key);
+            state->setValue ("fingerprint", fingerprint);
+            state->saveIfNeeded();
+        }
+
+        auto o = checkKey (key, fingerprint, false, appVersion);
+
+        if (o.allowed())
+            o.licenseKey = key;
+
+        return o;
+    }
 }
 
 Outcome deactivateThisMachine()

@@ -28,6 +28,7 @@ struct Outcome
     juce::String message; // for the user
     bool trial = false;
     int trialDaysRemaining = 0;
+    juce::String licenseKey; // the key buyAndActivate received and stored (empty otherwise)
 
     bool allowed() const noexcept { return status == Status::valid || status == Status::offlineGrace; }
 };
@@ -47,6 +48,27 @@ Outcome checkLicense (const juce::String& appVersion = defaultAppVersion());
 
 /** Activates a key the user entered on this machine (sending appVersion as above), validates it and stores it. */
 Outcome activateLicense (const juce::String& enteredKey, const juce::String& appVersion = defaultAppVersion());
+
+/**
+ * Buying and activating from inside the app (OAuth device authorization, RFC 8628): the app asks the server for a
+ * short code, the buyer opens the address shown with it in a browser and buys a license there (or picks one they
+ * hold), and the app waits until the license arrives, activated on this machine.
+ */
+struct BuyOptions
+{
+    /** Shows or opens the address the buyer goes to (it carries the code, also given on its own to show beside it).
+        Empty: opened in the default browser, and written to the log. */
+    std::function<void (const juce::String& url, const juce::String& userCode)> openUrl;
+    /** Waits the given seconds between polls; returns false to stop waiting (the user cancelled). Empty: sleeps. */
+    std::function<bool (int seconds)> wait;
+};
+
+/**
+ * Starts a purchase for this machine (sending appVersion as above), shows its address, waits for the buyer to finish
+ * in the browser, then stores and validates the key exactly as activateLicense does (outcome.licenseKey holds it).
+ * Blocks until then, the buyer declines, or the request expires (15 minutes).
+ */
+Outcome buyAndActivate (const juce::String& appVersion = defaultAppVersion(), const BuyOptions& options = {});
 
 /** Releases this machine's seat so the key can be used elsewhere, and forgets the key here. */
 Outcome deactivateThisMachine();

@@ -5,6 +5,8 @@
 //! thread. The app version (yours: env!("CARGO_PKG_VERSION"), say) is sent with the host name and platform when this
 //! machine is activated, so the buyer and you can tell machines apart.
 //! Offline, the app runs on this machine's signed license file, verified with LICENSE_PUBLIC_KEYS (Ed25519, ring).
+//! buy_and_activate(APP_VERSION, print_purchase_url, sleep_between_polls) lets the user buy a license in the browser
+//! and activates it here (OAuth device authorization, RFC 8628).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -14,7 +16,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub const SERVER_URL: &str = "http://localhost:3000";
 pub const APP_ID: &str = "com.example.app";
@@ -38,6 +40,10 @@ const CLOCK_SKEW_SECS: i64 = 300;
 // What /activate accepts for the machine's name and the app's version, in characters (see clean_text).
 const MACHINE_NAME_MAX_CHARS: usize = 100;
 const APP_VERSION_MAX_CHARS: usize = 64;
+/// Buying from inside the app: the grant type the token endpoint is polled with (RFC 8628).
+const DEVICE_GRANT_TYPE: &str = "urn:ietf:params:oauth:grant-type:device_code";
+/// Network failures in a row while waiting for the buyer before giving up.
+const DEVICE_MAX_FAILURES: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -70,6 +76,9 @@ pub struct Outcome {
     pub message: String,
     pub trial: bool,
     pub trial_days_remaining: i64,
+    /// The key buy_and_activate received and stored (None otherwise). Never sent to a web view.
+    #[serde(skip)]
+    pub license_key: Option<String>,
 }
 
 impl Outcome {
@@ -80,6 +89,7 @@ impl Outcome {
             message: message.into(),
             trial: false,
             trial_days_remaining: 0,
+            license_key: None,
         }
     }
 }
@@ -392,6 +402,12 @@ fn retry_after_secs(header: Option<&str>) -> u64 {
 }
 
 fn post(path: &str, body: &Value) -> Result<Value, ApiError> {
+    send(path, body, true)
+}
+
+/// POSTs JSON to SERVER_URL + path. A 2xx answer without a code member is an error when needs_code; a 4xx problem's
+/// code is its code member, or (for the device endpoints) its RFC 8628 error.
+fn send(path: &str, body: &Value, needs_code: bool) -> Result<Value, ApiError> {
     let payload = body.to_string();
     for attempt in 0..2 {
         let result = ureq::post(&format!("{SERVER_URL}{path}"))
@@ -406,7 +422,7 @@ fn post(path: &str, body: &Value) -> Result<Value, ApiError> {
                     .map_err(|e| ApiError::Unavailable(format!("unreadable answer from the license server: {e}")))?;
                 let answer: Value = serde_json::from_str(&text)
                     .map_err(|_| ApiError::Unavailable("unexpected answer from the license server".into()))?;
-                if answer.get("code").and_then(Value::as_str).is_none() {
+                if needs_code && answer.get("code").and_then(Value::as_str).is_none() {
                     return Err(ApiError::Unavailable("unexpected answer from the license server".into()));
                 }
                 return Ok(answer);
@@ -425,7 +441,11 @@ fn post(path: &str, body: &Value) -> Result<Value, ApiError> {
                     .ok()
                     .and_then(|text| serde_json::from_str(&text).ok())
                     .unwrap_or(Value::Null);
-                let code = problem["code"].as_str().map(str::to_string).unwrap_or_else(|| format!("http_{status}"));
+                let code = problem["code"]
+                    .as_str()
+                    .or_else(|| problem["error"].as_str())
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("http_{status}"));
                 let detail = problem["detail"].as_str().map(str::to_string).unwrap_or_else(|| format!("HTTP {status}"));
                 if status >= 500 {
                     return Err(ApiError::Unavailable(format!("server error {status}: {detail}")));
@@ -475,9 +495,8 @@ fn platform_name() -> String {
     format!("{}-{arch}", env::consts::OS)
 }
 
-fn activate(key: &str, fingerprint: &str, app_version: &str) -> Result<Value, ApiError> {
-    let mut body = json!({ "license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID });
-    // What the buyer and the seller see about this machine; empty values are left out.
+/// Adds what the buyer and the seller see about this machine to a request body; empty values are left out.
+fn add_machine_details(body: &mut Value, app_version: &str) {
     let details = [
         ("machine_name", host_name()),
         ("platform", platform_name()),
@@ -488,6 +507,11 @@ fn activate(key: &str, fingerprint: &str, app_version: &str) -> Result<Value, Ap
             body[name] = Value::String(value);
         }
     }
+}
+
+fn activate(key: &str, fingerprint: &str, app_version: &str) -> Result<Value, ApiError> {
+    let mut body = json!({ "license_key": key, "machine_fingerprint": fingerprint, "plugin_id": APP_ID });
+    add_machine_details(&mut body, app_version);
     post("/activate", &body)
 }
 
@@ -700,4 +724,102 @@ pub fn deactivate_this_machine() -> Outcome {
             Outcome::new(Status::Error, format!("The license server refused the request ({code}): {detail}"))
         }
     }
+}
+
+// ------------------------------------------------------------------ buying from inside the app
+
+/// The usual open_url for buy_and_activate: prints the address the buyer opens and the code it shows.
+pub fn print_purchase_url(url: &str, user_code: &str) {
+    println!("To buy and activate, open {url} in your browser and check that it shows the code {user_code}.");
+}
+
+/// The usual wait for buy_and_activate: sleeps, and never gives up early.
+pub fn sleep_between_polls(pause: Duration) -> bool {
+    thread::sleep(pause);
+    true
+}
+
+/// Buys and activates from inside the app (OAuth device authorization, RFC 8628): asks the server for a short code,
+/// calls open_url(address, code) so the buyer can open the address in a browser and buy a license there (or pick one
+/// they hold), then polls until the license arrives, activated on this machine, and stores and validates it exactly
+/// as activate_license does (outcome.license_key holds it). wait(pause) waits between polls and returns false to stop
+/// waiting (the user cancelled). Blocks until then, the buyer declines, or the request expires (15 minutes): run it
+/// off the UI thread.
+pub fn buy_and_activate(app_version: &str, mut open_url: impl FnMut(&str, &str), mut wait: impl FnMut(Duration) -> bool) -> Outcome {
+    let fingerprint = match machine_fingerprint() {
+        Ok(fingerprint) => fingerprint,
+        Err(e) => return Outcome::new(Status::Error, format!("Could not identify this machine: {e}")),
+    };
+    // The same machine details as an activation: the license arrives activated on this machine.
+    let mut body = json!({ "plugin_id": APP_ID, "machine_fingerprint": fingerprint });
+    add_machine_details(&mut body, app_version);
+    let start = match send("/api/v1/device/authorize", &body, false) {
+        Ok(start) => start,
+        Err(ApiError::Unavailable(reason)) => {
+            return Outcome::new(
+                Status::Unreachable,
+                format!("Could not reach the license server to start the purchase ({reason}). Check your connection and try again."),
+            )
+        }
+        Err(ApiError::Rejected { code, detail }) => {
+            return Outcome::new(Status::Error, format!("The license server refused the request ({code}): {detail}"))
+        }
+    };
+    let (Some(device_code), Some(url)) = (start["device_code"].as_str(), start["verification_uri_complete"].as_str()) else {
+        return Outcome::new(Status::Error, "Unexpected answer from the license server.");
+    };
+    let mut interval = start["interval"].as_u64().filter(|secs| *secs > 0).unwrap_or(5);
+    let deadline = Instant::now() + Duration::from_secs(start["expires_in"].as_u64().filter(|secs| *secs > 0).unwrap_or(900));
+    open_url(url, start["user_code"].as_str().unwrap_or(""));
+
+    let poll = json!({ "grant_type": DEVICE_GRANT_TYPE, "device_code": device_code });
+    let mut failures = 0;
+    let token = loop {
+        if !wait(Duration::from_secs(interval)) {
+            return Outcome::new(Status::Error, "Buying was cancelled.");
+        }
+        if Instant::now() > deadline {
+            return Outcome::new(Status::Error, "The purchase was not finished in time (expired_token). Start again to buy.");
+        }
+        match send("/api/v1/device/token", &poll, false) {
+            Ok(token) => break token,
+            // The buyer may be paying right now: a short outage is waited out.
+            Err(ApiError::Unavailable(reason)) => {
+                failures += 1;
+                if failures >= DEVICE_MAX_FAILURES {
+                    return Outcome::new(
+                        Status::Unreachable,
+                        format!("Lost the license server while waiting for the purchase ({reason}). Start again when online; a license you bought is in your account."),
+                    );
+                }
+            }
+            Err(ApiError::Rejected { code, detail }) => {
+                failures = 0;
+                match code.as_str() {
+                    "authorization_pending" => {}
+                    "slow_down" => interval += 5, // as RFC 8628 asks
+                    "access_denied" => return Outcome::new(Status::Error, "The purchase was declined in the browser (access_denied)."),
+                    "expired_token" => {
+                        return Outcome::new(Status::Error, "The purchase was not finished in time (expired_token). Start again to buy.")
+                    }
+                    "invalid_grant" => {
+                        return Outcome::new(Status::Error, "The license server does not know this purchase (invalid_grant). Start again to buy.")
+                    }
+                    _ => return Outcome::new(Status::Error, format!("The license server refused the request ({code}): {detail}")),
+                }
+            }
+        }
+    };
+
+    // Approved: the license is activated on this machine. Store it first, so a failed validation keeps the key.
+    let Some(key) = token["license_key"].as_str().and_then(normalize_key) else {
+        return Outcome::new(Status::Error, "Unexpected answer from the license server.");
+    };
+    let stored = State { license_key: key.clone(), fingerprint: fingerprint.clone(), validated_at: 0, expires_at: None };
+    save_state(&stored);
+    let mut outcome = check_key(&key, &fingerprint, stored, false, app_version);
+    if outcome.allowed {
+        outcome.license_key = Some(key);
+    }
+    outcome
 }

@@ -16,6 +16,16 @@ fn main() -> ExitCode {
         return if outcome.status == Status::NeedsKey { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
 
+    if std::env::args().nth(1).as_deref() == Some("--buy") {
+        // Buy a license in the browser and activate it here (or: offer this when check_license needs a key).
+        let outcome = license::buy_and_activate(APP_VERSION, license::print_purchase_url, license::sleep_between_polls);
+        println!("{}", outcome.message);
+        if let Some(key) = &outcome.license_key {
+            println!("License key: {key}");
+        }
+        return if outcome.allowed { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+
     let mut outcome = license::check_license(APP_VERSION);
     let mut from_env = std::env::var("LICENSE_KEY").ok().filter(|key| !key.is_empty());
     let mut lines = io::stdin().lock().lines();

@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `    {"${id}", "${key}"},`, comment: (t) => `/* ${t} */` };
@@ -20,6 +20,13 @@ export function cIntegration(ctx: IntegrationContext): IntegrationDoc {
       sourceFile("license_file.c", "c", "shared/license_file.c", ctx),
       sourceFile("main.c", "c", "c/main.c", ctx),
     ],
-    notes: commonNotes(ctx),
+    notes: [
+      ...commonNotes(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`license_buy_and_activate(&options, key)` (in `license.h`: `options.open_url` shows the address, `options.wait` waits between polls and can cancel; NULL options print and sleep)",
+        "It blocks while the buyer is in the browser: run it off the UI thread. `./app --buy` runs it.",
+      ),
+    ],
   };
 }

@@ -120,6 +120,14 @@ export function commonNotes(ctx: IntegrationContext): string[] {
 }
 
 /**
+ * What buying from inside the app does (OAuth device authorization, RFC 8628), said the same way in every language:
+ * `entry` names the language's entry point and its callbacks, `cli` how the example runs it.
+ */
+export function buyAndActivateNote(ctx: IntegrationContext, entry: string, cli: string): string {
+  return `Buying from inside the app: ${entry} lets the user buy a license (or pick one they already hold) in the browser, with no key to copy. It calls \`POST ${ctx.serverUrl}/api/v1/device/authorize\` with this machine's fingerprint and details (as an activation sends them), shows the answer's \`verification_uri_complete\` and its short code (like \`WDJB-MJHT\`: the buyer checks the page shows the same) through your callback, then polls \`POST ${ctx.serverUrl}/api/v1/device/token\` every \`interval\` seconds (5, and 5 more after each \`slow_down\`) until the license arrives, already activated on this machine; it is then stored and validated exactly like an entered key. It stops with a clear message on \`access_denied\` (declined in the browser), \`expired_token\` (not finished within 15 minutes) and \`invalid_grant\`, read from the 400 problem document's \`code\` (or \`error\`). ${cli}`;
+}
+
+/**
  * What the update check in the generated Python and Node code does (those two languages have one): the request,
  * the checks a download passes before it is written, and the refusals it reports by their problem code.
  */

@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `    {"${id}", "${key}"},`, comment: (t) => `// ${t}` };
@@ -20,6 +20,13 @@ export function cppIntegration(ctx: IntegrationContext): IntegrationDoc {
       sourceFile("license_file.c", "c", "shared/license_file.c", ctx),
       sourceFile("main.cpp", "cpp", "cpp/main.cpp", ctx),
     ],
-    notes: commonNotes(ctx),
+    notes: [
+      ...commonNotes(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`licensing::buyAndActivate(APP_VERSION, options)` (`options.openUrl` shows the address, by default printed; `options.wait` waits between polls and can cancel; the outcome's `licenseKey` holds the key)",
+        "It blocks while the buyer is in the browser: run it off the UI thread. `./app --buy` runs it.",
+      ),
+    ],
   };
 }

@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `        ["${id}"] = "${key}",`, comment: (t) => `// ${t}` };
@@ -17,6 +17,13 @@ export function csharpIntegration(ctx: IntegrationContext): IntegrationDoc {
       sourceFile("LicenseClient.cs", "csharp", "csharp/LicenseClient.cs", ctx, KEYS),
       sourceFile("Program.cs", "csharp", "csharp/Program.cs", ctx),
     ],
-    notes: commonNotes(ctx),
+    notes: [
+      ...commonNotes(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`await license.BuyAndActivateAsync(openUrl, ct)` (`openUrl(url, userCode)` shows the address, by default printed; cancelling `ct` stops waiting; the outcome's `LicenseKey` holds the key)",
+        "`dotnet run -- --buy` runs it.",
+      ),
+    ],
   };
 }

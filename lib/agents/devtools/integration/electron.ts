@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, updateCheckNote, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, updateCheckNote, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `  '${id}': '${key}',`, comment: (t) => `// ${t}` };
@@ -34,6 +34,14 @@ export function electronIntegration(ctx: IntegrationContext): IntegrationDoc {
       ].join("\n"),
     ],
     files: [sourceFile("license.js", "javascript", "electron/license.js", ctx, KEYS), sourceFile("main.js", "javascript", "electron/main.js", ctx)],
-    notes: [...commonNotes(ctx), updateCheckNote(ctx)],
+    notes: [
+      ...commonNotes(ctx),
+      updateCheckNote(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`await license.buyAndActivate({ openUrl: (url) => shell.openExternal(url) })` (by default the address is printed; it rejects with a `DeviceFlowError` whose `code` is the server's)",
+        "It returns a promise: the main process stays responsive while it polls.",
+      ),
+    ],
   };
 }

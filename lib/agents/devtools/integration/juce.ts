@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `    { "${id}", "${key}" },`, comment: (t) => `// ${t}` };
@@ -22,6 +22,13 @@ export function juceIntegration(ctx: IntegrationContext): IntegrationDoc {
       sourceFile("Source/license_file.c", "c", "shared/license_file.c", ctx),
       sourceFile("Source/LicenseGate.h", "cpp", "juce/Source/LicenseGate.h", ctx),
     ],
-    notes: commonNotes(ctx),
+    notes: [
+      ...commonNotes(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`licensing::buyAndActivate(appVersion, options)` (`options.openUrl` shows the address, by default opened in the browser; `options.wait` waits between polls and can cancel; the outcome's `licenseKey` holds the key)",
+        'It blocks while the buyer is in the browser: never call it on the audio or message thread. `LicenseGate`\'s key prompt has a "Buy a license" button that runs it in the background (`licenseGate.buyLicense()` from your own button).',
+      ),
+    ],
   };
 }

@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, updateCheckNote, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, updateCheckNote, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `    "${id}": "${key}",`, comment: (t) => `# ${t}` };
@@ -33,6 +33,14 @@ export function pythonIntegration(ctx: IntegrationContext): IntegrationDoc {
       ].join("\n"),
     ],
     files: [sourceFile("license_check.py", "python", "python/license_check.py", ctx, KEYS), sourceFile("main.py", "python", "python/main.py", ctx)],
-    notes: [...commonNotes(ctx), updateCheckNote(ctx)],
+    notes: [
+      ...commonNotes(ctx),
+      updateCheckNote(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`buy_and_activate(open_url=webbrowser.open, app_version=APP_VERSION)` (`open_url(url)` shows the address; by default it is printed; it raises `DeviceFlowFailed` whose `code` is the server's)",
+        "`python3 license_check.py --buy [--app-version 1.4.2]` runs it.",
+      ),
+    ],
   };
 }

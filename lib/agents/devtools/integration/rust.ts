@@ -1,4 +1,4 @@
-import { commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
+import { buyAndActivateNote, commonNotes, publicKeySetupStep, type IntegrationContext, type IntegrationDoc } from "./common.ts";
 import { filledSource, fromLine, integrationSource, sourceFile, type KeyEntrySyntax } from "./sources.ts";
 
 const KEYS: KeyEntrySyntax = { line: (id, key) => `    ("${id}", "${key}"),`, comment: (t) => `// ${t}` };
@@ -23,6 +23,13 @@ export function rustIntegration(ctx: IntegrationContext): IntegrationDoc {
       { path: "src/license.rs", lang: "rust", code: rustLicenseModule(ctx) },
       sourceFile("src/main.rs", "rust", "rust/src/main.rs", ctx),
     ],
-    notes: commonNotes(ctx),
+    notes: [
+      ...commonNotes(ctx),
+      buyAndActivateNote(
+        ctx,
+        "`license::buy_and_activate(APP_VERSION, open_url, wait)` (`open_url(url, user_code)` shows the address, `license::print_purchase_url` prints it; `wait(pause)` returns false to cancel, `license::sleep_between_polls` just sleeps; the outcome's `license_key` holds the key)",
+        "It blocks while the buyer is in the browser: run it off the UI thread. `cargo run -- --buy` runs it.",
+      ),
+    ],
   };
 }

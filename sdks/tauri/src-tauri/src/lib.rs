@@ -2,7 +2,8 @@
 mod license;
 
 use std::sync::Mutex;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, Emitter, State};
+use tauri_plugin_opener::OpenerExt;
 
 /// The latest outcome, so your other commands can refuse to work without a license.
 #[derive(Default)]
@@ -54,6 +55,21 @@ async fn activate_license(key: String, app: AppHandle, gate: State<'_, LicenseGa
     Ok(blocking(&gate, move || license::activate_license(&key, &version)).await)
 }
 
+/// Buys a license in the browser and activates it here: opens the purchase page in the system browser, tells the web
+/// view its address and code (event "license-purchase", for the buyer to compare), then waits for the buyer.
+#[tauri::command]
+async fn buy_license(app: AppHandle, gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
+    let version = app_version(&app);
+    Ok(blocking(&gate, move || {
+        let show = |url: &str, user_code: &str| {
+            let _ = app.emit("license-purchase", serde_json::json!({ "url": url, "user_code": user_code }));
+            let _ = app.opener().open_url(url, None::<&str>);
+        };
+        license::buy_and_activate(&version, show, license::sleep_between_polls)
+    })
+    .await)
+}
+
 #[tauri::command]
 async fn deactivate_license(gate: State<'_, LicenseGate>) -> Result<license::Outcome, String> {
     Ok(blocking(&gate, license::deactivate_this_machine).await)
@@ -69,8 +85,9 @@ fn export_project(gate: State<'_, LicenseGate>) -> Result<String, String> {
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
 pub fn run() {
     tauri::Builder::default()
+        .plugin(tauri_plugin_opener::init())
         .manage(LicenseGate::default())
-        .invoke_handler(tauri::generate_handler![license_status, activate_license, deactivate_license, export_project])
+        .invoke_handler(tauri::generate_handler![license_status, activate_license, buy_license, deactivate_license, export_project])
         .run(tauri::generate_context!())
         .expect("error while running the Tauri application");
 }
