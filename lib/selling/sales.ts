@@ -333,3 +333,50 @@ export async function sellerSalesSummary(developerId: string, days: number, now 
     })),
   };
 }
+
+/**
+ * The seller's checkout links with how each sold: visits, checkouts opened, paid orders, and revenue (what the paid
+ * orders through it charged before tax, in the product's currency, refunds not taken off), newest link first.
+ */
+export async function checkoutLinkSales(developerId: string) {
+  const db = getDb();
+  const [links, paid] = await Promise.all([
+    db.checkoutLink.findMany({
+      where: { developerId },
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+      take: 500,
+      select: {
+        id: true,
+        name: true,
+        slug: true,
+        visits: true,
+        checkouts: true,
+        sales: true,
+        active: true,
+        product: { select: { name: true, currency: true } },
+      },
+    }),
+    db.order.groupBy({
+      by: ["checkoutLinkId"],
+      where: { status: "paid", checkoutLink: { developerId } },
+      _sum: { amountCents: true },
+    }),
+  ]);
+  const revenue = new Map(paid.map((g) => [g.checkoutLinkId, g._sum.amountCents ?? 0]));
+  return links.map((l) => {
+    const cents = revenue.get(l.id) ?? 0;
+    return {
+      id: l.id,
+      name: l.name,
+      slug: l.slug,
+      product_name: l.product.name,
+      active: l.active,
+      visits: l.visits,
+      checkouts: l.checkouts,
+      sales: l.sales,
+      currency: l.product.currency,
+      revenue_cents: cents,
+      revenue_display: formatPrice(cents, l.product.currency),
+    };
+  });
+}

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { sellerSales } from "@/lib/selling/sales";
+import { checkoutLinkSales, sellerSales } from "@/lib/selling/sales";
 import { subscriptionMetrics } from "@/lib/subscriptions/metrics";
 import { PRICING } from "@/lib/pricing";
 import { OrdersTable } from "@/components/dashboard/orders-table";
@@ -16,7 +16,11 @@ export const metadata: Metadata = { title: "Sales", robots: { index: false } };
 
 export default async function SalesPage() {
   const { developer } = await pageSeller();
-  const [sales, subscriptions] = await Promise.all([sellerSales(developer.id), subscriptionMetrics(developer.id)]);
+  const [sales, subscriptions, links] = await Promise.all([
+    sellerSales(developer.id),
+    subscriptionMetrics(developer.id),
+    checkoutLinkSales(developer.id),
+  ]);
   return (
     <>
       <PageHeader
@@ -82,6 +86,55 @@ export default async function SalesPage() {
                     <td className="py-2">
                       {m.upcoming_30d.count} · {m.upcoming_30d.amount_display}
                     </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Section>
+      ) : null}
+      {links.length > 0 ? (
+        <Section
+          id="checkout-links-heading"
+          title="Checkout links"
+          description="Per link: visits of its page, checkouts opened, paid orders, and what they charged before tax (refunds not taken off)."
+          className={`${card} mt-8 p-5 sm:p-6`}
+        >
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="checkout-link-sales">
+              <thead className="text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Link
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Product
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">
+                    Visits
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">
+                    Checkouts
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">
+                    Sales
+                  </th>
+                  <th scope="col" className="py-2 text-right font-medium">
+                    Revenue
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="text-slate-900">
+                {links.map((l) => (
+                  <tr key={l.id} className="border-t border-slate-200" data-testid={`link-sales-${l.slug}`}>
+                    <th scope="row" className="py-2 pr-4 font-medium">
+                      {l.name} <span className="font-mono text-xs font-normal text-slate-600">/{l.slug}</span>
+                    </th>
+                    <td className="py-2 pr-4">{l.product_name}</td>
+                    <td className="py-2 pr-4 text-right tabular-nums">{l.visits}</td>
+                    <td className="py-2 pr-4 text-right tabular-nums">{l.checkouts}</td>
+                    <td className="py-2 pr-4 text-right tabular-nums">{l.sales}</td>
+                    <td className="py-2 text-right tabular-nums">{l.revenue_display}</td>
                   </tr>
                 ))}
               </tbody>
