@@ -16,7 +16,7 @@ export interface SecurityContext {
 
 /** Paths whose answers are data or files, never one of our HTML pages: they get the locked-down policy. */
 const NON_PAGE =
-  /^\/(?:api|\.well-known|uploads|downloads|_next)(?:\/|$)|^\/(?:openapi\.json|llms\.txt|llms-full\.txt|oacs|robots\.txt|sitemap\.xml|icon\.svg|favicon\.ico)$/;
+  /^\/(?:api|\.well-known|uploads|downloads|_next)(?:\/|$)|^\/(?:openapi\.json|llms\.txt|llms-full\.txt|oacs|robots\.txt|sitemap\.xml|icon\.svg|favicon\.ico|buy-button\.js)$/;
 /**
  * Pages whose URL is itself a capability (a checkout session id, a sign-in token): no Referer at all leaves the site
  * from them. Not `no-referrer`: that also turns the Origin of their own same-origin form posts into "null", and the
@@ -121,4 +121,31 @@ export function securityHeaders(pathname: string, ctx: SecurityContext, nonce?: 
 /** The headers of a data answer that never passes through proxy.ts: server.ts's lean path (/validate, /activate, /deactivate, /health). */
 export function dataSecurityHeaders(ctx: SecurityContext): SecurityHeaders {
   return securityHeaders("/api", ctx);
+}
+
+/**
+ * The `frame-ancestors` sources of a page the buy button's overlay may frame (lib/embed/framing.ts): our own origin
+ * (`'self'`, the dashboard's preview) and the seller's verified origins, or `'none'` when there are neither, as on
+ * every other page.
+ */
+export function frameAncestorsSources(sources: { self: boolean; origins: readonly string[] }): string {
+  const list = [...(sources.self ? ["'self'"] : []), ...sources.origins];
+  return list.length ? list.join(" ") : "'none'";
+}
+
+/** A page policy with its `frame-ancestors` directive replaced (the rest untouched). */
+export function withFrameAncestors(policy: string, sources: string): string {
+  const directives = policy.split(";").map((d) => d.trim());
+  const kept = directives.filter((d) => d !== "" && !/^frame-ancestors(\s|$)/i.test(d));
+  return [...kept, `frame-ancestors ${sources}`].join("; ");
+}
+
+/**
+ * X-Frame-Options beside such a policy. Browsers that know `frame-ancestors` ignore it, so it only speaks to those that
+ * do not: DENY when nobody may frame the page, SAMEORIGIN when only our own pages may, and no header at all when
+ * another origin may (X-Frame-Options cannot name one; sending DENY there would contradict the policy).
+ */
+export function frameOptionsFor(sources: { self: boolean; origins: readonly string[] }): string | null {
+  if (sources.origins.length > 0) return null;
+  return sources.self ? "SAMEORIGIN" : "DENY";
 }

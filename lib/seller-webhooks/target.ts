@@ -308,6 +308,8 @@ export type TargetFetch =
       /** `refused`: the URL (or a redirect's) broke the rules above; `too_large`: more than maxBytes; `failed`: anything else. */
       reason: "refused" | "too_large" | "failed";
       error: string;
+      /** The HTTP status of an answer that was not a success (absent when none came, or for a refused redirect). */
+      status?: number;
     };
 
 /** Redirects a GET follows at most, each checked as the first URL was. */
@@ -320,7 +322,17 @@ const MAX_GET_REDIRECTS = 3;
  * Content-Length, or a body that grows past it, ends the transfer. `timeoutMs` bounds the whole fetch, redirects
  * included. `what` names the URL in a refusal ("image URL").
  */
-export function getFromTarget(raw: string, opts: { timeoutMs: number; maxBytes: number; accept?: string; what?: string }): Promise<TargetFetch> {
+export function getFromTarget(
+  raw: string,
+  opts: {
+    timeoutMs: number;
+    maxBytes: number;
+    accept?: string;
+    what?: string;
+    /** Refuse a redirect to another origin (a failure): what is fetched must come from the URL's own origin. */
+    sameOrigin?: boolean;
+  },
+): Promise<TargetFetch> {
   const what = opts.what ?? "URL";
   return new Promise<TargetFetch>((resolve) => {
     let settled = false;
@@ -364,6 +376,10 @@ export function getFromTarget(raw: string, opts: { timeoutMs: number; maxBytes: 
               done({ ok: false, reason: "failed", error: "redirected to something that is not a URL" });
               return;
             }
+            if (opts.sameOrigin && new URL(next).origin !== url.origin) {
+              done({ ok: false, reason: "failed", error: `redirected to another origin (${new URL(next).origin})` });
+              return;
+            }
             if (redirectsLeft <= 0) {
               done({ ok: false, reason: "failed", error: `more than ${MAX_GET_REDIRECTS} redirects` });
               return;
@@ -373,7 +389,7 @@ export function getFromTarget(raw: string, opts: { timeoutMs: number; maxBytes: 
             return;
           }
           if (status < 200 || status >= 300) {
-            done({ ok: false, reason: "failed", error: `HTTP ${status}` });
+            done({ ok: false, reason: "failed", error: `HTTP ${status}`, status });
             return;
           }
           const declared = Number(res.headers["content-length"]);

@@ -14,6 +14,8 @@ import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "../http/proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom } from "../http/respond.ts";
 import { dataSecurityHeaders } from "../http/security-headers.ts";
+import { maybeEmbeddable } from "../embed/framing.ts";
+import { applyEmbedFraming } from "./embed-framing.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
@@ -108,7 +110,10 @@ export function frontDoor(toNext: Handler): (req: IncomingMessage, res: ServerRe
         stampClient(req);
         // MCP is called as often as an API and is a plain fetch handler: answered here, without Next's pipeline.
         if (pathOf(req.url) === MCP_PATH) return serveMcp(req, res, cors);
-        return req.method === "POST" && req.headers["next-action"] !== undefined ? serveAction(req, res, toNext) : toNext(req, res);
+        if (req.method === "POST" && req.headers["next-action"] !== undefined) return serveAction(req, res, toNext);
+        // The buy button's checkout pages may be framed by the seller's verified origins (lib/transports/embed-framing.ts).
+        if (maybeEmbeddable(req.url ?? "/")) return applyEmbedFraming(req, res).then(() => toNext(req, res));
+        return toNext(req, res);
       })
       .catch((error: unknown) => {
         console.error("request failed:", error);

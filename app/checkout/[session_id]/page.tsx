@@ -14,10 +14,12 @@ import { plural } from "@/components/store/labels";
 import { OrderChargesList } from "@/components/store/order-charges";
 import { buttonPrimary, card, textLink } from "@/components/ui/styles";
 import { testPaymentsEnabled } from "@/lib/payments/provider";
+import { EmbedMode, embedOriginOf } from "@/components/embed/embed-mode";
+import { embedPath } from "@/lib/urls";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ session_id: string }> };
+type Props = { params: Promise<{ session_id: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await findCheckout((await params).session_id);
@@ -28,10 +30,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 /** The built-in test-mode hosted checkout. Paid sessions go to their key; Stripe sessions go to Stripe. */
-export default async function CheckoutPage({ params }: Props) {
+export default async function CheckoutPage({ params, searchParams }: Props) {
   const view = await loadCheckout((await params).session_id);
+  // Inside the buy button's overlay: the origin that framed it, which the next pages are told too.
+  const embed = await embedOriginOf(searchParams, view.product.id);
 
-  if (view.status === "paid") redirect(checkoutPaths.success(view.id));
+  if (view.status === "paid") redirect(embedPath(checkoutPaths.success(view.id), embed));
   if (view.provider === "stripe" && view.status === "open" && view.checkoutUrl) redirect(view.checkoutUrl);
 
   if (isClosed(view.status)) {
@@ -71,15 +75,16 @@ export default async function CheckoutPage({ params }: Props) {
       </CheckoutFrame>
     );
 
-  return <TestCheckout view={view} />;
+  return <TestCheckout view={view} embed={embed} />;
 }
 
-function TestCheckout({ view }: { view: CheckoutView }) {
+function TestCheckout({ view, embed }: { view: CheckoutView; embed: string | null }) {
   // The license will cover the product's machines for each seat bought.
   const seats = view.product.maxMachines * view.charges.quantity;
   const machines = plural(seats, "machine");
   return (
     <CheckoutFrame wide>
+      <EmbedMode origin={embed} />
       <TestModeBanner />
 
       <h1 className="mt-8 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">Checkout</h1>
@@ -114,7 +119,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
           <p className="mt-4 text-sm text-slate-600">Billed to</p>
           <p className="mt-0.5 text-base font-medium wrap-anywhere text-slate-900">{view.buyerEmail}</p>
 
-          <form method="post" action={checkoutPaths.pay(view.id)} className="mt-6">
+          <form method="post" action={embedPath(checkoutPaths.pay(view.id), embed)} className="mt-6">
             <button type="submit" className={`${buttonPrimary} w-full py-3 text-base`}>
               <LockIcon />
               Pay {view.charges.total}
@@ -122,7 +127,7 @@ function TestCheckout({ view }: { view: CheckoutView }) {
           </form>
           <p className="mt-2 text-center text-xs text-slate-600">Test mode: nothing is charged.</p>
 
-          <form method="post" action={checkoutPaths.cancel(view.id)} className="mt-5 text-center">
+          <form method="post" action={embedPath(checkoutPaths.cancel(view.id), embed)} className="mt-5 text-center">
             <button type="submit" className={`${textLink} text-sm`}>
               Cancel and return
             </button>

@@ -1,4 +1,5 @@
 import { seeOther } from "@/lib/checkout/form";
+import { EMBED_PARAM, embedParamOf, embedPath } from "@/lib/urls";
 import { sessionParamsSchema } from "@/lib/checkout/schemas";
 import { runOperationFor } from "@/lib/transports/action";
 import { methods, route } from "@/lib/transports/route";
@@ -8,9 +9,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     params: sessionParamsSchema,
     handler: async ({ request, params }) => {
+      // Inside the buy button's overlay (`?embed=<origin>`), the next page answers in embed mode too.
+      const embed = embedParamOf(new URL(request.url).searchParams.get(EMBED_PARAM));
       const outcome = await runOperationFor(request, "cancelTestCheckout", { params });
       if (!outcome.ok) throw outcome.problem;
-      return seeOther(`/checkout/${params.session_id}/cancelled`);
+      return seeOther(embedPath(`/checkout/${params.session_id}/cancelled`, embed));
     },
   }),
 });

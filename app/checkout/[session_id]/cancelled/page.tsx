@@ -6,10 +6,12 @@ import { checkoutPaths, findCheckout, loadCheckout } from "@/components/checkout
 import { ProductSummary } from "@/components/checkout/product-summary";
 import { StatusPanel } from "@/components/checkout/status-panel";
 import { buttonPrimary, buttonSecondary } from "@/components/ui/styles";
+import { EmbedMode, embedOriginOf } from "@/components/embed/embed-mode";
+import { embedPath } from "@/lib/urls";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ session_id: string }> };
+type Props = { params: Promise<{ session_id: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await findCheckout((await params).session_id);
@@ -17,11 +19,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 /** Where the test-mode cancel button and Stripe's "back" link land. */
-export default async function CheckoutCancelledPage({ params }: Props) {
+export default async function CheckoutCancelledPage({ params, searchParams }: Props) {
   const view = await loadCheckout((await params).session_id);
+  const embed = await embedOriginOf(searchParams, view.product.id);
 
   // Cancelling does not undo a payment: a paid order's page is its key, not "you have not been charged".
-  if (view.status === "paid") redirect(checkoutPaths.success(view.id));
+  if (view.status === "paid") redirect(embedPath(checkoutPaths.success(view.id), embed));
 
   // Stripe keeps a session open after its back link, so the buyer can still pay it (a test session reached here by
   // hand is open too: its own page takes it).
@@ -29,6 +32,7 @@ export default async function CheckoutCancelledPage({ params }: Props) {
 
   return (
     <CheckoutFrame>
+      <EmbedMode origin={embed} message={{ type: "ilm:checkout.cancelled" }} />
       <StatusPanel
         tone="stopped"
         title="Checkout cancelled"

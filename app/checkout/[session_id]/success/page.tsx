@@ -18,15 +18,18 @@ import { downloadsForLicenseKey, type LicenseDownloads as LicenseDownloadsData }
 import { testPaymentsEnabled } from "@/lib/payments/provider";
 import { paths } from "@/lib/urls";
 import { LicenseDownloads } from "@/components/licenses/license-downloads";
+import { DeviceOrderNote } from "@/components/device/device-order-note";
+import { EmbedMode, embedOriginOf } from "@/components/embed/embed-mode";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ session_id: string }> };
+type Props = { params: Promise<{ session_id: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await findCheckout((await params).session_id);
   let title = "Order not found";
   if (view?.status === "paid" && view.license) title = `Your ${view.product.name} license key`;
+  else if (view?.status === "paid" && view.bundleLicenses.length > 0) title = `Your ${view.product.name} licenses`;
   else if (view?.refusedAndRefunded) title = "Payment refunded";
   else if (view?.status === "paid" || view?.status === "open") title = "Waiting for payment confirmation";
   else if (view) title = `Checkout ${view.status}`;
@@ -34,8 +37,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 /** Where a paid checkout lands: the key, the download and how to activate. Until the payment is confirmed it refreshes itself. */
-export default async function CheckoutSuccessPage({ params }: Props) {
+export default async function CheckoutSuccessPage({ params, searchParams }: Props) {
   const view = await loadCheckout((await params).session_id);
+  // Inside the buy button's overlay: the paid order's id (never its key) goes to the page that framed it.
+  const embed = await embedOriginOf(searchParams, view.product.id);
 
   if (isClosed(view.status)) {
     return (
@@ -49,7 +54,48 @@ export default async function CheckoutSuccessPage({ params }: Props) {
     // Products with releases list the files this license is entitled to; the others keep the single download link.
     const downloads = await downloadsForLicenseKey(view.license.key);
     // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
-    return <Paid view={view} license={view.license} downloads={downloads} now={Date.now()} />;
+    const now = Date.now();
+    return (
+      <>
+        <EmbedMode origin={embed} message={{ type: "ilm:checkout.completed", order_id: view.id }} />
+        <Paid view={view} license={view.license} downloads={downloads} now={now} />
+      </>
+    );
+  }
+
+  if (view.status === "paid" && view.bundleLicenses.length > 0) {
+    // A bundle: one license per included product, listed with its key; all of them are on My licenses too.
+    return (
+      <CheckoutFrame>
+        <EmbedMode origin={embed} message={{ type: "ilm:checkout.completed", order_id: view.id }} />
+        <StatusPanel
+          tone="success"
+          title={`Your ${view.product.name} licenses`}
+          testId="checkout-bundle-paid"
+          actions={
+            <Link href="/licenses" className={buttonPrimary}>
+              Open My licenses
+            </Link>
+          }
+          footer={<ProductSummary product={view.product} linkName showTagline={false} />}
+        >
+          <p>One license per product, each with its own key, also e-mailed to {view.buyerEmail}. Downloads and machines are on My licenses.</p>
+          <ul className="space-y-3" data-testid="bundle-licenses">
+            {view.bundleLicenses.map((l) => (
+              <li key={l.key}>
+                <p className="font-medium text-slate-900">
+                  <Link href={paths.product(l.productId)} className={textLink}>
+                    {l.productName}
+                  </Link>{" "}
+                  <span className="font-normal text-slate-600">(up to {plural(l.maxMachines, "computer")})</span>
+                </p>
+                <p className="font-mono text-base break-all text-slate-900">{l.key}</p>
+              </li>
+            ))}
+          </ul>
+        </StatusPanel>
+      </CheckoutFrame>
+    );
   }
 
   if (view.refusedAndRefunded) {
@@ -76,6 +122,7 @@ export default async function CheckoutSuccessPage({ params }: Props) {
   if (testOpen && !testPaymentsEnabled()) redirect(checkoutPaths.checkout(view.id));
   return (
     <CheckoutFrame>
+      <EmbedMode origin={embed} />
       <meta httpEquiv="refresh" content="3" />
       <StatusPanel
         tone="pending"
@@ -133,6 +180,8 @@ function Paid({
               ? `Your license now gets every release published until ${formatUtc(view.plan.updatesUntil)}.`
               : planWords(view.plan)}
           </p>
+
+          <DeviceOrderNote orderId={view.id} />
 
           <div className="mt-6">
             <LicenseKeyCard licenseKey={license.key} maxMachines={license.maxMachines} buyerEmail={view.buyerEmail} emailStatus={view.emailStatus} />
