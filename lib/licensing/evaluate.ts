@@ -7,10 +7,11 @@ const DAY = 86_400_000;
 export type StandingFacts = Pick<LicenseState, "pluginId" | "isActive" | "trial" | "expiresAt"> &
   Partial<Pick<LicenseState, "revocation" | "billing">>;
 
-/** The code of an inactive license, from why it is inactive: a refund and an open dispute have their own. */
+/** The code of an inactive license, from why it is inactive: a refund, an open dispute and an upgrade have their own. */
 function inactiveCode(revocation: string | null | undefined): LicenseCode {
   if (revocation === "refunded") return "REFUNDED";
   if (revocation === "disputed") return "SUSPENDED";
+  if (revocation === "upgraded") return "UPGRADED";
   return "REVOKED";
 }
 

@@ -15,6 +15,8 @@ export interface IssueLicenseInput {
   expiresAt?: Date | null;
   orderId?: string | null;
   trialOf?: string | null;
+  /** A license a bundle's order issued (one per included product): that order, and the bundle's name for the log. */
+  bundle?: { orderId: string; productId: string; name: string } | null;
 }
 
 type IssuedLicense = Awaited<ReturnType<typeof createLicense>>;
@@ -52,9 +54,14 @@ export async function issueLicense(db: Tx | Db, input: IssueLicenseInput, actor:
     expiresAt: input.expiresAt ?? null,
     orderId: input.orderId ?? null,
     trialOf: input.trialOf ?? null,
+    bundleOrderId: input.bundle?.orderId ?? null,
   });
   await licenseChanged(tx, license, "issued", actor, {
-    detail: { source: license.source, order_id: license.orderId },
+    detail: {
+      source: license.source,
+      order_id: license.orderId,
+      ...(input.bundle ? { bundle_order_id: input.bundle.orderId, bundle_product_id: input.bundle.productId, bundle: input.bundle.name } : {}),
+    },
     webhook: "license.created",
     at: license.issuedAt,
   });

@@ -26,6 +26,9 @@ export const LICENSE_EVENT_TYPES = [
   "resumed",
   "plan_changed",
   "expired",
+  "upgraded_to",
+  "upgraded_from",
+  "upgrade_refunded",
   "validation_failed",
 ] as const;
 export type LicenseEventType = (typeof LICENSE_EVENT_TYPES)[number];

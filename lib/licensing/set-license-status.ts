@@ -14,8 +14,8 @@ const SELLER_ACTOR: Actor = { type: "seller", name: null };
 /** The payment provider's own doing (a dispute, a refund made in its dashboard). */
 const PAYMENT_ACTOR: Actor = { type: "payment", name: null };
 
-/** Why a license is not active (License.revocation). */
-export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost";
+/** Why a license is not active (License.revocation); "upgraded": retired by an upgrade (lib/upgrades), which its refund undoes. */
+export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost" | "upgraded";
 
 /** Revocations that follow the money (a refund or a card dispute): only the payment side may lift them. */
 const PAYMENT_REVOCATIONS: readonly Revocation[] = ["refunded", "disputed", "dispute_lost"];
@@ -42,6 +42,10 @@ export async function setLicenseStatus(input: { licenseId: string; active: boole
         ? "This license is suspended while a payment dispute is open; it is reinstated if the dispute is won."
         : "This license ended because the payment went back to the buyer (a refund or a lost dispute); send a complimentary license instead.",
     );
+  }
+  // A license an upgrade retired comes back only by refunding the upgrade (lib/upgrades), never by hand.
+  if (input.active && found.revocation === "upgraded") {
+    throw new AppError("license_upgraded", 409, "This license was retired by an upgrade; it works again only if the upgrade is refunded.");
   }
   const select = { id: true, key: true, isActive: true, revokedAt: true, revokedReason: true, revocation: true } as const;
   const reason = input.reason ?? null;
@@ -107,14 +111,32 @@ async function orderLicense(tx: Tx, orderId: string) {
 export async function changeOrderLicense(
   tx: Tx,
   orderId: string,
-  to: Exclude<Revocation, "seller"> | null,
+  to: Exclude<Revocation, "seller" | "upgraded"> | null,
   from: ReadonlyArray<Revocation | null>,
   reason: string | null,
   now = new Date(),
   actor: Actor = PAYMENT_ACTOR,
 ): Promise<string | null> {
   const license = await orderLicense(tx, orderId);
-  if (!license || !from.includes((license.revocation as Revocation | null) ?? null)) return null;
+  if (!license) return null;
+  return (await paymentChange(tx, license, { order_id: orderId }, to, from, reason, now, actor)) ? license.key : null;
+}
+
+/**
+ * One license's payment-side change (changeOrderLicense, changeBundleLicenses): conditional on its revocation being
+ * one of `from`, then logged (with `about`: the order it follows) and announced. Whether it changed.
+ */
+async function paymentChange(
+  tx: Tx,
+  license: { id: string; revocation: string | null },
+  about: Record<string, string>,
+  to: Exclude<Revocation, "seller" | "upgraded"> | null,
+  from: ReadonlyArray<Revocation | null>,
+  reason: string | null,
+  now: Date,
+  actor: Actor,
+): Promise<boolean> {
+  if (!from.includes((license.revocation as Revocation | null) ?? null)) return false;
   const named = from.filter((r): r is Revocation => r !== null);
   const n = await tx.license.updateMany({
     where: {
@@ -126,13 +148,40 @@ export async function changeOrderLicense(
         ? { isActive: true, revokedAt: null, revokedReason: null, revocation: null }
         : { isActive: false, revokedAt: now, revokedReason: reason, revocation: to },
   });
-  if (n.count === 0) return null;
+  if (n.count === 0) return false;
   const facts = await tx.license.findUniqueOrThrow({ where: { id: license.id }, select: LICENSE_FACTS });
   await licenseChanged(tx, facts, to === null ? "dispute_won" : PAYMENT_EVENT[to], actor, {
-    detail: { order_id: orderId, ...(reason ? { reason } : {}), ...(license.revocation ? { previous: license.revocation } : {}) },
+    detail: { ...about, ...(reason ? { reason } : {}), ...(license.revocation ? { previous: license.revocation } : {}) },
     webhook: to === null ? "license.reinstated" : "license.revoked",
     extra: reason ? { reason } : {},
     at: now,
   });
-  return license.key;
+  return true;
+}
+
+/**
+ * The payment side's change to the licenses a bundle's order issued (one per included product, found by
+ * `bundleOrderId`), as changeOrderLicense does for an order's own license: each changes only while its revocation is
+ * one of `from`, is logged naming the order and announced to the seller. Returns the keys that changed, for the
+ * caller to invalidate in the license cache after its commit.
+ */
+export async function changeBundleLicenses(
+  tx: Tx,
+  orderId: string,
+  to: Exclude<Revocation, "seller" | "upgraded"> | null,
+  from: ReadonlyArray<Revocation | null>,
+  reason: string | null,
+  now = new Date(),
+  actor: Actor = PAYMENT_ACTOR,
+): Promise<string[]> {
+  const licenses = await tx.license.findMany({
+    where: { bundleOrderId: orderId },
+    select: { id: true, key: true, revocation: true },
+    orderBy: { id: "asc" },
+  });
+  const changed: string[] = [];
+  for (const license of licenses) {
+    if (await paymentChange(tx, license, { bundle_order_id: orderId }, to, from, reason, now, actor)) changed.push(license.key);
+  }
+  return changed;
 }

@@ -9,7 +9,7 @@ export interface LicenseState {
   pluginId: string;
   buyerEmail: string;
   isActive: boolean;
-  /** Why it is not active ("seller", "refunded", "disputed", "dispute_lost"); null while active. */
+  /** Why it is not active ("seller", "refunded", "disputed", "dispute_lost", "upgraded"); null while active. */
   revocation?: string | null;
   /** The standing of the subscription the license follows ("past_due", …); null for a license bought once. */
   billing?: string | null;
