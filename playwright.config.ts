@@ -88,6 +88,7 @@ export default defineConfig({
           RATE_LIMIT_READ_PER_MIN: "1000000",
           RATE_LIMIT_WRITE_PER_MIN: "1000000",
           RATE_LIMIT_WEBHOOK_SEND_PER_MIN: "1000000",
+          RATE_LIMIT_DEVICE_CODE_PER_MIN: "1000000",
           // Seller webhook receivers of the suite listen on 127.0.0.1 (e2e/subscriptions.spec.ts verifies each delivery
           // with standardwebhooks); the refusal of private targets is tested in tests/unit/webhook-target.test.ts and
           // tests/integration/seller-webhooks.test.ts.

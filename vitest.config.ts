@@ -30,6 +30,8 @@ const pgUrl = pgServer ? withDatabase(pgServer, `ilm_test_${run}`) : undefined;
 const ENGINE_INDEPENDENT: Record<string, string> = {
   "integrations.test.ts":
     "the generated integration code built with each language's toolchain (C, C++, Rust, JUCE, Python, Electron) and run against the lean licensing path: it checks the programs; the licensing path runs on both engines in licensing*.test.ts, operations.test.ts and fuzz.test.ts",
+  "device-integrations-native.test.ts":
+    "the generated C, C++, Rust, JUCE (and C#) code built with each toolchain buying and activating through the device routes: it checks the programs; the device flow's queries run on both engines in device-flow.test.ts",
   "integration-updates.test.ts":
     "the generated Python and Electron update checks run with the real interpreters: it checks the programs' download and signature checks; the update routes run on both engines in updates.test.ts and feeds.test.ts",
   "agent-documents.test.ts":
@@ -44,6 +46,8 @@ const ENGINE_INDEPENDENT: Record<string, string> = {
     "the A2A binding (agent card, JSON-RPC, streaming, the SDK client) around the tools that mcp-tools.test.ts and operations.test.ts run on both engines",
   "updates-s3.test.ts":
     "the S3 driver's presigned links and bytes (s3rver); the update check's queries run on both engines in updates.test.ts and feeds.test.ts",
+  "device-integrations.test.ts":
+    "the generated Python and Electron device-flow clients run with the real interpreters against the service: it checks the programs' polling, stopping and storing; the device flow's queries run on both engines in device-flow.test.ts",
   "payments-mode-pages.test.ts":
     "which payment words the store's pages show for the configuration and the URL's codes; the rows they read are read on both engines elsewhere",
 };
@@ -73,6 +77,7 @@ const common = {
   RATE_LIMIT_READ_PER_MIN: "1000000",
   RATE_LIMIT_WRITE_PER_MIN: "1000000",
   RATE_LIMIT_WEBHOOK_SEND_PER_MIN: "1000000",
+  RATE_LIMIT_DEVICE_CODE_PER_MIN: "1000000",
   NODE_ENV: "test" as const,
 };
 const alias = { "@": root };

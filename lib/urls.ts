@@ -61,6 +61,32 @@ export const paths = {
   checkout: (productId: string) => `/products/${encodeURIComponent(productId)}#buy`,
   download: (productId: string) => `/downloads/${encodeURIComponent(productId)}`,
   developer: (developerId: string) => `/developers/${encodeURIComponent(developerId)}`,
+  /** A seller's checkout link: the page that sells one product with the link's presets. */
+  checkoutLink: (developerId: string, slug: string) => `/developers/${encodeURIComponent(developerId)}/buy/${encodeURIComponent(slug)}`,
   /** The buyer's own page: licenses, machines, subscriptions. */
   myLicenses: "/licenses",
 } as const;
+
+/**
+ * The buy button's overlay (lib/embed/framing.ts): its entry page, and the query parameter that carries the framing
+ * page's origin through the checkout pages reached from it, so they answer in embed mode too.
+ */
+export const EMBED_ENTRY_PATH = "/embed/checkout";
+export const EMBED_PARAM = "embed";
+
+/** A page path with the framing origin carried on (`?embed=<origin>`), or unchanged outside the overlay. */
+export function embedPath(path: string, origin: string | null | undefined): string {
+  if (!origin) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${EMBED_PARAM}=${encodeURIComponent(origin)}`;
+}
+
+/** An `embed` parameter when it is an origin and nothing else (what the checkout's routes pass on unchanged), or null. */
+export function embedParamOf(value: string | null | undefined): string | null {
+  if (!value || value.length > 300 || !URL.canParse(value)) return null;
+  return new URL(value).origin === value ? value : null;
+}
+
+/** Whether an absolute URL is on this deployment (our own test-mode checkout, not Stripe's page). */
+export function isOwnUrl(url: string): boolean {
+  return URL.canParse(url) && new URL(url).origin === new URL(env().BASE_URL).origin;
+}

@@ -15,19 +15,31 @@ interface Quote {
   tax: "calculated_at_checkout" | "not_calculated";
   interval: "month" | "year" | null;
   trial_days: number;
+  /** A bundle: how much is taken off for the included products the buyer already holds. */
+  bundle?: { prorated: boolean; reduction_cents: number; items: Array<{ name: string; held: boolean }> };
 }
 
 /** A preview answers one input (coupon and seats): shown only while the fields still hold that input. */
 type Preview = { key: string } & ({ kind: "quote"; quote: Quote } | { kind: "refused"; detail: string });
 
-/** The quote request for the fields' current values, or null when there is nothing to preview (or nothing valid). */
-function requestFor(coupon: string, quantity: string, interval: string): { key: string; code: string; seats: number } | null {
+/**
+ * The quote request for the fields' current values, or null when there is nothing to preview (or nothing valid). A
+ * bundle that prorates is also previewed for the e-mail address alone: the price depends on what that buyer holds.
+ */
+function requestFor(coupon: string, quantity: string, interval: string, email = ""): { key: string; code: string; seats: number } | null {
   const code = coupon.trim();
   const seats = Number(quantity);
   if (!Number.isInteger(seats) || seats < 1 || seats > 100) return null;
   if (code && !/^[A-Za-z0-9_-]{3,32}$/.test(code)) return null;
-  if (!code && seats === 1) return null;
-  return { key: `${code.toUpperCase()}|${seats}|${interval}`, code, seats };
+  if (!code && seats === 1 && !email) return null;
+  return { key: `${code.toUpperCase()}|${seats}|${interval}|${email}`, code, seats };
+}
+
+/** The form's e-mail address when it looks like one (a bundle's prorated preview); "" otherwise. */
+function chosenEmail(form: HTMLFormElement | null | undefined): string {
+  const field = form?.elements.namedItem("buyer_email");
+  const value = field instanceof HTMLInputElement ? field.value.trim().toLowerCase() : "";
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && value.length <= 254 ? value : "";
 }
 
 /** The interval the form's Billing choice holds now ("" for a product sold once). */
@@ -51,28 +63,35 @@ export function BuyOptions(props: {
   /** A subscription's default interval (the Billing choice's first); absent for a product sold once. */
   interval?: "month" | "year" | null;
   describedBy?: string;
+  /** A bundle that prorates: the preview follows the e-mail address, whose licenses may lower the price. */
+  bundleProrate?: boolean;
 }) {
   const [coupon, setCoupon] = useState(props.coupon);
   const [quantity, setQuantity] = useState(props.quantity || "1");
   const [answer, setAnswer] = useState<Preview | null>(null);
   // A subscription's Billing choice (monthly or yearly) lives in the same form, outside these fields: followed here.
   const [interval, setChosen] = useState(props.interval ?? "");
+  const [email, setEmail] = useState("");
   const anchor = useRef<HTMLDivElement>(null);
+  const followEmail = props.bundleProrate === true;
   useEffect(() => {
     const form = anchor.current?.closest("form");
     if (!form) return;
-    const follow = () => setChosen(chosenInterval(form));
+    const follow = () => {
+      setChosen(chosenInterval(form));
+      if (followEmail) setEmail(chosenEmail(form));
+    };
     follow();
     form.addEventListener("change", follow);
     return () => form.removeEventListener("change", follow);
-  }, []);
-  const request = requestFor(coupon, props.perSeat ? quantity : "1", interval);
+  }, [followEmail]);
+  const request = requestFor(coupon, props.perSeat ? quantity : "1", interval, email);
   const preview = request && answer?.key === request.key ? answer : null;
   const key = request?.key;
 
   useEffect(() => {
     if (!key) return;
-    const [code = "", seatsText = "1", every = ""] = key.split("|");
+    const [code = "", seatsText = "1", every = "", buyer = ""] = key.split("|");
     const seats = Number(seatsText);
     const abort = new AbortController();
     const timer = setTimeout(() => {
@@ -84,6 +103,7 @@ export function BuyOptions(props: {
           ...(code ? { coupon_code: code } : {}),
           ...(props.perSeat ? { quantity: seats } : {}),
           ...(every ? { interval: every } : {}),
+          ...(buyer ? { buyer_email: buyer } : {}),
         }),
         signal: abort.signal,
       })
@@ -154,8 +174,21 @@ export function BuyOptions(props: {
           <dl className="space-y-1 rounded-lg bg-slate-50 px-3.5 py-3 text-slate-700">
             <div className="flex justify-between gap-3">
               <dt>{preview.quote.quantity > 1 ? `${preview.quote.quantity} seats` : "Price"}</dt>
-              <dd>{formatPrice(preview.quote.subtotal_cents, preview.quote.currency)}</dd>
+              {/* A prorated bundle's subtotal is already reduced: the full price shows here, the reduction below. */}
+              <dd>{formatPrice(preview.quote.subtotal_cents + (preview.quote.bundle?.reduction_cents ?? 0), preview.quote.currency)}</dd>
             </div>
+            {preview.quote.bundle && preview.quote.bundle.reduction_cents > 0 ? (
+              <div className="flex justify-between gap-3">
+                <dt>
+                  Already yours:{" "}
+                  {preview.quote.bundle.items
+                    .filter((i) => i.held)
+                    .map((i) => i.name)
+                    .join(", ")}
+                </dt>
+                <dd>−{formatPrice(preview.quote.bundle.reduction_cents, preview.quote.currency)}</dd>
+              </div>
+            ) : null}
             {preview.quote.discount_cents > 0 ? (
               <div className="flex justify-between gap-3">
                 <dt>Coupon {preview.quote.coupon_code}</dt>

@@ -32,6 +32,8 @@ const TAGS: Record<Tag, string> = {
   "API tokens": "A seller's API tokens: created, listed and revoked with the dashboard's session only.",
   Payouts: "A seller's payout account: where the money from their sales goes (Stripe Connect, or the test payout account).",
   Coupons: "A seller's discount codes.",
+  "Checkout links":
+    "A seller's named links that each sell one product with preset seats, coupon and billing interval, optionally expiring and limited in uses, with their visits, checkouts and sales; anyone reads a link's offer and opens its checkout.",
   Orders: "A seller's orders and their refunds.",
   Admin: "The operator's console: sellers, listings, orders, refunds and payment events (ADMIN_EMAILS only).",
   "Agentic Commerce":
@@ -42,6 +44,12 @@ const TAGS: Record<Tag, string> = {
     "Recurring sales: a subscription bills each month or year and its license follows it (renewed, past due, canceled, ended). Sellers list and cancel their products' subscriptions; buyers manage theirs on My licenses; in test mode the operator moves a subscription's clock.",
   Reviews:
     "Verified-purchase reviews: anyone reads a product's visible reviews; the holder of a bought, valid license writes or edits one (one per license); the seller replies once; the operator hides and unhides them.",
+  "Buy button":
+    "The sites of a seller's own that may show the buy button's checkout overlay: each origin is added, proven by a token the seller publishes at /.well-known/indie-license-market.txt, and only then named in the checkout pages' frame-ancestors.",
+  "Device authorization":
+    "Buying and activating from inside an app with no key to copy, in the manner of OAuth's device grant (RFC 8628): the app asks for a user code and polls with its device code; the buyer, in a browser, buys or picks a license they hold, and the app receives the license already activated on its machine.",
+  Upgrades:
+    "Upgrades and cross-grades: a seller offers buyers of one product (or edition) another at a set price per seat or for the difference, retiring the old license or letting them keep it; the buyer proves the license by its key or signed in, prices the upgrade and buys it through the same checkout as any sale.",
   Updates:
     "For licensed apps: the newest release a license is entitled to, license-gated downloads through short-lived signed URLs, and the feeds electron-updater, Sparkle and Tauri read.",
 };

@@ -7,6 +7,7 @@ import { AppError } from "../http/errors.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { absoluteUrl } from "../urls.ts";
 import { withholdOperatorLinks } from "../email/dev-mailbox.ts";
+import { readCookie } from "./cookies.ts";
 import { linkDigest } from "./link-binding.ts";
 import { isAdminEmail } from "./operators.ts";
 import { hashToken, newToken } from "./tokens.ts";
@@ -160,4 +161,14 @@ export async function sessionFromToken(token: string | undefined, kind: SessionK
 export async function endSession(token: string | undefined): Promise<void> {
   if (!token) return;
   await getDb().session.deleteMany({ where: { tokenHash: hashToken(token) } });
+}
+
+/**
+ * The address of the buyer signed in to My licenses on this request (its session cookie), or null. For public calls
+ * whose answer may depend on what that address holds (a bundle's prorated price): only the holder of the address
+ * learns it, never someone who merely types it.
+ */
+export async function signedInBuyerEmail(cookieHeader: string | null): Promise<string | null> {
+  const session = await sessionFromToken(readCookie(cookieHeader, SESSION_COOKIE.buyer), "buyer");
+  return session ? session.email.toLowerCase() : null;
 }

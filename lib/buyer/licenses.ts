@@ -37,10 +37,13 @@ export async function buyerLicenses(email: string) {
           refundedCents: true,
         },
       },
+      // A license a bundle's order issued: the bundle, under whose name My licenses lists its licenses together.
+      bundleOrder: { select: { id: true, product: { select: { id: true, name: true } } } },
     },
   });
-  return licenses.map(({ order, ...l }) => ({
+  return licenses.map(({ order, bundleOrder, ...l }) => ({
     ...l,
+    bundle: bundleOrder ? { orderId: bundleOrder.id, productId: bundleOrder.product.id, name: bundleOrder.product.name } : null,
     // What was paid, with its currency code; trials and complimentary licenses have no order.
     charges: order ? orderCharges(order) : null,
     active: licenseIsActive(l),

@@ -18,6 +18,8 @@ const BUY_ERRORS = {
   quantity_not_allowed: "This product is sold one license at a time, not by the seat.",
   interval_not_offered: "Choose one of the billing periods this subscription offers.",
   subscriptions_not_available: "Subscriptions cannot be bought on this deployment yet.",
+  bundle_item_unavailable: "A product this bundle includes cannot be sold right now, so the bundle cannot be bought. Please try again later.",
+  bundle_already_owned: "You already hold a license for every product in this bundle.",
   rate_limited: "Too many checkouts were opened or coupon codes tried from your network in the last minute. Please wait a moment and try again.",
 } as const satisfies Record<string, string>;
 
@@ -35,6 +37,8 @@ const OWN_CODES = new Set<string>([
   "quantity_not_allowed",
   "interval_not_offered",
   "subscriptions_not_available",
+  "bundle_item_unavailable",
+  "bundle_already_owned",
 ]);
 
 /** The code for a refusal of createCheckout. */

@@ -1,5 +1,6 @@
 import { getDb, type Db } from "../db.ts";
 import { releaseRedemption } from "../coupons/apply-coupon.ts";
+import { releaseLinkUse } from "../links/link-uses.ts";
 import { expireStripeSession } from "../payments/stripe-provider.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -13,9 +14,11 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export async function closeOrder(tx: Tx, orderId: string, to: "expired" | "failed" | "cancelled"): Promise<boolean> {
   const n = await tx.order.updateMany({ where: { id: orderId, status: "open" }, data: { status: to } });
   if (n.count === 0) return false;
-  const order = await tx.order.findUnique({ where: { id: orderId }, select: { couponId: true, subscriptionId: true } });
+  const order = await tx.order.findUnique({ where: { id: orderId }, select: { couponId: true, checkoutLinkId: true, subscriptionId: true } });
   // A subscription's renewal charge reserved nothing: its coupon was counted once, by the checkout that started it.
   if (order?.couponId && !order.subscriptionId) await releaseRedemption(tx, order.couponId);
+  // A checkout opened through a checkout link holds one of its uses, given back the same way.
+  if (order?.checkoutLinkId && !order.subscriptionId) await releaseLinkUse(tx, order.checkoutLinkId);
   return true;
 }
 
@@ -75,8 +78,18 @@ export async function expireClosedSessions(closed: ClosedCheckout[]): Promise<vo
  */
 export async function sweepExpiredCheckouts(couponIds: string[], now = new Date(), limit = 200): Promise<number> {
   if (couponIds.length === 0) return 0;
+  return sweep({ couponId: { in: couponIds } }, now, limit);
+}
+
+/** The same for the checkouts opened through some checkout links, which hold the links' uses. */
+export async function sweepExpiredLinkCheckouts(linkIds: string[], now = new Date(), limit = 200): Promise<number> {
+  if (linkIds.length === 0) return 0;
+  return sweep({ checkoutLinkId: { in: linkIds } }, now, limit);
+}
+
+async function sweep(of: { couponId: { in: string[] } } | { checkoutLinkId: { in: string[] } }, now: Date, limit: number): Promise<number> {
   const stale = await getDb().order.findMany({
-    where: { couponId: { in: couponIds }, status: "open", subscriptionId: null, expiresAt: { lte: now } },
+    where: { ...of, status: "open", subscriptionId: null, expiresAt: { lte: now } },
     select: { id: true },
     take: limit,
   });

@@ -1,12 +1,14 @@
 import { getDb } from "../db.ts";
+import { priceBundleSale } from "../bundles/bundle-sale.ts";
 import { exhausted, releaseRedemption, reserveRedemption } from "../coupons/apply-coupon.ts";
 import { payoutReady } from "../selling/publish-gate.ts";
 import { env } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { absoluteUrl, productIconPath } from "../urls.ts";
 import { paymentProvider } from "../payments/provider.ts";
-import { closeOrderNow, sweepExpiredCheckouts } from "./close-order.ts";
-import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout } from "./quote-checkout.ts";
+import { linkNotFound, linkRefusal, linkUsedUp, releaseLinkUse, reserveLinkUse } from "../links/link-uses.ts";
+import { closeOrderNow, sweepExpiredCheckouts, sweepExpiredLinkCheckouts } from "./close-order.ts";
+import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout, provenBuyer } from "./quote-checkout.ts";
 import type { CreateCheckoutRequest } from "./schemas.ts";
 import { newSessionId } from "./session-id.ts";
 
@@ -21,6 +23,28 @@ async function reserve(couponId: string, code: string, now: Date): Promise<void>
   if (await reserveRedemption(getDb(), couponId)) return;
   if ((await sweepExpiredCheckouts([couponId], now)) > 0 && (await reserveRedemption(getDb(), couponId))) return;
   throw exhausted(code);
+}
+
+/** An upgrade's checkout: the offer, the license it upgrades from, and its price for that license's seats. */
+export interface CheckoutUpgrade {
+  offerId: string;
+  fromLicenseId: string;
+  unitCents: number;
+  seats: number;
+}
+
+/**
+ * Takes one use of a checkout link for a new checkout, as reserve does a coupon's redemption: when none is left,
+ * checkouts through the link that expired unpaid are swept and it tries once more. A link turned off meanwhile is 404
+ * checkout_link_not_found, an expired one 410 checkout_link_expired, a used-up one 409 checkout_link_used_up.
+ */
+async function reserveLink(linkId: string, now: Date): Promise<void> {
+  if (await reserveLinkUse(getDb(), linkId, now)) return;
+  const link = await getDb().checkoutLink.findUnique({ where: { id: linkId }, select: { active: true, expiresAt: true } });
+  const refusal = link ? linkRefusal(link, now) : linkNotFound();
+  if (refusal) throw refusal;
+  if ((await sweepExpiredLinkCheckouts([linkId], now)) > 0 && (await reserveLinkUse(getDb(), linkId, now))) return;
+  throw linkUsedUp();
 }
 
 /**
@@ -89,18 +113,52 @@ async function renewable(product: BuyableProduct, key: string): Promise<{ licens
  * the coupon's redemption, records the order (amounts, the platform fee on what is paid, the seller's payout account,
  * the agent for attribution) and asks the payment provider for a hosted checkout. Only listed products can be bought.
  */
-export async function createCheckout(input: CreateCheckoutRequest, now = new Date()): Promise<{ url: string; session_id: string }> {
+export async function createCheckout(
+  input: CreateCheckoutRequest,
+  now = new Date(),
+  /** A checkout opened through a checkout link (lib/links): the order holds one of the link's uses and names it. */
+  via: {
+    checkoutLinkId?: string;
+    upgrade?: CheckoutUpgrade;
+    /**
+     * The buyer signed in on this request (signedInBuyerEmail): a bundle is prorated only when it is the checkout's
+     * own address, so typing someone's address never reveals, by the price, what they hold.
+     */
+    signedInBuyer?: string | null;
+  } = {},
+): Promise<{ url: string; session_id: string }> {
   const db = getDb();
   const product = await buyableProduct(input.product_id);
   const renewal = input.renew_license_key ? await renewable(product, input.renew_license_key) : null;
-  const priced = renewal
-    ? await priceCheckout(product, renewal.seats, input.coupon_code, now, undefined, renewal.unitCents)
-    : await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
+  // A bundle: every included product must still be sellable (409 bundle_item_unavailable, before anything is
+  // created), and its price is prorated for a buyer who already holds some of them (lib/bundles).
+  const bundle = product.isBundle ? await priceBundleSale(product, provenBuyer(input.buyer_email, via.signedInBuyer), now) : null;
+  // An upgrade (lib/upgrades) is priced by its offer, per seat of the license it upgrades from, without a coupon.
+  const upgrade = via.upgrade ?? null;
+  const priced = upgrade
+    ? await priceCheckout(product, upgrade.seats, undefined, now, undefined, upgrade.unitCents)
+    : renewal
+      ? await priceCheckout(product, renewal.seats, input.coupon_code, now, undefined, renewal.unitCents)
+      : await priceCheckout(
+          bundle ? { ...product, priceCents: bundle.unitCents } : product,
+          input.quantity ?? 1,
+          input.coupon_code,
+          now,
+          input.interval,
+        );
   const provider = paymentProvider();
   const payoutAccountId = await salePayoutAccount(product.developerId, provider.name);
 
   const coupon = priced.coupon;
-  if (coupon) await reserve(coupon.id, coupon.code, now);
+  const linkId = via.checkoutLinkId ?? null;
+  if (linkId) await reserveLink(linkId, now);
+  try {
+    if (coupon) await reserve(coupon.id, coupon.code, now);
+  } catch (error) {
+    // The link's use was taken for a checkout that is not opened after all.
+    if (linkId) await releaseLinkUse(db, linkId, true);
+    throw error;
+  }
   let order;
   try {
     order = await db.order.create({
@@ -115,11 +173,15 @@ export async function createCheckout(input: CreateCheckoutRequest, now = new Dat
           expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
         }),
         renewsLicenseId: renewal?.licenseId ?? null,
+        checkoutLinkId: linkId,
+        upgradeOfferId: upgrade?.offerId ?? null,
+        upgradeFromLicenseId: upgrade?.fromLicenseId ?? null,
       },
     });
   } catch (error) {
-    // No order holds the reservation: give it back here.
+    // No order holds the reservations: give them back here.
     if (coupon) await releaseRedemption(db, coupon.id);
+    if (linkId) await releaseLinkUse(db, linkId, true);
     throw error;
   }
 

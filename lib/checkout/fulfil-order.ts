@@ -2,8 +2,11 @@ import { releaseRedemption } from "../coupons/apply-coupon.ts";
 import type { Db } from "../db.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { licenseEmail } from "../email/templates.ts";
+import { bundleSaleRefusal } from "../bundles/bundle-sale.ts";
+import { issueBundleLicenses } from "../bundles/fulfil-bundle.ts";
 import { recordEntries, saleEntries } from "../ledger/ledger.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
+import { linkOrderPaid } from "../links/link-uses.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
@@ -11,6 +14,7 @@ import { AppError } from "../http/errors.ts";
 import { applyPlanChange, applyRenewal, renewUpdates, startSubscription, type StripeSubscriptionFacts } from "../subscriptions/lifecycle.ts";
 import { addMonths, UPDATES_PLAN_MONTHS, type Interval } from "../subscriptions/plans.ts";
 import { orderPayload } from "../seller-webhooks/payloads.ts";
+import { completeUpgrade, upgradeSaleRefusal } from "../upgrades/apply-upgrade.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
 
@@ -35,6 +39,8 @@ interface Fulfilment {
    * the money back (applyPaymentEvent refunds it; an ACP completion aborts its payment).
    */
   refused?: SaleRefusal;
+  /** An upgrade retired the license it upgraded from: the caller drops its key from the license cache after the commit. */
+  retiredLicenseKey?: string;
 }
 
 /**
@@ -69,13 +75,22 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   // A charge of a running subscription outside its periods (Stripe's invoice of a plan change) is a sale in the
   // ledger and nothing more: the subscription and its license already exist.
   const adjustment = subscriptionId !== null && renewal === null ? subscriptionId : null;
-  const refused = renewal || adjustment !== null ? null : saleRefusal(order.product);
+  // A bundle sells whole or not at all: an included product that may no longer be sold refuses the payment too; an
+  // upgrade whose source license was already upgraded by another payment (two checkouts opened at once) is refused.
+  const refused =
+    renewal || adjustment !== null
+      ? null
+      : (saleRefusal(order.product) ??
+        (order.product.isBundle ? await bundleSaleRefusal(tx, order.productId) : null) ??
+        (order.upgradeFromLicenseId ? await upgradeSaleRefusal(tx, { id: order.id, upgradeFromLicenseId: order.upgradeFromLicenseId }) : null));
   if (refused) {
     // Not a sale that stands: an open checkout's redemption goes back as closing it would; a closed one's stays back.
     if (fromOpen.count > 0 && order.couponId) await releaseRedemption(tx, order.couponId);
   } else if (fromOpen.count === 0 && order.couponId) {
     await tx.coupon.updateMany({ where: { id: order.couponId }, data: { redemptions: { increment: 1 } } });
   }
+  // A checkout link's use is kept, taken again or given back as the coupon's redemption is, and a sale counted.
+  if (order.checkoutLinkId) await linkOrderPaid(tx, order.checkoutLinkId, { wasOpen: fromOpen.count > 0, refused: refused !== null });
   // The money came in either way: the ledger records the sale, and a refused one's refund against it.
   await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
   await emitSellerEvent(tx, order.product.developerId, "order.paid", { order: orderPayload(order) }, order.id, paidAt);
@@ -116,6 +131,12 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     return key ? { fulfilled: true, licenseKey: key } : { fulfilled: true };
   }
   const actor = { type: "payment" as const, name: order.provider };
+  if (order.product.isBundle) {
+    // A bundle's order issues one license per included product (lib/bundles), and none of the bundle product itself.
+    const keys = await issueBundleLicenses(tx, order, paidAt, actor);
+    await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
+    return { fulfilled: true, ...(keys[0] ? { licenseKey: keys[0] } : {}) };
+  }
   // A subscription checkout starts the subscription, whose license follows it; anything else is licensed for good.
   const license = order.interval
     ? await startSubscription(tx, order, paidAt, actor, paid.subscription ?? null).then(({ licenseKey }) =>
@@ -136,6 +157,10 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   if (order.product.pricingModel === "updates_plan") {
     await tx.license.update({ where: { id: license.id }, data: { updatesUntil: addMonths(paidAt, UPDATES_PLAN_MONTHS) } });
   }
+  // An upgrade: the license it upgrades from is retired or kept as its offer says, and both licenses' logs tell it.
+  const upgrade = order.upgradeFromLicenseId
+    ? await completeUpgrade(tx, { ...order, upgradeFromLicenseId: order.upgradeFromLicenseId }, license.id, paidAt, actor)
+    : null;
   await tx.product.update({ where: { id: order.productId }, data: { salesCount: { increment: 1 } } });
   const mail = licenseEmail({
     buyerEmail: order.buyerEmail,
@@ -153,5 +178,5 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     charges: orderCharges(order),
   });
   await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "license", dedupeKey: `license:${order.id}` });
-  return { fulfilled: true, licenseKey: license.key };
+  return { fulfilled: true, licenseKey: license.key, ...(upgrade?.retiredKey ? { retiredLicenseKey: upgrade.retiredKey } : {}) };
 }

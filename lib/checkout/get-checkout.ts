@@ -30,6 +30,11 @@ async function loadOrder(sessionId: string) {
         },
       },
       license: { select: { id: true, key: true, maxMachines: true, buyerEmail: true } },
+      // A bundle's order has no license of its own: one per included product (lib/bundles).
+      bundleLicenses: {
+        select: { id: true, key: true, maxMachines: true, product: { select: { id: true, name: true, pluginId: true } } },
+        orderBy: { id: "asc" },
+      },
     },
   });
   if (!order) throw notFound("checkout_session", "No checkout session has this id.");
@@ -78,6 +83,17 @@ export async function getCheckoutStatus(sessionId: string, now = Date.now()): Pr
         }
       : null,
     success_page: absoluteUrl(`/checkout/${order.id}/success`),
+    ...(order.bundleLicenses.length > 0
+      ? {
+          bundle_licenses: order.bundleLicenses.map((l) => ({
+            product_id: l.product.id,
+            license_key: l.key,
+            plugin_id: l.product.pluginId,
+            max_machines: l.maxMachines,
+            receipt_url: absoluteUrl(`/api/receipt?key=${l.key}`),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -129,13 +145,24 @@ export async function getCheckoutView(sessionId: string, now = Date.now()) {
       maxMachines: order.product.maxMachines,
     },
     license: license ? { key: license.key, maxMachines: license.maxMachines } : null,
+    /** A bundle's order: the license of each included product it issued. */
+    bundleLicenses: order.bundleLicenses.map((l) => ({
+      key: l.key,
+      maxMachines: l.maxMachines,
+      productId: l.product.id,
+      productName: l.product.name,
+    })),
     plan,
     /**
      * Paid but never licensed, its payment refunded whole (reserved or done): it arrived for a product that could no
      * longer be sold (lib/checkout/fulfil-order.ts). No key will come.
      */
     refusedAndRefunded:
-      order.status === "paid" && !order.license && order.refundedCents > 0 && order.refundedCents >= order.amountCents + (order.taxCents ?? 0),
+      order.status === "paid" &&
+      !order.license &&
+      order.bundleLicenses.length === 0 &&
+      order.refundedCents > 0 &&
+      order.refundedCents >= order.amountCents + (order.taxCents ?? 0),
     emailStatus: license ? await emailStatus(order.id) : null,
   };
 }

@@ -1,4 +1,5 @@
 import { getDb } from "../db.ts";
+import { bundleQuote, priceBundleSale } from "../bundles/bundle-sale.ts";
 import { assertAboveMinimum, atLimit, discountFor, exhausted, findUsableCoupon } from "../coupons/apply-coupon.ts";
 import type { Coupon } from "../generated/sqlite/client.ts";
 import { env } from "../env.ts";
@@ -7,26 +8,14 @@ import { platformFeeCents } from "../pricing.ts";
 import { paymentMode } from "../payments/provider.ts";
 import { checkoutPrice, type Interval } from "../subscriptions/plans.ts";
 import { sweepExpiredCheckouts } from "./close-order.ts";
+import { saleRefusal } from "./sale-refusal.ts";
 import type { CheckoutQuote, CheckoutQuoteRequest } from "./schemas.ts";
 
 /** Seat models sold by the seat: the buyer chooses how many. */
 export const SEAT_PRICED: ReadonlySet<string> = new Set(["per-seat", "per-user"]);
 
-/** Why a product may not be sold now; each code also names the refund of a payment that arrives for it anyway. */
-export type SaleRefusal = "product_removed" | "seller_suspended" | "product_unlisted";
-
-/**
- * The one rule for "may this product be sold now", or why not: only a listed ("active") product of a seller who is
- * not suspended. Checked when a checkout opens or is priced (buyableProduct: the Buy form, the checkout API, ACP)
- * and again when its payment arrives (fulfilOrder), so a checkout opened before a suspension or a removal never
- * turns into a license.
- */
-export function saleRefusal(product: { status: string; developer: { suspendedAt: Date | null } }): SaleRefusal | null {
-  if (product.status === "removed") return "product_removed";
-  if (product.status === "suspended" || product.developer.suspendedAt !== null) return "seller_suspended";
-  if (product.status !== "active") return "product_unlisted";
-  return null;
-}
+// The one rule for "may this product be sold now" lives in its own file, so the bundles domain can read it too.
+export { saleRefusal, type SaleRefusal } from "./sale-refusal.ts";
 
 /** A listed product with what pricing a purchase needs. */
 export async function buyableProduct(productId: string) {
@@ -48,6 +37,8 @@ export async function buyableProduct(productId: string) {
       pluginId: true,
       maxMachines: true,
       seatModel: true,
+      isBundle: true,
+      bundleProrate: true,
       status: true,
       developer: { select: { suspendedAt: true } },
     },
@@ -121,10 +112,26 @@ export async function priceCheckout(
   };
 }
 
+/**
+ * The checkout's address when the buyer signed in on the request is its holder, else null: a bundle is prorated only
+ * for it, so the price never tells someone who merely typed an address what that address holds.
+ */
+export function provenBuyer(buyerEmail: string | undefined, signedIn: string | null | undefined): string | null {
+  return buyerEmail && signedIn && buyerEmail.trim().toLowerCase() === signedIn ? signedIn : null;
+}
+
 /** What a purchase would cost, without opening a checkout or reserving the coupon: for the Buy form and for agents. */
-export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date()): Promise<CheckoutQuote> {
+export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date(), signedInBuyer: string | null = null): Promise<CheckoutQuote> {
   const product = await buyableProduct(input.product_id);
-  const p = await priceCheckout(product, input.quantity ?? 1, input.coupon_code, now, input.interval);
+  // A bundle is priced as the checkout prices it: its items checked, prorated for a buyer who holds some of them.
+  const bundle = product.isBundle ? await priceBundleSale(product, provenBuyer(input.buyer_email, signedInBuyer), now) : null;
+  const p = await priceCheckout(
+    bundle ? { ...product, priceCents: bundle.unitCents } : product,
+    input.quantity ?? 1,
+    input.coupon_code,
+    now,
+    input.interval,
+  );
   return {
     product_id: product.id,
     currency: product.currency,
@@ -139,5 +146,6 @@ export async function quoteCheckout(input: CheckoutQuoteRequest, now = new Date(
     tax: paymentMode().provider === "stripe" && env().STRIPE_TAX === "on" ? "calculated_at_checkout" : "not_calculated",
     interval: p.interval,
     trial_days: p.trialDays,
+    ...(bundle ? { bundle: bundleQuote(bundle, p.quantity) } : {}),
   };
 }

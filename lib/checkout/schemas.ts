@@ -4,6 +4,7 @@ import { couponCodeSchema } from "../coupons/schemas.ts";
 import { productIdSchema } from "../marketplace/schemas.ts";
 import { INTERVALS } from "../subscriptions/plans.ts";
 import { licenseKeySchema } from "../licensing/schemas.ts";
+import { bundleQuoteSchema } from "../bundles/schemas.ts";
 
 const ORDER_STATUSES = ["open", "paid", "expired", "cancelled", "failed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -51,6 +52,11 @@ export const checkoutQuoteRequestSchema = z.object({
   coupon_code: couponFieldSchema.optional(),
   quantity: quantitySchema.optional(),
   interval: intervalSchema.optional(),
+  buyer_email: emailSchema
+    .optional()
+    .describe(
+      "A bundle that prorates: the buyer, whose active licenses of included products lower the price (as the checkout with this address would). Counted only when the request carries that buyer's My licenses session: an address alone never reveals what it holds",
+    ),
 });
 export type CheckoutQuoteRequest = z.infer<typeof checkoutQuoteRequestSchema>;
 
@@ -68,6 +74,7 @@ export const checkoutQuoteSchema = z.object({
   tax: z.enum(["calculated_at_checkout", "not_calculated"]).describe("Whether the payment provider adds tax on top at checkout"),
   interval: z.enum(INTERVALS).nullable().describe("A subscription: amount_cents is charged each month or year; null: charged once"),
   trial_days: z.int().describe("A subscription's free days before its first charge (amount_cents is then charged at their end); 0: none"),
+  bundle: bundleQuoteSchema.optional(),
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 
@@ -111,5 +118,17 @@ export const checkoutStatusSchema = z.object({
     .nullable()
     .describe("Present once the order is paid"),
   success_page: z.url(),
+  bundle_licenses: z
+    .array(
+      z.object({
+        product_id: z.string(),
+        license_key: z.string(),
+        plugin_id: z.string(),
+        max_machines: z.int().describe("The included product's max_machines × quantity"),
+        receipt_url: z.url(),
+      }),
+    )
+    .optional()
+    .describe("A bundle, once paid: one license per included product (license stays null), all e-mailed to buyer_email together"),
 });
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;

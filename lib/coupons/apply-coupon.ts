@@ -11,7 +11,7 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * not bring a purchase below 0.50 of its currency.
  */
 const MINIMUM_CHARGE_MINOR: Readonly<Record<string, number>> = { usd: 50, eur: 50, gbp: 50 };
-const minimumCharge = (currency: string): number => MINIMUM_CHARGE_MINOR[currency.toLowerCase()] ?? 50;
+export const minimumCharge = (currency: string): number => MINIMUM_CHARGE_MINOR[currency.toLowerCase()] ?? 50;
 
 /** The product fields a coupon is checked against. */
 export interface CouponTarget {

@@ -170,7 +170,7 @@ function ownLink(url: string, fallback: string): string {
  * What the buyer paid, one row per line: quantity × unit price, subtotal, the coupon's discount, tax ("not
  * calculated" when none was) and the total, or the one amount when the charges are not known (a gift, older mail).
  */
-function chargeRows(d: LicenseEmailData, gift: boolean): [string, string][] {
+function chargeRows(d: Pick<LicenseEmailData, "charges" | "amountDisplay">, gift: boolean): [string, string][] {
   const c = d.charges;
   if (gift || !c) return [[gift ? "Price" : "Price paid", d.amountDisplay]];
   return [
@@ -507,4 +507,87 @@ export function webhookDisabledEmail(d: WebhookDisabledEmailData): RenderedEmail
     "",
   ].join("\n");
   return { subject, html: layout({ title: subject, preheader: why, body, footer }), text };
+}
+
+export interface BundleLicenseEmailData {
+  buyerEmail: string;
+  bundleName: string;
+  developerName: string;
+  orderId: string;
+  charges: OrderCharges;
+  /** One license per included product the order issued, in the bundle's order. */
+  licenses: Array<{ productName: string; licenseKey: string; maxMachines: number; downloadUrl: string; productPageUrl: string }>;
+  /** Included products the buyer already held, so no new license was issued for them (a prorated price). */
+  alreadyHeld: string[];
+}
+
+/**
+ * After a bundle's purchase: one message listing every license the order issued (a key, its machines and its
+ * download per included product), with the charges once, so the buyer gets all keys together.
+ */
+export function bundleLicenseEmail(d: BundleLicenseEmailData): RenderedEmail {
+  const licensesUrl = absoluteUrl("/licenses");
+  const subject = oneLine(`Your license keys for ${d.bundleName}`);
+  const count = `${d.licenses.length} license${d.licenses.length === 1 ? "" : "s"}`;
+  const held = d.alreadyHeld.length
+    ? `You already held ${d.alreadyHeld.join(", ")}, so no new license was issued for ${d.alreadyHeld.length === 1 ? "it" : "them"}.`
+    : "";
+  const body = [
+    `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Thanks for buying ${escapeHtml(d.bundleName)}</h1>`,
+    p(
+      `The bundle ${escapeHtml(d.bundleName)} by ${escapeHtml(d.developerName)} gives you ${count}, one per product. Each key activates its own product:`,
+      `color:${MUTED};`,
+    ),
+    ...d.licenses.map((l) =>
+      [
+        h2(l.productName),
+        `<div style="margin:0 0 8px 0;background-color:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:12px;font-family:${MONO};font-size:17px;line-height:26px;font-weight:700;letter-spacing:1px;color:${INK};text-align:center;">${escapeHtml(l.licenseKey)}</div>`,
+        p(
+          `Up to ${escapeHtml(machines(l.maxMachines))} at a time · ${a(ownLink(l.downloadUrl, licensesUrl), "Download")} · ${a(l.productPageUrl, "Product page")}`,
+          "font-size:14px;",
+        ),
+      ].join("\n"),
+    ),
+    held ? p(escapeHtml(held), `color:${MUTED};`) : "",
+    h2("Payment"),
+    detailRows([
+      [`Bundle`, `${d.bundleName} by ${d.developerName}`],
+      ...chargeRows({ charges: d.charges, amountDisplay: d.charges.total }, false),
+      ["Licensed to", d.buyerEmail],
+    ]),
+    p(`Keep this e-mail. All your licenses, their machines and receipts are on ${a(licensesUrl, "My licenses")}.`, "margin:0;"),
+  ]
+    .filter(Boolean)
+    .join("\n");
+  const footer = [
+    `Order ${escapeHtml(d.orderId)} — quote the order number if you contact support.`,
+    `<br>You received this e-mail because ${escapeHtml(d.buyerEmail)} bought a bundle on ${escapeHtml(SITE_NAME)}.`,
+  ].join("");
+  const text = [
+    `Thanks for buying ${d.bundleName}`,
+    "",
+    `The bundle ${d.bundleName} by ${d.developerName} gives you ${count}, one per product. Each key activates its own product:`,
+    ...d.licenses.flatMap((l) => [
+      "",
+      l.productName.toUpperCase(),
+      `    ${l.licenseKey}`,
+      `Up to ${machines(l.maxMachines)} at a time. Download: ${ownLink(l.downloadUrl, licensesUrl)}`,
+      `Product page: ${href(l.productPageUrl)}`,
+    ]),
+    ...(held ? ["", held] : []),
+    "",
+    "PAYMENT",
+    `Bundle:       ${d.bundleName} by ${d.developerName}`,
+    ...chargeRows({ charges: d.charges, amountDisplay: d.charges.total }, false).map(([label, value]) => `${`${label}:`.padEnd(13)} ${value}`),
+    `Licensed to:  ${d.buyerEmail}`,
+    "",
+    `All your licenses, their machines and receipts are on My licenses: ${licensesUrl}`,
+    "",
+    "-- ",
+    `Order ${d.orderId}. Quote the order number if you contact support.`,
+    `You received this e-mail because ${d.buyerEmail} bought a bundle on ${SITE_NAME}.`,
+    "",
+  ].join("\n");
+  const preheader = `Your ${count} from ${d.bundleName}, with downloads.`;
+  return { subject, html: layout({ title: subject, preheader, body, footer }), text };
 }

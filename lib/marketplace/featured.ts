@@ -1,5 +1,6 @@
 import { getDb } from "../db.ts";
 import { latestReleases } from "../releases/read.ts";
+import { bundleContents } from "../bundles/read-bundles.ts";
 import { listProducts } from "./list-products.ts";
 import { cachedRead } from "../cache/read-cache.ts";
 import { productSelect, type ProductRow } from "./serialize.ts";
@@ -42,7 +43,10 @@ async function queryRows(): Promise<HomeRows> {
     }),
   ]);
   // One query for the latest versions of both rows read here (the listing brings its own).
-  const latest = await latestReleases([...featured, ...topRated].map((p) => p.id));
-  const withVersion = (rows: ProductRow[]) => rows.map((r) => ({ ...r, latestVersion: latest.get(r.id) ?? null }));
+  const [latest, bundles] = await Promise.all([
+    latestReleases([...featured, ...topRated].map((p) => p.id)),
+    bundleContents([...featured, ...topRated]),
+  ]);
+  const withVersion = (rows: ProductRow[]) => rows.map((r) => ({ ...r, latestVersion: latest.get(r.id) ?? null, bundleItems: bundles.get(r.id) }));
   return { featured: withVersion(featured), newest: newest.rows, topRated: withVersion(topRated) };
 }

@@ -1,6 +1,7 @@
 import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { latestReleases } from "../releases/read.ts";
+import { bundleContents } from "../bundles/read-bundles.ts";
 import { toProductDetails } from "./serialize.ts";
 import type { ProductDetails } from "./schemas.ts";
 import { productSelect } from "./serialize.ts";
@@ -20,9 +21,10 @@ export async function getProduct(id: string): Promise<ProductDetails> {
     },
   });
   if (!row) throw notFound("product", `No listed product has the id "${id}".`);
-  const [count, latest] = await Promise.all([
+  const [count, latest, bundles] = await Promise.all([
     db.product.count({ where: { developerId: row.developer.id, status: "active" } }),
     latestReleases([row.id]),
+    bundleContents([row]),
   ]);
-  return toProductDetails({ ...row, latestVersion: latest.get(row.id) ?? null }, count);
+  return toProductDetails({ ...row, latestVersion: latest.get(row.id) ?? null, bundleItems: bundles.get(row.id) }, count);
 }

@@ -6,6 +6,7 @@ import { compileSearch, type CompiledSearch } from "./search.ts";
 import { productSelect, type ProductRow } from "./serialize.ts";
 import { cachedRead } from "../cache/read-cache.ts";
 import { latestReleases } from "../releases/read.ts";
+import { bundleContents } from "../bundles/read-bundles.ts";
 
 export interface ListProductsInput {
   category?: Category;
@@ -72,10 +73,13 @@ export function listProducts(input: ListProductsInput): Promise<ProductPage> {
 
 async function queryProducts(input: ListProductsInput & { sort: ProductSort }): Promise<ProductPage> {
   const { rows, total } = input.search?.trim() ? await searchPage(input, await compileSearch(input.search)) : await browsePage(input);
-  // One query for the whole page's latest versions, not one per product.
-  const latest = rows.length > 0 ? await latestReleases(rows.map((r) => r.id)) : new Map<string, never>();
+  // One query for the whole page's latest versions, not one per product; the bundles' items likewise.
+  const [latest, bundles] = await Promise.all([
+    rows.length > 0 ? latestReleases(rows.map((r) => r.id)) : new Map<string, never>(),
+    bundleContents(rows),
+  ]);
   return {
-    rows: rows.map((r) => ({ ...r, latestVersion: latest.get(r.id) ?? null })),
+    rows: rows.map((r) => ({ ...r, latestVersion: latest.get(r.id) ?? null, bundleItems: bundles.get(r.id) })),
     total,
     page: input.page,
     limit: input.limit,

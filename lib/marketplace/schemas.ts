@@ -140,6 +140,20 @@ const listingProductSchema = z.object({
     })
     .nullable()
     .describe('For an "updates_plan" product: the license is perpetual and gets the releases published while its plan is paid; null otherwise'),
+  bundle: z
+    .object({
+      items: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          max_machines: z.int().describe("Machines its license allows per seat bought"),
+          product_page: uri,
+        }),
+      ),
+      prorate: z.boolean().describe("A buyer who already holds licenses of some items pays less and gets licenses only for the others"),
+    })
+    .optional()
+    .describe("Present when the product is a bundle: buying it issues one license per included product, each with its own machines"),
 });
 export type ListingProduct = z.infer<typeof listingProductSchema>;
 
@@ -190,7 +204,7 @@ export const categoriesResponseSchema = z.object({
   categories: z.array(z.object({ category: categorySchema, count: z.int() })),
 });
 
-/** A product as the capability catalog (GET /api/catalog) describes it: exactly the spec's fields. */
+/** A product as the capability catalog (GET /api/catalog) describes it: exactly the spec's fields, and a bundle's items when it is one. */
 export const catalogProductSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -215,6 +229,7 @@ export const catalogProductSchema = z.object({
   checkout_url: uri,
   product_page: uri,
   latest_version: latestVersionSchema,
+  bundle: listingProductSchema.shape.bundle,
 });
 export type CatalogProduct = z.infer<typeof catalogProductSchema>;
 

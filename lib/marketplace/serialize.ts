@@ -1,6 +1,7 @@
 import { formatPrice, PRICING } from "../pricing.ts";
 import { isRecurring, offeredIntervals, UPDATES_PLAN_MONTHS } from "../subscriptions/plans.ts";
 import { roundAverage } from "../reviews/rating.ts";
+import type { BundleContent } from "../bundles/read-bundles.ts";
 import { absoluteUrl, paths, productIconPath, productImagePaths } from "../urls.ts";
 import type { Category, Platform, SeatModel } from "./constants.ts";
 import { UPDATE_POLICIES } from "../releases/platforms.ts";
@@ -43,6 +44,10 @@ export interface ProductRow {
   developer: { id: string; name: string };
   /** Attached by the readers that list products (one query for the whole page); absent means none. */
   latestVersion?: LatestVersion | null;
+  /** A bundle (lib/bundles); its included products are attached by the readers, as the latest version is. */
+  isBundle: boolean;
+  bundleProrate: boolean;
+  bundleItems?: BundleContent[];
   /** Kept by lib/reviews from the visible reviews. */
   ratingCount: number;
   ratingAverage: number;
@@ -79,6 +84,8 @@ export const productSelect = {
   createdAt: true,
   ratingCount: true,
   ratingAverage: true,
+  isBundle: true,
+  bundleProrate: true,
   developer: { select: { id: true, name: true } },
 } as const;
 
@@ -122,6 +129,19 @@ export function toListingProduct(p: ProductRow): ListingProduct {
       p.pricingModel === "updates_plan" && p.renewalPriceCents !== null
         ? { months: UPDATES_PLAN_MONTHS, renewal_price_cents: p.renewalPriceCents }
         : null,
+    ...(p.isBundle && p.bundleItems
+      ? {
+          bundle: {
+            items: p.bundleItems.map((i) => ({
+              id: i.id,
+              name: i.name,
+              max_machines: i.maxMachines,
+              product_page: absoluteUrl(paths.product(i.id)),
+            })),
+            prorate: p.bundleProrate,
+          },
+        }
+      : {}),
   };
 }
 
@@ -176,6 +196,7 @@ export function toCatalogProduct(p: ProductRow): CatalogProduct {
     checkout_url: l.checkout_url,
     product_page: l.product_page,
     latest_version: l.latest_version,
+    ...(l.bundle ? { bundle: l.bundle } : {}),
   };
 }
 

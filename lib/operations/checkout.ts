@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { signedInBuyerEmail } from "../auth/sign-in.ts";
 import { webhookAckSchema } from "../api/doc-schemas.ts";
 import { createCheckout } from "../checkout/create-checkout.ts";
 import { getCheckoutStatus } from "../checkout/get-checkout.ts";
@@ -57,6 +58,13 @@ function statusText(s: CheckoutStatus): string {
       `Next: activate_license on each machine; get_receipt for a signed receipt.`,
     ].join("\n");
   }
+  if (s.status === "paid" && s.bundle_licenses?.length) {
+    return [
+      `Checkout ${s.session_id} for the bundle ${s.product_name} is paid (${s.paid_at ?? "time unknown"}), ${amount} before tax; one license per included product, e-mailed to ${s.buyer_email}:`,
+      ...s.bundle_licenses.map((l) => `- ${l.license_key} (plugin_id ${l.plugin_id}, up to ${l.max_machines} machine(s))`),
+      `Next: activate_license with each key on its own product's machines.`,
+    ].join("\n");
+  }
   if (s.status === "paid") return `Checkout ${s.session_id} for ${s.product_name} is paid; its license is being issued. Ask again in a few seconds.`;
   if (s.status === "open") {
     return s.url
@@ -83,7 +91,7 @@ export const CHECKOUT = [
     errors: [404, 409, 429, 502, 503],
     handler: async (b, c) => {
       spendCouponTries(b.coupon_code ? [b.coupon_code] : [], [couponTryScope(c)]);
-      const session = await createCheckout(b);
+      const session = await createCheckout(b, undefined, { signedInBuyer: await signedInBuyerEmail(c.headers.get("cookie")) });
       const status = await getCheckoutStatus(session.session_id);
       return {
         ...session,
@@ -124,9 +132,9 @@ export const CHECKOUT = [
     output: checkoutQuoteSchema,
     limits: (_b, c) => [[RULES.checkout, c.client]],
     errors: [404, 409, 429],
-    handler: (b, c) => {
+    handler: async (b, c) => {
       spendCouponTries(b.coupon_code ? [b.coupon_code] : [], [couponTryScope(c)]);
-      return quoteCheckout(b);
+      return quoteCheckout(b, undefined, await signedInBuyerEmail(c.headers.get("cookie")));
     },
   }),
   operation({

@@ -39,7 +39,11 @@ export type Tag =
   | "API tokens"
   | "Sign-in"
   | "Reviews"
-  | "Subscriptions";
+  | "Subscriptions"
+  | "Checkout links"
+  | "Buy button"
+  | "Device authorization"
+  | "Upgrades";
 
 /** What the caller is, as the transport established it. */
 export interface CallContext {

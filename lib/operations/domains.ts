@@ -2,12 +2,16 @@ import { ACP } from "./acp.ts";
 import { ACP_PAYMENTS } from "./acp-payments.ts";
 import { ADMIN } from "./admin.ts";
 import { AGENT_PLATFORMS } from "./agent-platforms.ts";
+import { BUNDLES } from "./bundles.ts";
 import { BUYER } from "./buyer.ts";
 import { CHECKOUT } from "./checkout.ts";
+import { CHECKOUT_LINKS } from "./checkout-links.ts";
 import { COUPONS } from "./coupons.ts";
 import type { Operation } from "./define.ts";
 import { withDefaults } from "./guarantees.ts";
 import { DEVTOOLS } from "./devtools.ts";
+import { DEVICE } from "./device.ts";
+import { EMBED } from "./embed.ts";
 import { LICENSING } from "./licensing.ts";
 import { MARKETPLACE } from "./marketplace.ts";
 import { PAYOUTS } from "./payouts.ts";
@@ -24,6 +28,7 @@ import { SERVICE } from "./service.ts";
 import { SESSIONS } from "./sessions.ts";
 import { SUBSCRIPTIONS } from "./subscriptions.ts";
 import { UPDATES } from "./updates.ts";
+import { UPGRADES } from "./upgrades.ts";
 
 /**
  * Every operation of the product's domains, each declared once in its domain's file: all of the registry but the
@@ -38,6 +43,7 @@ export function domainOperations(): Operation[] {
     ...SERVICE,
     ...MARKETPLACE,
     ...LICENSING,
+    ...DEVICE,
     ...RECEIPTS,
     ...CHECKOUT,
     ...ACP,
@@ -46,13 +52,17 @@ export function domainOperations(): Operation[] {
     ...SELLER_TOKENS,
     ...SELLER_LICENSES,
     ...SELLER_WEBHOOKS,
+    ...EMBED,
     ...SELLER_AGENTS,
     ...RELEASES,
     ...UPDATES,
     ...PAYOUTS,
     ...COUPONS,
+    ...BUNDLES,
+    ...CHECKOUT_LINKS,
     ...REFUNDS,
     ...SUBSCRIPTIONS,
+    ...UPGRADES,
     ...REVIEWS,
     ...SESSIONS,
     ...BUYER,

@@ -153,7 +153,7 @@ export const SELLER_LICENSES: Operation[] = [
     id: "reinstateLicense",
     summary: "Reinstate a license",
     description:
-      "Undoes your revocation: the key works again on its machines. A license ended by the payment side (refunded, disputed, dispute lost) cannot be reinstated: 409 `license_revoked_by_payment`. Reinstating an active license changes nothing.",
+      "Undoes your revocation: the key works again on its machines. A license ended by the payment side (refunded, disputed, dispute lost) cannot be reinstated: 409 `license_revoked_by_payment`; one an upgrade retired comes back only if the upgrade is refunded: 409 `license_upgraded`. Reinstating an active license changes nothing.",
     tag: "Licenses",
     auth: "seller",
     sellerScope: "licenses",

@@ -1,4 +1,5 @@
 import { kickOutbox } from "../email/deliver-emails.ts";
+import { licenseCache } from "../licensing/license-state.ts";
 import { closeOrder } from "../checkout/close-order.ts";
 import { fulfilOrder, type PaidFacts } from "../checkout/fulfil-order.ts";
 import type { SaleRefusal } from "../checkout/quote-checkout.ts";
@@ -73,6 +74,8 @@ const REFUSED_SALE: Record<SaleRefusal, string> = {
   seller_suspended: "seller_suspended: the marketplace suspended this seller before your payment arrived, so no license was issued",
   product_removed: "product_removed: the marketplace removed this listing before your payment arrived, so no license was issued",
   product_unlisted: "product_unlisted: the seller stopped selling this product before your payment arrived, so no license was issued",
+  upgrade_source_unavailable:
+    "upgrade_source_unavailable: the license this upgrade was from had already been upgraded (or was no longer in force) when your payment arrived, so no second license was issued",
 };
 
 /**
@@ -92,7 +95,7 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
     return { duplicate: false, applied: false, fulfilled: false, reason: "test_mode_off" };
   }
   const not = (reason: string) => ({ applied: false, fulfilled: false, reason, outcome: reason });
-  type Effect = { applied: boolean; fulfilled: boolean; reason?: string; outcome: string; refundId?: string };
+  type Effect = { applied: boolean; fulfilled: boolean; reason?: string; outcome: string; refundId?: string; retiredLicenseKey?: string };
   const result = await applyOnce(
     { id: event.id, provider: event.provider, type: event.type, orderId: event.orderId },
     async (tx): Promise<Effect> => {
@@ -121,7 +124,12 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
               outcome: `not fulfilled (${f.refused}): refund ${refund.amountCents} ${order.currency}`,
             };
           }
-          return { applied: true, fulfilled: f.fulfilled, outcome: f.fulfilled ? "fulfilled" : "already paid" };
+          return {
+            applied: true,
+            fulfilled: f.fulfilled,
+            outcome: f.fulfilled ? "fulfilled" : "already paid",
+            ...(f.retiredLicenseKey ? { retiredLicenseKey: f.retiredLicenseKey } : {}),
+          };
         }
         case "failed":
         case "expired": {
@@ -143,6 +151,8 @@ export async function applyPaymentEvent(event: PaymentEvent, now = new Date()): 
   if (result.duplicate) return { duplicate: true, applied: false, fulfilled: false };
   // The refused payment goes back now its order and reservation have committed (never throws; kicks the outboxes).
   if (result.refundId) await refundReserved(result.refundId);
+  // A license an upgrade retired must not keep answering "valid" from the cache.
+  if (result.retiredLicenseKey) licenseCache().invalidate(result.retiredLicenseKey);
   if (result.fulfilled || result.outcome === "past_due") {
     kickOutbox();
     kickWebhooks(); // order.paid and license.created to the seller's endpoints

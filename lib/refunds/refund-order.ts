@@ -203,6 +203,7 @@ async function failRefund(id: string, orderId: string, amount: number): Promise<
 async function settleNow(id: string, providerRefundId: string | null) {
   const settled = await getDb().$transaction((tx) => settleRefund(tx, id, providerRefundId), { maxWait: 10_000, timeout: 20_000 });
   if (settled.licenseKey) licenseCache().invalidate(settled.licenseKey);
+  for (const key of settled.bundleKeys) licenseCache().invalidate(key);
   kickOutbox();
   kickWebhooks();
   return settled;

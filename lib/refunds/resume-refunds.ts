@@ -42,6 +42,7 @@ export async function resumeAbandonedRefunds(now = new Date()): Promise<{ settle
       const providerRefundId = found.id;
       const r = await db.$transaction((tx) => settleRefund(tx, refund.id, providerRefundId), { maxWait: 10_000, timeout: 20_000 });
       if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
+      for (const key of r.bundleKeys) licenseCache().invalidate(key);
       if (r.settled) {
         settled++;
         kickWebhooks(); // order.refunded (and license.revoked) to the seller's endpoints

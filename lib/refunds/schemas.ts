@@ -73,7 +73,7 @@ export const orderDetailSchema = orderSummarySchema.extend({
       id: z.string(),
       key: z.string(),
       is_active: z.boolean(),
-      revocation: z.enum(["seller", "refunded", "disputed", "dispute_lost"]).nullable(),
+      revocation: z.enum(["seller", "refunded", "disputed", "dispute_lost", "upgraded"]).nullable(),
       max_machines: z.number().int(),
     })
     .nullable(),

@@ -4,10 +4,11 @@ import { enqueueEmail } from "../email/enqueue-email.ts";
 import { refundEmail } from "../email/money-templates.ts";
 import { recordEntries, type LedgerEntryInput } from "../ledger/ledger.ts";
 import type { Actor } from "../licensing/license-events.ts";
-import { changeOrderLicense } from "../licensing/set-license-status.ts";
+import { changeBundleLicenses, changeOrderLicense } from "../licensing/set-license-status.ts";
 import { endSubscription } from "../subscriptions/lifecycle.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
 import { orderPayload, refundPayload } from "../seller-webhooks/payloads.ts";
+import { undoUpgrade } from "../upgrades/apply-upgrade.ts";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -61,14 +62,14 @@ export async function settleRefund(
   refundId: string,
   providerRefundId: string | null,
   now = new Date(),
-): Promise<{ settled: boolean; full: boolean; licenseKey: string | null }> {
+): Promise<{ settled: boolean; full: boolean; licenseKey: string | null; bundleKeys: string[] }> {
   const refund = await tx.refund.findUniqueOrThrow({ where: { id: refundId } });
   await lockOrder(tx, refund.orderId);
   const claimed = await tx.refund.updateMany({
     where: { id: refundId, status: "pending" },
     data: { status: "succeeded", ...(providerRefundId ? { providerRefundId } : {}) },
   });
-  if (claimed.count === 0) return { settled: false, full: false, licenseKey: null };
+  if (claimed.count === 0) return { settled: false, full: false, licenseKey: null, bundleKeys: [] };
   const order = await tx.order.findUniqueOrThrow({
     where: { id: refund.orderId },
     include: { product: { select: { name: true, developerId: true, developer: { select: { name: true } } } } },
@@ -105,6 +106,20 @@ export async function settleRefund(
         refundActor(refund, order.provider),
       )
     : null;
+  // A bundle's order refunded in full ends every license it issued, one per included product.
+  const bundleKeys = split.full
+    ? await changeBundleLicenses(
+        tx,
+        order.id,
+        "refunded",
+        [null, "seller", "disputed", "dispute_lost"],
+        `Refunded: ${refund.reason}`,
+        now,
+        refundActor(refund, order.provider),
+      )
+    : [];
+  // An upgrade refunded in full gives the buyer back the license it upgraded from (lib/upgrades).
+  if (split.full && order.upgradeFromLicenseId) await undoUpgrade(tx, order.id, now, refundActor(refund, order.provider));
   // A subscription whose current charge went back in full ends now: nothing more is charged.
   if (split.full && licenseKey && order.subscriptionId) {
     await endSubscription(tx, order.subscriptionId, "refunded", now, refundActor(refund, order.provider));
@@ -117,7 +132,8 @@ export async function settleRefund(
     order.id,
     now,
   );
-  const licensed = order.subscriptionId !== null || (await tx.license.count({ where: { orderId: order.id } })) > 0;
+  const licensed =
+    order.subscriptionId !== null || (await tx.license.count({ where: { OR: [{ orderId: order.id }, { bundleOrderId: order.id }] } })) > 0;
   const mail = refundEmail({
     productName: order.product.name,
     developerName: order.product.developer.name,
@@ -131,5 +147,5 @@ export async function settleRefund(
   await enqueueEmail(tx, { to: order.buyerEmail, ...mail, kind: "refund", dedupeKey: `refund:${refund.id}` });
   // An order an agent platform bought through ACP: the platform hears of the refund (order_update webhook).
   await recordAcpOrderEvent(tx, order.id, "order_update", `refund:${refund.id}`);
-  return { settled: true, full: split.full, licenseKey };
+  return { settled: true, full: split.full, licenseKey, bundleKeys };
 }

@@ -7,7 +7,7 @@ import { enqueueEmail } from "../email/enqueue-email.ts";
 import { disputeEmail } from "../email/money-templates.ts";
 import { recordEntries } from "../ledger/ledger.ts";
 import { licenseCache } from "../licensing/license-state.ts";
-import { changeOrderLicense } from "../licensing/set-license-status.ts";
+import { changeBundleLicenses, changeOrderLicense } from "../licensing/set-license-status.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
 import { disputePayload, orderPayload } from "../seller-webhooks/payloads.ts";
 import type { AppliedEvent } from "../payments/apply-payment-event.ts";
@@ -60,7 +60,8 @@ async function paidOrder(tx: Tx, orderId: string) {
   return order;
 }
 
-type Effect = { outcome: string; applied: boolean; licenseKey?: string | null; mail?: boolean };
+/** `bundleKeys`: the licenses a bundle's order issued that the effect changed (lib/bundles). */
+type Effect = { outcome: string; applied: boolean; licenseKey?: string | null; bundleKeys?: string[]; mail?: boolean };
 
 /** What the dispute steps read of a dispute: Stripe's, or the test-mode provider's (lib/refunds/test-disputes.ts). */
 export type DisputeFacts = Pick<Stripe.Dispute, "id" | "amount" | "currency" | "reason" | "status">;
@@ -97,7 +98,13 @@ async function chargeRefunded(tx: Tx, orderId: string, charge: Stripe.Charge): P
     },
   });
   const settled = await settleRefund(tx, id, null);
-  return { outcome: `refund ${delta} ${order.currency}${settled.full ? " (full)" : ""}`, applied: true, licenseKey: settled.licenseKey, mail: true };
+  return {
+    outcome: `refund ${delta} ${order.currency}${settled.full ? " (full)" : ""}`,
+    applied: true,
+    licenseKey: settled.licenseKey,
+    bundleKeys: settled.bundleKeys,
+    mail: true,
+  };
 }
 
 /**
@@ -113,6 +120,8 @@ export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFa
   await tx.order.update({ where: { id: orderId }, data: { disputeStatus: "open" } });
   const payment = { type: "payment", name: order.provider } as const;
   const licenseKey = await changeOrderLicense(tx, orderId, "disputed", [null], `Payment dispute ${dispute.id} open`, new Date(), payment);
+  // A bundle's order: every license it issued is suspended likewise.
+  const bundleKeys = await changeBundleLicenses(tx, orderId, "disputed", [null], `Payment dispute ${dispute.id} open`, new Date(), payment);
   const data = { order: orderPayload({ ...order, disputeStatus: "open" }), dispute: disputePayload(dispute) };
   await emitSellerEvent(tx, order.product.developerId, "dispute.opened", data, orderId);
   const mail = disputeEmail({
@@ -125,7 +134,7 @@ export async function disputeCreated(tx: Tx, orderId: string, dispute: DisputeFa
   });
   await enqueueEmail(tx, { to: order.product.developer.email, ...mail, kind: "dispute", dedupeKey: `dispute:${dispute.id}` });
   await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:open`);
-  return { outcome: `dispute opened ${dispute.amount} ${common.currency}`, applied: true, licenseKey, mail: true };
+  return { outcome: `dispute opened ${dispute.amount} ${common.currency}`, applied: true, licenseKey, bundleKeys, mail: true };
 }
 
 /**
@@ -148,11 +157,14 @@ export async function disputeClosed(tx: Tx, orderId: string, dispute: DisputeFac
   const licenseKey = won
     ? await changeOrderLicense(tx, orderId, null, ["disputed"], null, new Date(), payment)
     : await changeOrderLicense(tx, orderId, "dispute_lost", [null, "disputed"], `Payment dispute ${dispute.id} lost`, new Date(), payment);
+  const bundleKeys = won
+    ? await changeBundleLicenses(tx, orderId, null, ["disputed"], null, new Date(), payment)
+    : await changeBundleLicenses(tx, orderId, "dispute_lost", [null, "disputed"], `Payment dispute ${dispute.id} lost`, new Date(), payment);
   const outcome = won ? "won" : "lost";
   const data = { order: orderPayload({ ...order, disputeStatus: outcome }), dispute: disputePayload(dispute, outcome) };
   await emitSellerEvent(tx, order.product.developerId, "dispute.closed", data, orderId);
   await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:${won ? "won" : "lost"}`);
-  return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey };
+  return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey, bundleKeys };
 }
 
 /**
@@ -179,6 +191,7 @@ export async function applyChargeEvent(event: Stripe.Event): Promise<AppliedEven
   });
   if (r.duplicate) return { duplicate: true, applied: false, fulfilled: false };
   if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
+  for (const key of r.bundleKeys ?? []) licenseCache().invalidate(key);
   if (r.mail) kickOutbox();
   if (r.applied) kickWebhooks();
   return { duplicate: false, applied: r.applied, fulfilled: false, ...(r.applied ? {} : { reason: r.outcome }) };

@@ -45,6 +45,7 @@ export async function simulateTestDispute(orderId: string, step: TestDisputeStep
   });
   if (r.duplicate) throw new AppError("dispute_step_done", 409, `This test dispute was already ${step === "open" ? "opened" : "closed"}.`);
   if (r.licenseKey) licenseCache().invalidate(r.licenseKey);
+  for (const key of r.bundleKeys ?? []) licenseCache().invalidate(key);
   if (r.mail) kickOutbox();
   kickWebhooks();
   return { outcome: r.outcome };

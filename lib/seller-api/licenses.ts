@@ -53,13 +53,17 @@ export const licenseSchema = z.object({
   product: z.object({ id: z.string(), name: z.string(), plugin_id: z.string() }),
   buyer_email: z.string(),
   order_id: z.string().nullable(),
+  bundle: z
+    .object({ order_id: z.string(), product_id: z.string(), name: z.string() })
+    .nullable()
+    .describe("A license a bundle's order issued (one per included product): that order and the bundle product; its full refund ends them all"),
   max_machines: z.int(),
   active_machines: z.int(),
   issued_at: z.string(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   revoked_reason: z.string().nullable(),
-  revocation: z.string().nullable().describe("Why it is not active: seller | refunded | disputed | dispute_lost"),
+  revocation: z.string().nullable().describe("Why it is not active: seller | refunded | disputed | dispute_lost | upgraded"),
   machines: z.array(machineSchema),
 });
 export type LicenseView = z.infer<typeof licenseSchema>;
@@ -102,6 +106,7 @@ const licenseSelect = {
   issuedAt: true,
   expiresAt: true,
   orderId: true,
+  bundleOrder: { select: { id: true, product: { select: { id: true, name: true } } } },
   product: { select: { id: true, name: true, pluginId: true, developerId: true, developer: { select: { id: true, name: true, email: true } } } },
   activations: { select: machineSelect, orderBy: [{ activatedAt: "asc" as const }, { id: "asc" as const }] },
 } satisfies Prisma.LicenseSelect;
@@ -126,6 +131,7 @@ function licenseView(l: LicenseRow, now = Date.now()): LicenseView {
     product: { id: l.product.id, name: l.product.name, plugin_id: l.product.pluginId },
     buyer_email: l.buyerEmail,
     order_id: l.orderId,
+    bundle: l.bundleOrder ? { order_id: l.bundleOrder.id, product_id: l.bundleOrder.product.id, name: l.bundleOrder.product.name } : null,
     max_machines: l.maxMachines,
     active_machines: l.activeMachines,
     issued_at: l.issuedAt.toISOString(),
@@ -301,6 +307,9 @@ const ACTIONS: Record<string, string> = {
   disputed: "Payment disputed",
   dispute_won: "Dispute won",
   dispute_lost: "Dispute lost",
+  upgraded_to: "Upgraded",
+  upgraded_from: "Issued as an upgrade",
+  upgrade_refunded: "Upgrade refunded",
 };
 
 function eventSummary(e: {
@@ -321,8 +330,10 @@ function eventSummary(e: {
       ? `${typeof d.machine_name === "string" && d.machine_name ? `${d.machine_name} ` : ""}(${short(d.fingerprint)})`
       : "";
   const reason = typeof d.reason === "string" && d.reason ? `: ${d.reason}` : "";
+  // A license a bundle's order issued names the bundle (its name when it was sold).
+  const bundle = typeof d.bundle === "string" && d.bundle ? ` with the bundle "${d.bundle}"` : "";
   const base = ACTIONS[e.type] ?? e.type.replace(/_/g, " ");
-  return `${base}${machine ? ` ${machine}` : ""}${reason}`;
+  return `${base}${bundle}${machine ? ` ${machine}` : ""}${reason}`;
 }
 
 /** A license's events, newest first, a page at a time (the license looked up as licenseDetail does). */

@@ -51,7 +51,7 @@ export function licensePayload(l: LicenseFacts) {
     plugin_id: l.product.pluginId,
     buyer_email: l.buyerEmail,
     status: l.isActive ? ("active" as const) : ("revoked" as const),
-    /** Why it is revoked: "seller", "refunded", "disputed" (suspended while a dispute is open), "dispute_lost"; null while active. */
+    /** Why it is revoked: "seller", "refunded", "disputed" (suspended while a dispute is open), "dispute_lost", "upgraded" (retired by an upgrade); null while active. */
     revocation: l.isActive ? null : (l.revocation ?? null),
     max_machines: l.maxMachines,
     active_machines: l.activeMachines,

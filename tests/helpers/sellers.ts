@@ -23,8 +23,13 @@ export async function sellingDeveloper(email: string, input: Parameters<typeof c
 }
 
 /** The dashboard session cookie of a seller, signed in the way a person does: the e-mailed link, consumed once. */
-export async function sellerCookie(email: string): Promise<string> {
-  await requestSignIn({ email, purpose: "seller" });
+export const sellerCookie = (email: string): Promise<string> => sessionCookieOf(email, "seller");
+
+/** The Cookie header of a buyer signed in to My licenses by the e-mailed link, as the browser would send it. */
+export const buyerCookie = (email: string): Promise<string> => sessionCookieOf(email, "buyer");
+
+async function sessionCookieOf(email: string, purpose: "buyer" | "seller"): Promise<string> {
+  await requestSignIn({ email, purpose });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
   return `${session.cookieName}=${session.cookieValue}`;

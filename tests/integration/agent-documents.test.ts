@@ -49,6 +49,9 @@ const SPEC_TOOLS: Record<string, { layer: number; required: string[] }> = {
   complete_checkout_session: { layer: 4, required: ["id", "meta", "payload"] },
   cancel_checkout_session: { layer: 4, required: ["id", "meta"] },
   delegate_payment: { layer: 4, required: ["meta", "payload"] },
+  // An app waiting with a device code: what the buyer's agent looks up and buys for it.
+  lookup_device_code: { layer: 4, required: ["user_code"] },
+  device_checkout: { layer: 4, required: ["buyer_email", "user_code"] },
 };
 
 /** Whether a strict-mode property accepts null (how strict mode says "optional"). */

@@ -31,6 +31,10 @@ const SELLER_TOOLS = [
   "seller_sales_summary",
   "seller_list_products",
   "seller_create_coupon",
+  "seller_set_bundle_items",
+  "seller_create_checkout_link",
+  "seller_list_checkout_links",
+  "seller_create_upgrade_offer",
   "seller_publish_release",
   "seller_list_licenses",
   "seller_revoke_license",
@@ -38,6 +42,8 @@ const SELLER_TOOLS = [
   "seller_release_machine",
   "seller_list_reviews",
   "seller_reply_to_review",
+  "seller_add_embed_origin",
+  "seller_verify_embed_origin",
 ];
 
 const fetchRoute = async (input: string | URL | Request, init?: RequestInit) => {

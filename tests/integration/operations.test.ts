@@ -1019,7 +1019,80 @@ describe("operations without REST or tools: the pages' form routes'", () => {
     it(`${id} answers its declared output, and a declared problem, through execute()`, () => withoutRest(id, example));
   }
 });
+// Bundles: a seller with two products and a third to make a bundle of them; another seller's product is a 404.
+const bundlesFx = { cookie: "", bundle: "", items: [] as string[] };
+beforeAll(async () => {
+  const email = `walk-bundles-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Bundles ${run}`, website: null, bio: "" });
+  const make = async (n: string) =>
+    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Bundle ${n} ${run}`, `com.walk.bundle${n}${run}`)))).id;
+  bundlesFx.items = [await make("a"), await make("b")];
+  bundlesFx.bundle = await make("all");
+  bundlesFx.cookie = await sellerCookie(email);
+});
+const BUNDLES_EXAMPLES: Record<string, Example> = {
+  getBundleItems: {
+    ok: () => ({ headers: { cookie: bundlesFx.cookie }, params: { id: bundlesFx.bundle } }),
+    error: () => ({ headers: { cookie: bundlesFx.cookie }, params: { id: "no-such-product" }, status: 404 }),
+  },
+  setBundleItems: {
+    ok: () => ({ headers: { cookie: bundlesFx.cookie }, params: { id: bundlesFx.bundle }, body: { product_ids: bundlesFx.items, prorate: true } }),
+    error: () => ({
+      headers: { cookie: bundlesFx.cookie },
+      params: { id: bundlesFx.bundle },
+      body: { product_ids: [bundlesFx.items[0], "no-such-product"] },
+      status: 404,
+    }),
+  },
+};
+
+// Upgrades: a seller with Standard → Pro on offer and a license of Standard; two more products for a new offer.
+const upgradesFx = { cookie: "", offer: "", from: "", to: "", nextFrom: "", nextTo: "", key: "" };
+beforeAll(async () => {
+  const email = `walk-upgrades-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Upgrades ${run}`, website: null, bio: "" });
+  const make = async (n: string) =>
+    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Upgrade ${n} ${run}`, `com.walk.upgrade${n}${run}`)))).id;
+  Object.assign(upgradesFx, { from: await make("std"), to: await make("pro"), nextFrom: await make("lite"), nextTo: await make("max") });
+  upgradesFx.offer = (
+    await getDb().upgradeOffer.create({
+      data: { developerId: dev.id, fromProductId: upgradesFx.from, toProductId: upgradesFx.to, pricing: "difference" },
+    })
+  ).id;
+  upgradesFx.key = (
+    await issueLicense(getDb(), { productId: upgradesFx.from, buyerEmail: `walk-upgrader-${run}@example.com`, maxMachines: 2, source: "purchase" })
+  ).key;
+  upgradesFx.cookie = await sellerCookie(email);
+});
+const asUpgradeSeller = (c: Call = {}): Call => ({ ...c, headers: { cookie: upgradesFx.cookie, ...c.headers } });
+const UPGRADES_EXAMPLES: Record<string, Example> = {
+  listUpgradeOffers: { ok: () => asUpgradeSeller(), error: () => ({ status: 401 }) },
+  createUpgradeOffer: {
+    ok: () =>
+      asUpgradeSeller({ body: { from_product_id: upgradesFx.nextFrom, to_product_id: upgradesFx.nextTo, pricing: "fixed", price_cents: 900 } }),
+    error: () => ({
+      ...asUpgradeSeller({ body: { from_product_id: upgradesFx.from, to_product_id: upgradesFx.to, pricing: "difference" } }),
+      status: 409,
+    }),
+  },
+  updateUpgradeOffer: {
+    ok: () => asUpgradeSeller({ params: { id: upgradesFx.offer }, body: { active: true } }),
+    error: () => ({ ...asUpgradeSeller({ params: { id: "nosuchoffer00" }, body: { active: false } }), status: 404 }),
+  },
+  quoteUpgrade: {
+    ok: () => ({ body: { license_key: upgradesFx.key, to_product_id: upgradesFx.to } }),
+    error: () => ({ body: { license_key: "ZZZZ-ZZZZ-ZZZZ-ZZZZ", to_product_id: upgradesFx.to }, status: 404 }),
+  },
+  // Opening a checkout changes nothing until it is paid, so the walk may open several.
+  createUpgradeCheckout: {
+    ok: () => ({ body: { license_key: upgradesFx.key, offer_id: upgradesFx.offer } }),
+    error: () => ({ body: { license_key: upgradesFx.key, to_product_id: upgradesFx.nextTo }, status: 404 }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
+  ...UPGRADES_EXAMPLES,
+  ...BUNDLES_EXAMPLES,
   ...RELEASES_EXAMPLES,
   ...UPDATES_EXAMPLES,
   ...ACP_PAYMENTS_EXAMPLES,

@@ -48,10 +48,12 @@ const READ_ONLY_POSTS: Record<string, string> = {
   checkLicenseStatus: "answers a license's standing without a machine",
   verifyReceipt: "verifies a receipt it is given",
   quoteCheckout: "prices a cart",
+  lookupDeviceCode: "shows a device request by its user code",
+  quoteUpgrade: "prices an upgrade for a license",
 };
 
 /** Writes of the HTTP API that take no idempotency key, each for the reason it declares. */
-const EXEMPT = ["activateLicense", "deactivateLicense", "stripeWebhook"];
+const EXEMPT = ["activateLicense", "deactivateLicense", "pollDeviceToken", "denyDevice", "stripeWebhook", "verifyEmbedOrigin", "setBundleItems"];
 /** The same for the operations behind the pages' own form routes (no HTTP route of their own). */
 const FORM_EXEMPT = [
   "buyerOpenBillingPortal",

@@ -33,6 +33,9 @@ const ERRORS = {
   /** Set by the buyer sign-in form's route (/auth/sign-in, as invalid-email and rate-limited). */
   invalid_email: "Please enter a valid e-mail address.",
   rate_limited: "Too many sign-in links for this address; wait a few minutes.",
+  /** Set by the upgrade form (./upgrade-actions.ts). */
+  upgrade_amount_changed: "The price of that upgrade changed since you looked; check the new amount before paying.",
+  upgrade_unavailable: "That upgrade can no longer be bought for this license (it may have been upgraded already, or the offer ended).",
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 

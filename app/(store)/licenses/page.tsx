@@ -28,6 +28,9 @@ import { listInvoices } from "@/lib/receipts/invoices";
 import { buyerReviewStates } from "@/lib/reviews/buyer";
 import { LicenseReview } from "@/components/licenses/license-review";
 import { saveReview } from "./review-actions";
+import { upgradesForBuyer } from "@/lib/upgrades/offers-for-buyers";
+import { LicenseUpgrades } from "@/components/upgrades/license-upgrades";
+import { buyUpgrade } from "./upgrade-actions";
 import { errorFor, noticeFor, type Notice } from "./messages";
 
 export const dynamic = "force-dynamic";
@@ -114,6 +117,8 @@ async function SignedIn({
   let pending: PlanChangeQuote | null = null;
   if (plan) pending = await quotePlanChange({ buyerEmail: email }, plan.id, plan.change).catch(() => null);
   const invoices = await listInvoices(email);
+  // The upgrades each license may buy now, priced for it.
+  const upgrades = await upgradesForBuyer(email);
   const panelFor = (licenseId: string) => {
     const s = subscriptions.get(licenseId);
     return s ? (
@@ -132,6 +137,23 @@ async function SignedIn({
   };
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the request time
   const now = Date.now();
+  const licenseEntry = (license: (typeof licenses)[number], i: number) => {
+    return (
+      <>
+        <LicenseCard
+          license={license}
+          releaseAction={releaseMachine}
+          releaseNow={releaseMachineNow}
+          restoreNow={restoreMachineNow}
+          now={now}
+          downloads={downloads[i] ?? null}
+          subscription={panelFor(license.id)}
+          review={<LicenseReview state={reviews.get(license.id)} licenseId={license.id} productName={license.product.name} action={saveReview} />}
+        />
+        <LicenseUpgrades licenseId={license.id} productName={license.product.name} upgrades={upgrades.get(license.id)} action={buyUpgrade} />
+      </>
+    );
+  };
   return (
     <UndoProvider>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -184,25 +206,53 @@ async function SignedIn({
             {licenses.length > 1 ? ", newest first" : ""}
           </p>
           <ul className="mt-3 space-y-6">
-            {licenses.map((license, i) => (
-              <li key={license.id}>
-                <LicenseCard
-                  license={license}
-                  releaseAction={releaseMachine}
-                  releaseNow={releaseMachineNow}
-                  restoreNow={restoreMachineNow}
-                  now={now}
-                  downloads={downloads[i] ?? null}
-                  subscription={panelFor(license.id)}
-                  review={
-                    <LicenseReview state={reviews.get(license.id)} licenseId={license.id} productName={license.product.name} action={saveReview} />
-                  }
-                />
-              </li>
-            ))}
+            {byBundle(licenses).flatMap((group) =>
+              group.bundle
+                ? [
+                    <li key={group.bundle.orderId}>
+                      <section
+                        aria-labelledby={`bundle-${group.bundle.orderId}`}
+                        className="rounded-2xl border border-slate-200 bg-slate-50 p-3 sm:p-4"
+                      >
+                        <h2 id={`bundle-${group.bundle.orderId}`} className="px-1 text-sm font-semibold text-slate-900">
+                          {group.bundle.name} <span className="font-normal text-slate-600">(bundle, {plural(group.items.length, "license")})</span>
+                        </h2>
+                        <ul className="mt-3 space-y-4">
+                          {group.items.map(({ license, index }) => (
+                            <li key={license.id}>{licenseEntry(license, index)}</li>
+                          ))}
+                        </ul>
+                      </section>
+                    </li>,
+                  ]
+                : group.items.map(({ license, index }) => <li key={license.id}>{licenseEntry(license, index)}</li>),
+            )}
           </ul>
         </>
       )}
     </UndoProvider>
   );
+}
+
+/**
+ * The licenses in their order, those a bundle's order issued gathered under the bundle where its first one comes;
+ * each keeps its index in `licenses`.
+ */
+function byBundle<L extends { bundle: { orderId: string; name: string } | null }>(licenses: readonly L[]) {
+  type Item = { license: L; index: number };
+  const groups: Array<{ bundle: { orderId: string; name: string } | null; items: Item[] }> = [];
+  const bundles = new Map<string, Item[]>();
+  licenses.forEach((license, index) => {
+    const items = license.bundle ? bundles.get(license.bundle.orderId) : undefined;
+    if (items) {
+      items.push({ license, index });
+    } else if (license.bundle) {
+      const first = [{ license, index }];
+      bundles.set(license.bundle.orderId, first);
+      groups.push({ bundle: license.bundle, items: first });
+    } else {
+      groups.push({ bundle: null, items: [{ license, index }] });
+    }
+  });
+  return groups;
 }

@@ -29,6 +29,8 @@ import { StickyBuyBar } from "@/components/store/sticky-buy-bar";
 import { Badge } from "@/components/ui/badge";
 import { formatDay } from "@/lib/format";
 import { formatPrice } from "@/lib/pricing";
+import { upgradesInto } from "@/lib/upgrades/offers-for-buyers";
+import { ProductUpgradePaths, upgradeErrorMessage } from "@/components/upgrades/product-upgrade-paths";
 import { describePlan } from "@/lib/subscriptions/plans";
 import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
 
@@ -129,6 +131,29 @@ function updatePolicyText(product: ProductDetails): string {
   }
 }
 
+/** A bundle's included products, each linked to its page: what one purchase licenses. */
+function BundleContents({ bundle }: { bundle: NonNullable<ProductDetails["bundle"]> }) {
+  return (
+    <div className="mt-4 rounded-lg bg-slate-50 px-3.5 py-3 text-sm text-slate-700" data-testid="bundle-contents">
+      <h3 className="font-medium text-slate-900">Includes {plural(bundle.items.length, "product")}</h3>
+      <ul className="mt-1.5 list-disc space-y-1 pl-5">
+        {bundle.items.map((item) => (
+          <li key={item.id}>
+            <Link href={paths.product(item.id)} className={textLink}>
+              {item.name}
+            </Link>{" "}
+            <span className="text-slate-600">({plural(item.max_machines, "machine")} per seat)</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-xs leading-5 text-slate-600">
+        One license per product, each with its own key and machines, all listed together in My licenses.
+        {bundle.prorate ? " Already own some of them? Enter your e-mail address: you pay only for the rest." : ""}
+      </p>
+    </div>
+  );
+}
+
 function Spec({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 px-5 py-4 sm:grid-cols-3 sm:gap-4">
@@ -147,6 +172,9 @@ export default async function ProductPage({ params, searchParams }: Props) {
   const formats = releaseFormats((releases.find((r) => r.version === latest?.version) ?? releases[0])?.artifacts ?? []);
   // No payment provider (production without Stripe or PAYMENTS=test): say so instead of offering a Buy button.
   const canBuy = checkoutConfigured();
+  // The upgrade paths into this product, for buyers of another one of the seller's (they prove it with their key).
+  const upgradePaths = canBuy ? await upgradesInto(product.id) : [];
+  const upgradeError = upgradeErrorMessage(String((await searchParams).upgrade_error ?? ""));
   const dev = product.developer_info;
   const trial = product.pricing.trial_available && product.pricing.trial_days > 0;
   const plan = product.subscription;
@@ -267,6 +295,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
             </p>
             {plan ? <SubscriptionTerms product={product} plan={plan} /> : null}
             <p className="mt-3 text-sm leading-6 text-slate-700">{product.pricing.license}</p>
+            {product.bundle ? <BundleContents bundle={product.bundle} /> : null}
             {canBuy ? (
               <form method="post" action={`/checkout/start`} className="mt-5 space-y-4">
                 <input type="hidden" name="product_id" value={product.id} />
@@ -302,6 +331,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
                 {plan ? <IntervalChoice product={product} plan={plan} /> : null}
                 <BuyOptions
                   productId={product.id}
+                  bundleProrate={product.bundle?.prorate ?? false}
                   perSeat={SEAT_PRICED.has(product.seat_model)}
                   interval={plan ? plan.intervals[0] : null}
                   maxMachines={product.max_machines}
@@ -335,6 +365,13 @@ export default async function ProductPage({ params, searchParams }: Props) {
               </li>
             </ul>
           </section>
+          <ProductUpgradePaths
+            productId={product.id}
+            productName={product.name}
+            currency={product.currency}
+            paths={upgradePaths}
+            error={upgradeError}
+          />
         </aside>
         <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
           <section aria-labelledby="about-heading">

@@ -108,7 +108,18 @@ export default async function LicensePage({ params, searchParams }: Props) {
                   {license.buyer_email}
                 </a>
               </Detail>
-              <Detail term="Source">{SOURCE_LABELS[license.source] ?? license.source}</Detail>
+              <Detail term="Source">
+                {SOURCE_LABELS[license.source] ?? license.source}
+                {license.bundle ? (
+                  <>
+                    {" "}
+                    with the bundle{" "}
+                    <Link href={`/dashboard/orders/${encodeURIComponent(license.bundle.order_id)}`} className={textLink}>
+                      {license.bundle.name}
+                    </Link>
+                  </>
+                ) : null}
+              </Detail>
               <Detail term="Issued">
                 <time dateTime={license.issued_at}>{formatMoment(license.issued_at)}</time>
               </Detail>

@@ -19,6 +19,7 @@ import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
 import { pageSeller } from "../../../../_lib/seller";
 import { findProduct } from "../../../../_lib/find-product";
 import { OperatorHoldsNotice } from "../_operator-holds";
+import { BundleSection } from "./_bundle-section";
 import { setProductStatusAction, updateProductAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -30,6 +31,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = seller?.developer ? await findProduct(seller.developer.id, (await params).id) : null;
   return { title: product ? `Edit ${product.name}` : "Product not found", robots: { index: false } };
 }
+
+const firstOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -44,6 +47,7 @@ export default async function EditProductPage({ params, searchParams }: Props) {
   const { developer } = await pageSeller();
   const product = await findProduct(developer.id, (await params).id);
   if (!product) notFound();
+  const query = await searchParams;
   const input = productToInput(product);
   // Only this site's images are shown (lib/urls.ts); one saved at another site's address before images were stored is not.
   const shown = productImagePaths(input.images);
@@ -66,7 +70,7 @@ export default async function EditProductPage({ params, searchParams }: Props) {
 
   return (
     <>
-      <Notice searchParams={await searchParams} />
+      <Notice searchParams={query} />
       <OperatorHoldsNotice holds={holds} productId={product.id} />
       <PageHeader
         eyebrow={
@@ -104,6 +108,7 @@ export default async function EditProductPage({ params, searchParams }: Props) {
         <div className="min-w-0">
           <h2 className="sr-only">Edit the product</h2>
           <ProductForm action={updateProductAction.bind(null, product.id)} initial={input} submitLabel="Save changes" hasCurrentIcon />
+          <BundleSection developerId={developer.id} product={product} notice={{ code: firstOf(query.bundle), item: firstOf(query.bundle_item) }} />
         </div>
 
         <aside aria-labelledby="preview-heading" className="space-y-4 lg:sticky lg:top-6 lg:self-start">
