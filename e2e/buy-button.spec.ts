@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { newSeller } from "./support/seller-profile";
+import { createSeatProduct, newSeller } from "./support/seller-profile";
 
 /**
  * The buy button on a seller's own site, in a real browser: static pages served from other loopback ports (another
@@ -140,24 +140,12 @@ test("a verified seller site sells through the buy button overlay; an unverified
   test.setTimeout(180_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   await newSeller(page, `e2e-buybutton-${run}@example.com`, { name: `Button Studio ${run}`, about: "Sells from its own website." });
-  const created = await page.request.post("/api/v1/products", {
-    data: {
-      name: `Shop Tape ${run}`,
-      tagline: "Tape warmth, sold on the seller's own site.",
-      description: "A per-seat product created by the buy button end-to-end test, with a long enough description.",
-      plugin_id: `com.e2e.buybutton${run}`,
-      price_cents: 2500,
-      currency: "eur",
-      category: "audio-plugins",
-      max_machines: 2,
-      seat_model: "per-seat",
-      platforms: ["macos"],
-      download_url: "https://example.com/download.zip",
-      icon_url: "/icons/tape-warmth.svg",
-    },
+  const productId = await createSeatProduct(page, {
+    name: `Shop Tape ${run}`,
+    pluginId: `com.e2e.buybutton${run}`,
+    tagline: "Tape warmth, sold on the seller's own site.",
+    description: "A per-seat product created by the buy button end-to-end test, with a long enough description.",
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const productId = ((await created.json()) as { product: { id: string } }).product.id;
 
   const verified = await startSite(baseURL!, productId);
   const unverified = await startSite(baseURL!, productId);

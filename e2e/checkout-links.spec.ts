@@ -1,5 +1,5 @@
 import { expect, noHorizontalScroll, test } from "./fixtures";
-import { newSeller } from "./support/seller-profile";
+import { createSeatProduct, newSeller } from "./support/seller-profile";
 
 test("a seller makes a checkout link with seats and a coupon; a buyer opens it and pays; the Sales page counts it", async ({
   page,
@@ -10,23 +10,12 @@ test("a seller makes a checkout link with seats and a coupon; a buyer opens it a
   test.setTimeout(120_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   await newSeller(page, `e2e-links-${run}@example.com`, { name: `Link Studio ${run}`, about: "Tools sold by the seat through shared links." });
-  const created = await page.request.post("/api/v1/products", {
-    data: {
-      name: `Link Tape ${run}`,
-      tagline: "Tape warmth for the whole studio.",
-      description: "A per-seat product created by the checkout links end-to-end test, with a long enough description.",
-      plugin_id: `com.e2e.links${run}`,
-      price_cents: 2500,
-      currency: "eur",
-      category: "audio-plugins",
-      max_machines: 2,
-      seat_model: "per-seat",
-      platforms: ["macos"],
-      download_url: "https://example.com/download.zip",
-      icon_url: "/icons/tape-warmth.svg",
-    },
+  await createSeatProduct(page, {
+    name: `Link Tape ${run}`,
+    pluginId: `com.e2e.links${run}`,
+    tagline: "Tape warmth for the whole studio.",
+    description: "A per-seat product created by the checkout links end-to-end test, with a long enough description.",
   });
-  expect(created.status(), await created.text()).toBe(201);
   const code = `LINK${run}`.toUpperCase().slice(0, 20);
   const coupon = await page.request.post("/api/v1/coupons", { data: { code, kind: "percent", percent_off: 20 } });
   expect(coupon.status(), await coupon.text()).toBe(201);

@@ -1,28 +1,16 @@
 import { expect, noHorizontalScroll, test } from "./fixtures";
-import { newSeller } from "./support/seller-profile";
+import { createSeatProduct, newSeller } from "./support/seller-profile";
 
 test("a seller creates a coupon on the Coupons page; a buyer buys seats with it on the product page", async ({ page, browser, baseURL, shot }) => {
   test.setTimeout(120_000);
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   await newSeller(page, `e2e-coupons-${run}@example.com`, { name: `Coupon Studio ${run}`, about: "Tools sold by the seat to small teams." });
-  const created = await page.request.post("/api/v1/products", {
-    data: {
-      name: `Team Tape ${run}`,
-      tagline: "Tape warmth for the whole studio.",
-      description: "A per-seat product created by the coupons end-to-end test, with a long enough description.",
-      plugin_id: `com.e2e.coupons${run}`,
-      price_cents: 2500,
-      currency: "eur",
-      category: "audio-plugins",
-      max_machines: 2,
-      seat_model: "per-seat",
-      platforms: ["macos"],
-      download_url: "https://example.com/download.zip",
-      icon_url: "/icons/tape-warmth.svg",
-    },
+  const productId = await createSeatProduct(page, {
+    name: `Team Tape ${run}`,
+    pluginId: `com.e2e.coupons${run}`,
+    tagline: "Tape warmth for the whole studio.",
+    description: "A per-seat product created by the coupons end-to-end test, with a long enough description.",
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const productId = ((await created.json()) as { product: { id: string } }).product.id;
 
   // The Coupons page: a 20 % code for this product, limited to 5 purchases.
   const code = `TEAM${run}`.toUpperCase().slice(0, 20);

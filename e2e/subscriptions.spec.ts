@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expect, test } from "./fixtures";
 import { newSeller } from "./support/seller-profile";
-import { signIn } from "./support/sign-in";
+import { signIn, signInToMyLicenses } from "./support/sign-in";
 
 // A subscription's life in Chromium, test mode: a buyer subscribes monthly with a coupon on the product page, the key
 // activates, and the operator moves the subscription's clock: renewed (VALID, a later expiry), declined (VALID through
@@ -12,27 +12,6 @@ import { signIn } from "./support/sign-in";
 // EXPIRED). The buyer's mailbox has an e-mail for each step; the seller's orders add up to what was charged.
 
 const OPERATOR = "operator-subscriptions@e2e.example.com"; // ADMIN_EMAILS in playwright.config.ts
-
-/** Signs a buyer in on My licenses, as a person does: the form, the e-mailed link (read from the dev mailbox), the button. */
-async function signInToMyLicenses(mine: Page, buyerEmail: string) {
-  await mine.goto("/licenses");
-  await mine.getByLabel(/e-?mail address/i).fill(buyerEmail);
-  await mine.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(mine).toHaveURL(/\/auth\/check-email/);
-  let link = "";
-  await expect
-    .poll(async () => {
-      const { messages } = (await (await mine.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
-        messages: Array<{ kind: string; text: string }>;
-      };
-      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
-      return link;
-    })
-    .not.toBe("");
-  await mine.goto(link);
-  await mine.getByRole("button", { name: /^sign in as /i }).click();
-  await expect(mine).toHaveURL(/\/licenses$/);
-}
 
 /** The seller's webhook receiver: records each delivery's id and type, and whether its Standard Webhooks signature verifies. */
 async function startReceiver() {

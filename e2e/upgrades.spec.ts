@@ -1,31 +1,11 @@
 import { createHash } from "node:crypto";
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { newSeller } from "./support/seller-profile";
+import { signInToMyLicenses } from "./support/sign-in";
 
 // Upgrades in Chromium, test mode: the seller offers Standard → Pro for the difference on the Upgrades page; a buyer of
 // Standard sees "Upgrade to Pro — $50.00" on My licenses, confirms the amount, pays at the same checkout as any sale and
 // gets the Pro key, while the Standard key now answers UPGRADED; Pro's page offers the upgrade by key and words a wrong one.
-
-async function signInToMyLicenses(mine: Page, buyerEmail: string) {
-  await mine.goto("/licenses");
-  await mine.getByLabel(/e-?mail address/i).fill(buyerEmail);
-  await mine.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(mine).toHaveURL(/\/auth\/check-email/);
-  let link = "";
-  await expect
-    .poll(async () => {
-      const { messages } = (await (await mine.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
-        messages: Array<{ kind: string; text: string }>;
-      };
-      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
-      return link;
-    })
-    .not.toBe("");
-  await mine.goto(link);
-  await mine.getByRole("button", { name: /^sign in as /i }).click();
-  await expect(mine).toHaveURL(/\/licenses$/);
-}
 
 test("a buyer upgrades Standard to Pro for the difference from My licenses; the Standard key answers UPGRADED", async ({
   page,

@@ -21,10 +21,24 @@ export function EmbedBridge({ origin, message }: { origin: string; message?: Emb
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") window.parent.postMessage({ type: "ilm:close" }, origin);
     };
+    // A link out of the checkout (My licenses, a receipt, the product page) leads to pages that refuse to be framed:
+    // it opens in a new tab instead of blanking the overlay. Links within the checkout carry ?embed= and stay.
+    const onClick = (event: MouseEvent) => {
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!(link instanceof HTMLAnchorElement) || link.target) return;
+      const url = new URL(link.href, window.location.href);
+      if (url.origin === window.location.origin && url.searchParams.has("embed")) return;
+      link.target = "_blank";
+      link.rel = "noopener";
+    };
     document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick, true);
     // Says the bridge is listening (what a test waits for before pressing Escape inside the frame).
     document.documentElement.dataset.ilmBridge = "ready";
-    return () => document.removeEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick, true);
+    };
   }, [origin, message]);
   return null;
 }

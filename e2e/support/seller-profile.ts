@@ -22,3 +22,28 @@ export async function newSeller(page: Page, email: string, profile: { name: stri
   await expect(page).toHaveURL(/\/dashboard\?notice=welcome$/);
   await connectTestPayouts(page);
 }
+
+/**
+ * A listed per-seat audio plugin of the signed-in seller, created over the seller API with the session: 25.00 EUR a
+ * seat, 2 machines a seat, macOS. Returns its id.
+ */
+export async function createSeatProduct(page: Page, p: { name: string; pluginId: string; tagline: string; description: string }): Promise<string> {
+  const created = await page.request.post("/api/v1/products", {
+    data: {
+      name: p.name,
+      tagline: p.tagline,
+      description: p.description,
+      plugin_id: p.pluginId,
+      price_cents: 2500,
+      currency: "eur",
+      category: "audio-plugins",
+      max_machines: 2,
+      seat_model: "per-seat",
+      platforms: ["macos"],
+      download_url: "https://example.com/download.zip",
+      icon_url: "/icons/tape-warmth.svg",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { product: { id: string } }).product.id;
+}

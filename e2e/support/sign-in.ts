@@ -26,3 +26,24 @@ export async function signIn(page: Page, email: string) {
   await page.getByRole("button", { name: /^sign in as /i }).click();
   await expect(page).not.toHaveURL(/\/auth\//);
 }
+
+/** Signs a buyer in on My licenses, as a person does: the form, the e-mailed link (read from the dev mailbox), the button. */
+export async function signInToMyLicenses(page: Page, buyerEmail: string) {
+  await page.goto("/licenses");
+  await page.getByLabel(/e-?mail address/i).fill(buyerEmail);
+  await page.getByRole("button", { name: "Send sign-in link" }).click();
+  await expect(page).toHaveURL(/\/auth\/check-email/);
+  let link = "";
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
+        messages: Array<{ kind: string; text: string }>;
+      };
+      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
+      return link;
+    })
+    .not.toBe("");
+  await page.goto(link);
+  await page.getByRole("button", { name: /^sign in as /i }).click();
+  await expect(page).toHaveURL(/\/licenses$/);
+}
