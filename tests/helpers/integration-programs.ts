@@ -173,6 +173,33 @@ const { createLicenseClient, Status } = require('./license.js');
 }
 
 /**
+ * A command-line driver for Electron's `buyAndActivate()` (plain Node), printing what `license_check.py --buy` prints:
+ * the verification address and code while it polls, then the activated key, or the device flow's error.
+ */
+export function writeElectronBuyCli(dir: string, appId: string, appVersion: string): void {
+  writeFileSync(
+    join(dir, "buy-cli.js"),
+    `const fs = require('node:fs');
+const path = require('node:path');
+const { createLicenseClient, DeviceFlowError } = require('./license.js');
+const stateDir = path.join(process.env.XDG_CONFIG_HOME, ${JSON.stringify(appId)});
+createLicenseClient({ stateDir, appVersion: ${JSON.stringify(appVersion)} }).buyAndActivate().then(
+  (o) => {
+    if (o.allowed) console.log('Activated license key ' + JSON.parse(fs.readFileSync(path.join(stateDir, 'license.json'), 'utf8')).licenseKey + ' on this machine.');
+    console.log(o.message);
+    process.exit(o.allowed ? 0 : 1);
+  },
+  (e) => {
+    if (!(e instanceof DeviceFlowError)) throw e;
+    console.log('Activation failed (' + e.code + '): ' + e.detail);
+    process.exit(1);
+  },
+);
+`,
+  );
+}
+
+/**
  * A command-line driver for Electron's update check (plain Node), with the generated Python's `--check-update`
  * arguments and messages: `update-cli.js --check-update VERSION [--platform P] [--channel C] [--format F]
  * [--download PATH]`; any other arguments run cli.js (writeElectronCli) instead.

@@ -7,20 +7,19 @@
  * request expire, and the program ends with a key already activated on its machine, or cleanly with its error.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateLicenseIntegration } from "@/lib/agents/devtools";
-import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { getDb } from "@/lib/db";
 import { rateLimiter } from "@/lib/http/rate-limit";
 import { issueLicense } from "@/lib/licensing/issue-license";
 import { validateLicense } from "@/lib/licensing/validate-license";
 import { startAppServer, type AppServer } from "../helpers/app-server";
-import { extractFiles, tools } from "../helpers/integration-programs";
-import { createTestProduct, sellingDeveloper } from "../helpers/sellers";
+import { extractFiles, tools, writeElectronBuyCli } from "../helpers/integration-programs";
+import { buyerCookie, createTestProduct, sellingDeveloper } from "../helpers/sellers";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const pluginId = `com.devicebuy.app${run}`;
@@ -30,17 +29,14 @@ const root = mkdtempSync(join(tmpdir(), "device-integrations-"));
 const RUN_TIMEOUT = 60_000;
 let app: AppServer;
 let productId = "";
-let buyerCookie = "";
+let cookie = "";
 
 beforeAll(async () => {
   app = await startAppServer();
   const seller = `device-int-seller-${run}@example.com`;
   const dev = await sellingDeveloper(seller, { name: `Device Integrations ${run}`, website: null, bio: "" });
   productId = (await createTestProduct(dev.id, `Device Buy ${run}`, pluginId, { max_machines: 2 })).id;
-  await requestSignIn({ email: buyer, purpose: "buyer" });
-  const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: buyer, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
-  const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
-  buyerCookie = `${session.cookieName}=${session.cookieValue}`;
+  cookie = await buyerCookie(buyer);
 });
 beforeEach(() => rateLimiter().reset());
 afterAll(async () => {
@@ -52,30 +48,6 @@ function generate(language: "python" | "electron"): string {
   const dir = mkdtempSync(join(root, `${language}-`));
   extractFiles(generateLicenseIntegration({ language, app_id: pluginId, server_url: app.url }), dir);
   return dir;
-}
-
-/** A command-line driver for Electron's license module (plain Node), printing what `license_check.py --buy` prints. */
-function writeBuyCli(dir: string): void {
-  writeFileSync(
-    join(dir, "buy-cli.js"),
-    `const fs = require('node:fs');
-const path = require('node:path');
-const { createLicenseClient, DeviceFlowError } = require('./license.js');
-const stateDir = path.join(process.env.XDG_CONFIG_HOME, ${JSON.stringify(pluginId)});
-createLicenseClient({ stateDir, appVersion: '3.0.0' }).buyAndActivate().then(
-  (o) => {
-    if (o.allowed) console.log('Activated license key ' + JSON.parse(fs.readFileSync(path.join(stateDir, 'license.json'), 'utf8')).licenseKey + ' on this machine.');
-    console.log(o.message);
-    process.exit(o.allowed ? 0 : 1);
-  },
-  (e) => {
-    if (!(e instanceof DeviceFlowError)) throw e;
-    console.log('Activation failed (' + e.code + '): ' + e.detail);
-    process.exit(1);
-  },
-);
-`,
-  );
 }
 
 interface Started {
@@ -118,7 +90,7 @@ const requestOf = (userCode: string) => getDb().deviceAuthorization.findUniqueOr
 /** The buyer's approval through its REST route, as the verification page's form sends it (session cookie, our origin). */
 async function approveWithHeldLicense(userCode: string) {
   const license = await issueLicense(getDb(), { productId, buyerEmail: buyer, maxMachines: 2, source: "purchase" });
-  const r = await app.post("/api/v1/device/approve", { user_code: userCode, license_id: license.id }, { cookie: buyerCookie, origin: app.url });
+  const r = await app.post("/api/v1/device/approve", { user_code: userCode, license_id: license.id }, { cookie, origin: app.url });
   expect(r.status, r.text).toBe(200);
   return license.key;
 }
@@ -165,7 +137,7 @@ const programs = {
   electron: {
     available: tools.machineId,
     start: (dir: string) => {
-      writeBuyCli(dir);
+      writeElectronBuyCli(dir, pluginId, "3.0.0");
       return start(process.execPath, ["buy-cli.js"], dir);
     },
   },
