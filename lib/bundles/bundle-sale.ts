@@ -51,7 +51,7 @@ type ItemRow = {
   developer: { suspendedAt: Date | null };
 };
 
-export interface BundleSaleItem {
+interface BundleSaleItem {
   productId: string;
   name: string;
   priceCents: number;

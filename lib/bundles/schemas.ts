@@ -22,7 +22,7 @@ export const setBundleItemsInputSchema = z.object({
 });
 export type SetBundleItemsInput = z.infer<typeof setBundleItemsInputSchema>;
 
-export const bundleItemSchema = z.object({
+const bundleItemSchema = z.object({
   product_id: z.string(),
   name: z.string(),
   status: z.string().describe('The included product\'s listing status; a bundle sells only while every item is "active"'),

@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomInt } from "node:crypto";
  * 20^8 ≈ 2.6·10^10 codes, of which only the few requests open in a 15-minute window exist; guessing is limited per
  * client on top of that.
  */
-export const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
+const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 export const USER_CODE_LENGTH = 8;
 
 export function newDeviceCode(): string {

@@ -7,7 +7,7 @@ import { USER_CODE_LENGTH, normalizeUserCode } from "./codes.ts";
  * The user code as a person types it: eight letters, any case, with or without the dash (or a space) in the middle.
  * Letters outside the code's alphabet are not refused here: such a code is simply not found, like any other typo.
  */
-export const userCodeSchema = z
+const userCodeSchema = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{4}[-\s]?[A-Za-z]{4}$/, "must be the eight-letter code the app shows, like WDJB-MJHT")
@@ -32,7 +32,7 @@ export const authorizeResultSchema = z.object({
 });
 export type AuthorizeResult = z.infer<typeof authorizeResultSchema>;
 
-export const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
+const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 
 export const tokenRequestSchema = z.object({
   device_code: z
@@ -51,7 +51,7 @@ export const tokenResultSchema = activationResultSchema.extend({
 });
 export type TokenResult = z.infer<typeof tokenResultSchema>;
 
-export const DEVICE_STATUSES = ["pending", "approved", "denied", "completed", "expired"] as const;
+const DEVICE_STATUSES = ["pending", "approved", "denied", "completed", "expired"] as const;
 
 /** What the verification page (and an agent acting for the buyer) sees of a request. */
 export const deviceRequestViewSchema = z.object({

@@ -5,10 +5,10 @@ import { formatUserCode, hashDeviceCode, newDeviceCode, newUserCode } from "./co
 import type { AuthorizeRequest, AuthorizeResult } from "./schemas.ts";
 
 /** How long a request waits for the buyer, and the first pause between polls (RFC 8628's suggested 5 s). */
-export const DEVICE_REQUEST_TTL_SECONDS = 15 * 60;
-export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+const DEVICE_REQUEST_TTL_SECONDS = 15 * 60;
+const DEVICE_POLL_INTERVAL_SECONDS = 5;
 
-export const VERIFICATION_PATH = "/device";
+const VERIFICATION_PATH = "/device";
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 

@@ -16,7 +16,7 @@ import { verifiedOrigins } from "./origins.ts";
  * And `/embed/preview` (the preview itself) may be framed by our own pages only.
  */
 
-export const EMBED_PREVIEW_PATH = "/embed/preview";
+const EMBED_PREVIEW_PATH = "/embed/preview";
 
 const CHECKOUT_PAGE = /^\/checkout\/([A-Za-z0-9_-]{1,64})(?:\/(?:success|cancelled))?$/;
 

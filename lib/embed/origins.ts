@@ -19,11 +19,11 @@ export const EMBED_VERIFICATION_PATH = "/.well-known/indie-license-market.txt";
 /** Origins per seller: a shop, its staging copy, a few landing pages; not a way to hand framing to a list of strangers. */
 export const MAX_EMBED_ORIGINS = 20;
 /** The check's whole budget, and the most of the file it reads: the file is one short line. */
-export const VERIFY_TIMEOUT_MS = 5_000;
-export const VERIFY_MAX_BYTES = 4 * 1024;
+const VERIFY_TIMEOUT_MS = 5_000;
+const VERIFY_MAX_BYTES = 4 * 1024;
 
 /** Why a verification failed, as `lastError` keeps it and the 422 names it. */
-export const VERIFY_FAILURES = ["not_found", "mismatch", "unreachable", "blocked_address", "too_large"] as const;
+const VERIFY_FAILURES = ["not_found", "mismatch", "unreachable", "blocked_address", "too_large"] as const;
 export type VerifyFailure = (typeof VERIFY_FAILURES)[number];
 
 const FAILURE_WORDS: Record<VerifyFailure, string> = {
@@ -153,7 +153,7 @@ async function ownOrigin(developerId: string, id: string): Promise<Row> {
 }
 
 /** Fetches the verification file under the webhook SSRF rules and says whether it holds the token, or why not. */
-export async function checkVerificationFile(origin: string, token: string): Promise<VerifyFailure | null> {
+async function checkVerificationFile(origin: string, token: string): Promise<VerifyFailure | null> {
   const got = await getFromTarget(`${origin}${EMBED_VERIFICATION_PATH}`, {
     timeoutMs: VERIFY_TIMEOUT_MS,
     maxBytes: VERIFY_MAX_BYTES,

@@ -27,7 +27,7 @@ type OfferRow = {
 
 const productOut = (p: OfferRow["fromProduct"]) => ({ id: p.id, name: p.name, price_cents: p.priceCents, currency: p.currency });
 
-export function toUpgradeOfferOut(o: OfferRow): UpgradeOfferOut {
+function toUpgradeOfferOut(o: OfferRow): UpgradeOfferOut {
   return {
     id: o.id,
     from_product: productOut(o.fromProduct),

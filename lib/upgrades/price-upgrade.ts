@@ -29,7 +29,7 @@ const LICENSE_SELECT = {
 
 const PAID_SELECT = { amountCents: true, refundedCents: true, quantity: true, currency: true, upgradeFromLicenseId: true } as const;
 
-export const licenseNotFound = () => notFound("license", "You hold no license with this key or id.");
+const licenseNotFound = () => notFound("license", "You hold no license with this key or id.");
 const upgradeNotOffered = () => new AppError("upgrade_not_offered", 404, "This license has no upgrade on offer to that product.");
 
 /** The order that paid for a license (none for a license given), with what paidPerSeat reads of it. */

@@ -8,8 +8,7 @@ import { productIdSchema } from "../marketplace/schemas.ts";
  * How an upgrade is priced: "fixed", a set price per seat in the target's currency; "difference", the target's price
  * less what the buyer paid for the license they upgrade from, per seat (never below zero).
  */
-export const UPGRADE_PRICINGS = ["fixed", "difference"] as const;
-export type UpgradePricing = (typeof UPGRADE_PRICINGS)[number];
+const UPGRADE_PRICINGS = ["fixed", "difference"] as const;
 
 /** A price of one seat of an upgrade, in minor units (the same ceiling as a product's price). */
 const upgradePriceSchema = z.int().min(0).max(1_000_000).describe("The price of one seat of the upgrade, in minor units of the target's currency");
@@ -86,7 +85,6 @@ function oneOfEach(r: z.infer<typeof upgradeTarget>, ctx: z.RefinementCtx): void
 }
 
 export const upgradeRequestSchema = upgradeTarget.superRefine(oneOfEach);
-export type UpgradeRequest = z.infer<typeof upgradeRequestSchema>;
 
 export const upgradeCheckoutRequestSchema = upgradeTarget
   .extend({
@@ -99,7 +97,6 @@ export const upgradeCheckoutRequestSchema = upgradeTarget
       .describe("The amount the buyer confirmed (a quote's amount_cents): a different price now is 409 amount_changed, and nothing is opened"),
   })
   .superRefine(oneOfEach);
-export type UpgradeCheckoutRequest = z.infer<typeof upgradeCheckoutRequestSchema>;
 
 export const upgradeQuoteSchema = z.object({
   offer_id: z.string(),
