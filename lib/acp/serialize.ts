@@ -2,6 +2,7 @@ import { getDb } from "../db.ts";
 import type { AcpCheckoutSession } from "../generated/sqlite/client.ts";
 import { AppError } from "../http/errors.ts";
 import { isRecurring } from "../subscriptions/plans.ts";
+import { priceBundleSale } from "../bundles/bundle-sale.ts";
 import { buyableProduct, priceCheckout, type BuyableProduct, type PricedCheckout } from "../checkout/quote-checkout.ts";
 import { env } from "../env.ts";
 import { formatPrice, platformFeeCents, PRICING } from "../pricing.ts";
@@ -119,6 +120,9 @@ export interface SessionPrice {
  */
 export async function priceSession(productId: string, quantity: number, codes: string[], now = new Date()): Promise<SessionPrice> {
   const product = await buyableProduct(productId);
+  // A bundle sells whole or not at all, as on the web: an included product that may not be sold now refuses the
+  // session (409 bundle_item_unavailable) before it is made. An agent's buyer is not signed in: no proration.
+  if (product.isBundle) await priceBundleSale(product, null, now);
   // ACP 2026-04-17 has no recurring payments: a subscription is bought on its product page, never as a one-off charge.
   if (isRecurring(product)) {
     throw new AppError(

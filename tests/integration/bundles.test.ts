@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getBundleRoute, PUT as putBundleRoute } from "@/app/api/v1/products/[id]/bundle/route";
 import { POST as createRoute } from "@/app/api/checkout/create/route";
 import { POST as quoteRoute } from "@/app/api/checkout/quote/route";
+import { POST as acpCreateRoute } from "@/app/api/acp/checkout_sessions/route";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/rate-limit";
 import { proratedPrice } from "@/lib/bundles/bundle-sale";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { disconnectDb, getDb } from "@/lib/db";
@@ -12,6 +14,7 @@ import { refundOrder } from "@/lib/refunds/refund-order";
 import { simulateTestDispute } from "@/lib/refunds/test-disputes";
 import { getCheckoutStatus } from "@/lib/checkout/get-checkout";
 import { issueLicense } from "@/lib/licensing/issue-license";
+import { acpHeaders } from "../helpers/acp";
 import { call, expectProblem } from "../helpers/http";
 import { fingerprint } from "../helpers/licenses";
 import { buyerCookie, createTestProduct, sellerCookie, sellingDeveloper } from "../helpers/sellers";
@@ -260,6 +263,16 @@ describe("bundles", () => {
       expect(await getDb().order.count({ where: { buyerEmail: email } })).toBe(0);
       const quote = await call(quoteRoute, "/api/checkout/quote", { method: "POST", json: { product_id: bundleId } });
       expectProblem(quote, 409, "bundle_item_unavailable");
+      // An agent over ACP meets the same refusal before any session exists.
+      const sessions = await getDb().acpCheckoutSession.count();
+      const acp = await call(acpCreateRoute, "/api/acp/checkout_sessions", {
+        method: "POST",
+        json: { line_items: [{ id: bundleId }], currency: "usd", capabilities: { interventions: { supported: [] } }, buyer: { email } },
+        headers: { [CLIENT_ADDRESS_HEADER]: "198.51.100.62", ...acpHeaders() },
+      });
+      expect(acp.status, acp.text).toBe(409);
+      expect(acp.body.message).toContain(removed.id);
+      expect(await getDb().acpCheckoutSession.count()).toBe(sessions);
     } finally {
       await getDb().product.update({ where: { id: removed.id }, data: { status: "active" } });
     }
