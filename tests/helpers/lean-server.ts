@@ -9,6 +9,9 @@ export async function startLeanServer(): Promise<{ base: string; close: () => Pr
       if (!handled) res.writeHead(418).end();
     });
   });
+  // As server.ts: an idle kept-alive connection outlives a test's pause between calls (with Node's 5 s, a fetch
+  // reusing a connection as the server closed it got ECONNRESET on a busy machine).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, close: () => new Promise((resolve) => server.close(() => resolve())) };

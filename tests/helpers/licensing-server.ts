@@ -165,6 +165,8 @@ export async function startLicensingServer() {
     state.routes.push({ method, path: url.pathname, route: handled ? "lean" : "none", status: res.statusCode });
   }
 
+  // As server.ts: idle kept-alive connections outlive a pause between a program's calls (Node's default is 5 s).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

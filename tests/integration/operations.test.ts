@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -13,10 +15,12 @@ import { registerAgentPlatform } from "@/lib/acp/platforms";
 import { toolByName, tools } from "@/lib/agents/tools";
 import { consumeSignIn, requestSignIn } from "@/lib/auth/sign-in";
 import { createCheckout } from "@/lib/checkout/create-checkout";
+import { approveWithLicense } from "@/lib/device/approve-device";
+import { startDeviceAuthorization } from "@/lib/device/start-authorization";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { advanceTestClock, cancelSubscriptionAs } from "@/lib/subscriptions/manage";
 import { createDeveloperProfile } from "@/lib/selling/developer-profile";
-import { SELLER_TRUST, sellerCookie, sellingDeveloper } from "../helpers/sellers";
+import { buyerCookie, SELLER_TRUST, sellerCookie, sellingDeveloper } from "../helpers/sellers";
 import { createProduct } from "@/lib/selling/products";
 import { disconnectDb, getDb } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
@@ -1090,7 +1094,138 @@ const UPGRADES_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// The device flow: a seller's product; pending requests to look up, buy for, approve and deny; one approved already,
+// whose device code polls to its license; a buyer holding a license of the product with a free seat.
+const deviceFx = { pluginId: "", lookup: "", checkout: "", approve: "", deny: "", deviceCode: "", license: "", cookie: "" };
+beforeAll(async () => {
+  const email = `walk-device-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Device ${run}`, website: null, bio: "" });
+  deviceFx.pluginId = `com.walk.device${run}`;
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Device ${run}`, deviceFx.pluginId, { max_machines: 5 })));
+  const buyer = `walk-device-buyer-${run}@example.com`;
+  const license = await issueLicense(getDb(), { productId: product.id, buyerEmail: buyer, maxMachines: 5, source: "purchase" });
+  deviceFx.license = license.id;
+  const start = (n: string) =>
+    startDeviceAuthorization({ plugin_id: deviceFx.pluginId, machine_fingerprint: fingerprint(`walk-device-${n}-${run}`) }, "198.51.100.90");
+  deviceFx.lookup = (await start("lookup")).user_code;
+  deviceFx.checkout = (await start("checkout")).user_code;
+  deviceFx.approve = (await start("approve")).user_code;
+  deviceFx.deny = (await start("deny")).user_code;
+  const polled = await start("poll");
+  // The operation hands the library the code as stored: upper case, no dash.
+  await approveWithLicense({ user_code: polled.user_code.replace("-", ""), license_id: license.id }, buyer);
+  deviceFx.deviceCode = polled.device_code;
+  deviceFx.cookie = await buyerCookie(buyer);
+});
+const UNKNOWN_USER_CODE = "BCDF-GHJK";
+const DEVICE_EXAMPLES: Record<string, Example> = {
+  authorizeDevice: {
+    ok: () => ({ body: { plugin_id: deviceFx.pluginId, machine_fingerprint: fingerprint(`walk-device-new-${run}`), app_version: "1.0.0" } }),
+    error: () => ({ body: { plugin_id: "com.walk.nosuchproduct", machine_fingerprint: fingerprint(`walk-device-x-${run}`) }, status: 404 }),
+  },
+  // Approved and completed: every poll answers the license again until the request expires.
+  pollDeviceToken: {
+    ok: () => ({ body: { device_code: deviceFx.deviceCode, grant_type: "urn:ietf:params:oauth:grant-type:device_code" } }),
+    error: () => ({ body: { device_code: "x".repeat(43) }, status: 400 }),
+  },
+  lookupDeviceCode: { ok: () => ({ body: { user_code: deviceFx.lookup } }), error: () => ({ body: { user_code: UNKNOWN_USER_CODE }, status: 404 }) },
+  // Opening a checkout for a pending request leaves it pending until paid, so the walk may open several.
+  startDeviceCheckout: {
+    ok: () => ({ body: { user_code: deviceFx.checkout, buyer_email: `walk-device-payer-${run}@example.com` } }),
+    error: () => ({ body: { user_code: UNKNOWN_USER_CODE, buyer_email: `walk-device-payer-${run}@example.com` }, status: 404 }),
+  },
+  approveDeviceWithLicense: {
+    ok: () => ({
+      headers: { cookie: deviceFx.cookie, origin: "http://localhost:3000" },
+      body: { user_code: deviceFx.approve, license_id: deviceFx.license },
+    }),
+    error: () => ({ body: { user_code: deviceFx.approve, license_id: deviceFx.license }, status: 401 }),
+  },
+  // Denying twice changes nothing more.
+  denyDevice: { ok: () => ({ body: { user_code: deviceFx.deny } }), error: () => ({ body: { user_code: UNKNOWN_USER_CODE }, status: 404 }) },
+};
+
+// The buy button: a seller with one pending origin served by a local site whose well-known file holds its token, so
+// verifying it succeeds (loopback allowed for that call only); another origin to remove.
+const embedFx = { cookie: "", site: "", verify: "", remove: "", close: () => {} };
+let embedAdds = 0;
+beforeAll(async () => {
+  const email = `walk-embed-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Embed ${run}`, website: null, bio: "" });
+  const token = `walk-embed-token-${run}`;
+  const server = createServer((req, res) => {
+    if (req.url === "/.well-known/indie-license-market.txt") res.writeHead(200, { "content-type": "text/plain" }).end(token);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  embedFx.close = () => server.close();
+  embedFx.site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = (o: string) =>
+    getDb().embedOrigin.create({ data: { id: `eo_walk${randomUUID().slice(0, 12)}`, developerId: dev.id, origin: o, token } });
+  embedFx.verify = (await origin(embedFx.site)).id;
+  embedFx.remove = (await origin(`https://remove-${run}.example.com`)).id;
+  embedFx.cookie = await sellerCookie(email);
+});
+afterAll(() => embedFx.close());
+const asEmbedSeller = (c: Call = {}): Call => ({ ...c, headers: { cookie: embedFx.cookie, ...c.headers } });
+const EMBED_EXAMPLES: Record<string, Example> = {
+  listEmbedOrigins: { ok: () => asEmbedSeller(), error: () => ({ status: 401 }) },
+  addEmbedOrigin: {
+    ok: () => asEmbedSeller({ body: { origin: `https://shop${++embedAdds}-${run}.example.com` } }),
+    error: () => ({ ...asEmbedSeller({ body: { origin: "https://shop.example.com/a/path" } }), status: 400 }),
+  },
+  verifyEmbedOrigin: {
+    ok: () => asEmbedSeller({ params: { id: embedFx.verify }, env: { WEBHOOK_ALLOW_PRIVATE: "on" } }),
+    error: () => ({ ...asEmbedSeller({ params: { id: "eo_nosuchorigin00" } }), status: 404 }),
+  },
+  removeEmbedOrigin: {
+    ok: () => asEmbedSeller({ params: { id: embedFx.remove } }),
+    error: () => ({ ...asEmbedSeller({ params: { id: "eo_nosuchorigin00" } }), status: 404 }),
+  },
+};
+
+// Checkout links: a seller's product with a link buyers open and check out through.
+const linksFx = { cookie: "", product: "", developer: "", link: "", slug: `walk-link-${run}` };
+let linkSlugs = 0;
+beforeAll(async () => {
+  const email = `walk-links-${run}@example.com`;
+  const dev = await sellingDeveloper(email, { name: `Walk Links ${run}`, website: null, bio: "" });
+  linksFx.developer = dev.id;
+  linksFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Link ${run}`, `com.walk.link${run}`)))).id;
+  linksFx.link = (
+    await getDb().checkoutLink.create({ data: { developerId: dev.id, productId: linksFx.product, slug: linksFx.slug, name: "Walk link" } })
+  ).id;
+  linksFx.cookie = await sellerCookie(email);
+});
+const asLinkSeller = (c: Call = {}): Call => ({ ...c, headers: { cookie: linksFx.cookie, ...c.headers } });
+const LINKS_EXAMPLES: Record<string, Example> = {
+  listCheckoutLinks: { ok: () => asLinkSeller(), error: () => ({ status: 401 }) },
+  createCheckoutLink: {
+    ok: () => asLinkSeller({ body: { product_id: linksFx.product, name: "Walk", slug: `walk-${run}-${++linkSlugs}` } }),
+    error: () => ({ ...asLinkSeller({ body: { product_id: linksFx.product, name: "Walk", slug: linksFx.slug } }), status: 409 }),
+  },
+  updateCheckoutLink: {
+    ok: () => asLinkSeller({ params: { id: linksFx.link }, body: { name: "Walk link, renamed" } }),
+    error: () => ({ ...asLinkSeller({ params: { id: "nosuchlink000000" }, body: { name: "x" } }), status: 404 }),
+  },
+  viewCheckoutLink: {
+    ok: () => ({ params: { developer_id: linksFx.developer, slug: linksFx.slug } }),
+    error: () => ({ params: { developer_id: linksFx.developer, slug: "no-such-link" }, status: 404 }),
+  },
+  startCheckoutLink: {
+    ok: () => ({ params: { developer_id: linksFx.developer, slug: linksFx.slug }, body: { buyer_email: `walk-link-buyer-${run}@example.com` } }),
+    error: () => ({
+      params: { developer_id: linksFx.developer, slug: "no-such-link" },
+      body: { buyer_email: `walk-link-buyer-${run}@example.com` },
+      status: 404,
+    }),
+  },
+};
+
 const EXAMPLES: Record<string, Example> = {
+  ...DEVICE_EXAMPLES,
+  ...EMBED_EXAMPLES,
+  ...LINKS_EXAMPLES,
   ...UPGRADES_EXAMPLES,
   ...BUNDLES_EXAMPLES,
   ...RELEASES_EXAMPLES,
@@ -1349,6 +1484,8 @@ describe("the operation registry", () => {
         "list_releases",
         "list_product_reviews",
         "review_product",
+        "lookup_device_code",
+        "device_checkout",
       ].sort(),
     );
   });

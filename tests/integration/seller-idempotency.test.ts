@@ -7,6 +7,8 @@ import { POST as releasesRoute } from "@/app/api/v1/products/[id]/releases/route
 import { POST as productsRoute } from "@/app/api/v1/products/route";
 import { POST as tokensRoute } from "@/app/api/v1/tokens/route";
 import { POST as webhooksRoute } from "@/app/api/v1/webhooks/route";
+import { POST as checkoutLinksRoute } from "@/app/api/v1/checkout-links/route";
+import { POST as upgradeOffersRoute } from "@/app/api/v1/upgrade-offers/route";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
 import { disconnectDb, getDb } from "@/lib/db";
@@ -28,6 +30,8 @@ const email = `idem-${run}@example.com`;
 let developerId = "";
 let cookie = "";
 let productId = "";
+/** Two more products of the seller: what an upgrade offer leads to. */
+const upgradeTargets: string[] = [];
 const saved = process.env.WEBHOOK_ALLOW_PRIVATE;
 
 beforeAll(async () => {
@@ -35,6 +39,7 @@ beforeAll(async () => {
   resetEnv();
   developerId = (await sellingDeveloper(email, { name: `Idempotent Studio ${run}`, website: null, bio: "" })).id;
   productId = (await createTestProduct(developerId, `Idempotent ${run}`, `com.idem.app${run}`)).id;
+  for (const n of ["pro", "max"]) upgradeTargets.push((await createTestProduct(developerId, `Idempotent ${n} ${run}`, `com.idem.${n}${run}`)).id);
   cookie = await sellerCookie(email);
 });
 
@@ -110,6 +115,22 @@ const CASES: Case[] = [
     body: () => ({ code: `RETRY${run.toUpperCase()}`, kind: "percent", percent_off: 10 }),
     other: () => ({ code: `OTHER${run.toUpperCase()}`, kind: "percent", percent_off: 20 }),
     count: () => db().coupon.count({ where: { developerId } }),
+  },
+  {
+    name: "POST /api/v1/checkout-links",
+    route: checkoutLinksRoute,
+    path: () => "/api/v1/checkout-links",
+    body: () => ({ product_id: productId, name: "Retried link", slug: `retry-${run}` }),
+    other: () => ({ product_id: productId, name: "Another link", slug: `other-${run}` }),
+    count: () => db().checkoutLink.count({ where: { developerId } }),
+  },
+  {
+    name: "POST /api/v1/upgrade-offers",
+    route: upgradeOffersRoute,
+    path: () => "/api/v1/upgrade-offers",
+    body: () => ({ from_product_id: productId, to_product_id: upgradeTargets[0], pricing: "difference" }),
+    other: () => ({ from_product_id: productId, to_product_id: upgradeTargets[1], pricing: "difference" }),
+    count: () => db().upgradeOffer.count({ where: { developerId } }),
   },
   {
     name: "POST /api/v1/orders/{id}/refunds",
