@@ -27,6 +27,9 @@ export default defineConfig({
   // release and undo on several pages) took 29–32 s alone on a slow 2-core machine (2026-11-27, where the whole suite
   // took 1,581 s against 491 s on the machine before), and hit 30 s there in a fresh-clone CI run.
   timeout: 60_000,
+  // An assertion's own bound, also not a wait: 10 s, not 5 s. On the slow machine a product form's server action with two
+  // PostgreSQL instances and three workers running took longer than 5 s to redirect (e2e/money.spec.ts, a fresh-clone CI run).
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
