@@ -59,8 +59,8 @@ test("a seller makes a checkout link with seats and a coupon; a buyer opens it a
   await expect(shop.getByTestId("license-key")).toHaveText(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   const status = await (await shop.request.get(`/api/checkout/${sessionId}`)).json();
   expect(status).toMatchObject({ status: "paid", quantity: 2, subtotal_cents: 5000, discount_cents: 1000, amount_cents: 4000, coupon_code: code });
-  // A link that does not exist says so plainly.
-  await shop.goto(`${new URL(url).pathname}-nope`);
+  // A link that does not exist says so plainly, as a real 404.
+  expect((await shop.goto(`${new URL(url).pathname}-nope`))?.status()).toBe(404);
   await expect(shop.locator("#checkout-link-refused")).toContainText("does not work");
   await buyer.close();
 

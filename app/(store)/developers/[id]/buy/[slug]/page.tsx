@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import type { PublicCheckoutLink } from "@/lib/links/schemas";
 import { checkoutConfigured } from "@/lib/payments/provider";
 import { formatPrice } from "@/lib/pricing";
 import { runOperation } from "@/lib/transports/action";
 import { paths, productIconPath } from "@/lib/urls";
-import { linkBuyError, linkRefusal } from "@/components/links/link-messages";
+import { linkBuyError } from "@/components/links/link-messages";
+import { LinkRefused } from "@/components/links/link-refused";
 import { plural } from "@/components/store/labels";
 import { buttonPrimary, card, container, inputBase, textLink } from "@/components/ui/styles";
 
@@ -20,27 +22,6 @@ type Props = {
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
-/** A link that cannot sell (unknown, off, expired, used up, its product or coupon gone): said plainly, never a crash. */
-function Refused({ code }: { code: string }) {
-  const words = linkRefusal(code) ?? {
-    heading: "This checkout link cannot be opened right now",
-    body: "Please try again in a moment.",
-  };
-  return (
-    <div className={`${container} py-16`}>
-      <div className={`${card} mx-auto max-w-lg p-8 text-center`} role="status" id="checkout-link-refused" data-code={code}>
-        <h1 className="text-xl font-semibold text-slate-900">{words.heading}</h1>
-        <p className="mt-3 text-sm leading-6 text-slate-700">{words.body}</p>
-        <p className="mt-6">
-          <Link href="/" className={textLink}>
-            Browse the store
-          </Link>
-        </p>
-      </div>
-    </div>
-  );
-}
-
 /**
  * A checkout link's page: the product, the seats and discount the link presets, and the price to the cent, as the
  * checkout's own quote computes it; an e-mail field and a Buy button that opens the same checkout as the product
@@ -52,8 +33,10 @@ export default async function CheckoutLinkPage({ params, searchParams }: Props) 
   const outcome = await runOperation<PublicCheckoutLink>("viewCheckoutLink", { params: { developer_id: id, slug } });
   if (!outcome.ok) {
     if (outcome.problem.status >= 500) throw outcome.problem;
-    // A malformed address (not a slug) is a link that does not exist.
-    return <Refused code={outcome.problem.status === 400 ? "checkout_link_not_found" : outcome.problem.code} />;
+    // An unknown or turned-off link, or a malformed address (not a slug), is a real 404 (not-found.tsx says why);
+    // a link that exists but cannot sell now (expired, used up, its product or coupon gone) says so on the page.
+    if (outcome.problem.status === 400 || outcome.problem.code === "checkout_link_not_found") notFound();
+    return <LinkRefused code={outcome.problem.code} />;
   }
   const link = outcome.output;
   const q = link.quote;
