@@ -270,7 +270,7 @@ describe("the buyer's side", () => {
       body: { user_code: body.user_code, buyer_email: `device-buyer-${run}@example.com` },
     });
     expect(started.ok).toBe(true);
-    if (!started.ok) return;
+    if (!started.ok) throw new Error(`startDeviceCheckout refused: ${started.problem.code}`);
     expect((await getDb().deviceAuthorization.findUniqueOrThrow({ where: { id: row.id } })).orderId).toBe(started.output.session_id);
     expectGrantError(await pollAfterWait(row.id, body.device_code), "authorization_pending");
 
