@@ -5,10 +5,22 @@ import { formatDay } from "@/lib/format";
 import { focusRing, textLink } from "@/components/ui/styles";
 
 /**
- * A license's downloads: the releases it is entitled to, newest first, each file with its license-gated link (the
- * link checks the license again when followed and redirects to a short-lived signed URL). The newest is shown open,
- * older ones in a closed `<details>`. Says until when updates are included, and which newer version needs a new
- * license. `now` is the request's time (a server component renders once per request).
+ * Which release leads: the newest stable one (a buyer is on the stable channel), or the newest of all when only betas
+ * exist. Betas newer than it are offered apart, never first; older releases after it.
+ */
+export function leadingRelease<R extends { channel: string }>(releases: readonly R[]): { lead: R | undefined; betas: R[]; older: R[] } {
+  const at = Math.max(
+    0,
+    releases.findIndex((r) => r.channel === "stable"),
+  );
+  return { lead: releases[at], betas: releases.slice(0, at), older: releases.slice(at + 1) };
+}
+
+/**
+ * A license's downloads: the releases it is entitled to, each file with its license-gated link (the link checks the
+ * license again when followed and redirects to a short-lived signed URL). The newest stable release is shown open
+ * (leadingRelease), newer betas and older releases in closed `<details>`. Says until when updates are included, and
+ * which newer version needs a new license. `now` is the request's time (a server component renders once per request).
  */
 export function LicenseDownloads({
   downloads,
@@ -23,7 +35,7 @@ export function LicenseDownloads({
   idPrefix: string;
   now: number;
 }) {
-  const [newest, ...older] = downloads.releases;
+  const { lead: newest, betas, older } = leadingRelease(downloads.releases);
   const until = downloads.updates_until;
   const heading = `${idPrefix}-downloads`;
   return (
@@ -56,6 +68,24 @@ export function LicenseDownloads({
             </p>
             <ArtifactList artifacts={newest.artifacts} version={newest.version} />
           </div>
+          {betas.length > 0 ? (
+            <details className="rounded-xl border border-slate-200 bg-white" data-testid="beta-downloads">
+              <summary className={`cursor-pointer rounded-xl px-4 py-2.5 text-sm font-medium text-slate-800 ${focusRing}`}>
+                Beta versions ({betas.length}): previews, not yet stable
+              </summary>
+              <div className="space-y-4 border-t border-slate-200 px-4 py-4">
+                {betas.map((r) => (
+                  <div key={r.version}>
+                    <p className="mb-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+                      <span className="font-semibold text-slate-900">Version {r.version}</span>
+                      <Badge tone="accent">Beta</Badge>
+                    </p>
+                    <ArtifactList artifacts={r.artifacts} version={r.version} />
+                  </div>
+                ))}
+              </div>
+            </details>
+          ) : null}
           {older.length > 0 ? (
             <details className="rounded-xl border border-slate-200 bg-white">
               <summary className={`cursor-pointer rounded-xl px-4 py-2.5 text-sm font-medium text-slate-800 ${focusRing}`}>

@@ -144,6 +144,7 @@ export const RELEASES: Operation[] = [
       "The content must match the extension (415 `artifact_content_mismatch`); larger than ARTIFACT_MAX_MB is refused while it streams in (413 `artifact_too_large`); an empty body is 400 `artifact_empty`; a wrong optional `X-Checksum-SHA256` header (hex) is 422 `artifact_checksum_mismatch`.",
       "Your release files (all your products' releases, drafts included) may take at most ARTIFACT_QUOTA_MB in all: a file that would pass it is refused with 413 `artifact_quota_exceeded` (the detail names what you use and the quota in MB) before its body is read when Content-Length is given, while it streams in otherwise, and when racing uploads fill the quota first; nothing is stored. Delete drafts or their files to make room.",
       "The answer carries the file's size, SHA-256, SHA-512 and Ed25519 signature by the service key (verify with did.json).",
+      "A `<filename>.blockmap` upload (same platform and format, after the file) is stored as that file's electron-builder blockmap (`blockmap_size`), served by the feeds at the file's link + `.blockmap`: 409 `blockmap_without_file` before the file, 422 `invalid_blockmap` unless its blocks add up to the file's size.",
     ].join(" "),
     tag: "Releases",
     auth: "seller",
@@ -160,8 +161,10 @@ export const RELEASES: Operation[] = [
         filename: z
           .string()
           .min(1)
-          .max(FILENAME_MAX_CHARS)
-          .describe("The file's name as buyers download it: letters, digits, spaces and . _ + - ( ); its extension must fit the platform."),
+          .max(FILENAME_MAX_CHARS + ".blockmap".length)
+          .describe(
+            "The file's name as buyers download it: letters, digits, spaces and . _ + - ( ), not a Windows device name (CON, NUL, COM1, …); its extension must fit the platform. `<an uploaded file's name>.blockmap` stores electron-builder's blockmap of that file.",
+          ),
       }),
     },
     output: artifactViewSchema,

@@ -1,16 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, rm } from "node:fs/promises";
+import { open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { gunzipSync } from "node:zlib";
+import { z } from "zod";
 import { getDb } from "../db.ts";
 import { getSellerProduct } from "../selling/products.ts";
 import { env } from "../env.ts";
 import { AppError } from "../http/errors.ts";
 import { objectStore } from "../storage/index.ts";
 import { isPlatform, isPluginFormat, PLATFORMS, PLUGIN_FORMATS, type Platform, type PluginFormat } from "./platforms.ts";
-import { artifactView, type ArtifactView } from "./read.ts";
+import { artifactView, type ArtifactView, type ReleaseWithArtifacts } from "./read.ts";
 import { findSellerRelease, releaseNotDraft } from "./manage.ts";
 import { artifactBytesUsed, artifactQuotaBytes, artifactQuotaExceeded, checkArtifactQuota, checkArtifactQuotaLocked } from "./quota.ts";
 import { signArtifactFile } from "./sign.ts";
@@ -107,17 +109,38 @@ function allowedExtensions(platform: Platform, format: PluginFormat | null): str
 
 const FILENAME = /^[A-Za-z0-9._ +()-]+$/;
 
-/** Checks an artifact's platform, format and filename; returns the file type. 400 problems name the field. */
+/** The product category whose products are audio plugins: the only one whose artifacts may carry a plugin format. */
+const PLUGIN_CATEGORY = "audio-plugins";
+
+/**
+ * Names Windows reserves for devices, whatever the extension and case ("CON.exe", "nul.tar.gz", "Com1.dll"): a
+ * buyer's Windows can't save such a file. Windows ignores trailing dots and spaces of the part before the extension,
+ * so "CON .exe" is reserved too.
+ */
+const RESERVED_WINDOWS_NAME = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])$/i;
+const isReservedWindowsName = (filename: string): boolean => RESERVED_WINDOWS_NAME.test((filename.split(".")[0] ?? "").replace(/[. ]+$/, ""));
+
+/**
+ * Checks an artifact's platform, format and filename; returns the file type. 400 problems name the field.
+ * `product.category` decides whether plugin formats are allowed (PLUGIN_CATEGORY only).
+ */
 export function checkArtifactName(
   platform: string,
   format: string | null | undefined,
   filename: string,
+  product: { category: string },
 ): { platform: Platform; format: PluginFormat | null; kind: Kind } {
   const bad = (code: string, name: string, detail: string) => new AppError(code, 400, detail, { errors: [{ in: "query", name, message: detail }] });
   if (!isPlatform(platform)) throw bad("invalid_platform", "platform", `platform must be one of ${PLATFORMS.join(", ")}.`);
   const fmt = format ? format : null;
   if (fmt !== null && !isPluginFormat(fmt))
     throw bad("invalid_format", "format", `format must be empty (an application) or one of ${PLUGIN_FORMATS.join(", ")}.`);
+  if (fmt && product.category !== PLUGIN_CATEGORY)
+    throw bad(
+      "invalid_format",
+      "format",
+      `Plugin formats are for products in the ${PLUGIN_CATEGORY} category; this product is an application: leave format empty.`,
+    );
   if (fmt && !FORMAT_OS[fmt].includes(osOf(platform))) throw bad("invalid_format", "format", `${fmt} plugins do not exist for ${platform}.`);
   const name = filename;
   const refuse = (detail: string) => bad("invalid_filename", "filename", detail);
@@ -126,6 +149,10 @@ export function checkArtifactName(
     throw refuse("A filename may only use letters, digits, spaces and . _ + - ( ) — no path separators or control characters.");
   if (name.startsWith(".") || name.includes("..")) throw refuse('A filename may not start with "." or contain "..".');
   if (name !== name.trim()) throw refuse("A filename may not start or end with a space.");
+  if (isReservedWindowsName(name))
+    throw refuse(
+      `"${name}" uses a name Windows reserves for devices (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9, with any extension): rename the file.`,
+    );
   const lower = name.toLowerCase();
   const allowed = allowedExtensions(platform, fmt);
   const kind = KINDS.find((k) => lower.endsWith(k.ext) && lower.length > k.ext.length);
@@ -209,18 +236,27 @@ async function lastBytes(path: string, size: number, count: number): Promise<Buf
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "P2002";
 
-/** Stores one artifact of a draft release (see above); the answer is the stored artifact. */
-export async function ingestArtifact(developerId: string, productId: string, version: string, input: IngestInput): Promise<ArtifactView> {
-  await getSellerProduct(developerId, productId);
-  const release = await findSellerRelease(productId, version);
-  if (release.status !== "draft") throw releaseNotDraft(release.version);
-  const { platform, format, kind } = checkArtifactName(input.platform, input.format, input.filename);
+function expectedChecksum(input: IngestInput): string | undefined {
   const expected = input.expectedSha256?.trim().toLowerCase();
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
     throw new AppError("invalid_checksum", 400, "X-Checksum-SHA256 must be the 64 hex digits of the file's SHA-256.", {
       errors: [{ in: "header", name: "X-Checksum-SHA256", message: "64 hex digits" }],
     });
   }
+  return expected;
+}
+
+/**
+ * Stores one artifact of a draft release (see above); the answer is the stored artifact. A file named
+ * `<artifact's filename>.blockmap` is that artifact's electron-builder blockmap instead (ingestBlockmap).
+ */
+export async function ingestArtifact(developerId: string, productId: string, version: string, input: IngestInput): Promise<ArtifactView> {
+  const product = await getSellerProduct(developerId, productId);
+  const release = await findSellerRelease(productId, version);
+  if (release.status !== "draft") throw releaseNotDraft(release.version);
+  if (BLOCKMAP_SUFFIX.test(input.filename)) return ingestBlockmap(developerId, product, release, input);
+  const { platform, format, kind } = checkArtifactName(input.platform, input.format, input.filename, product);
+  const expected = expectedChecksum(input);
   const db = getDb();
   const fileType = fileTypeOf(kind.ext);
   if (await db.artifact.findFirst({ where: { releaseId: release.id, platform, format: format ?? "", fileType }, select: { id: true } })) {
@@ -293,6 +329,123 @@ export async function ingestArtifact(developerId: string, productId: string, ver
   }
 }
 
+/** The suffix electron-builder gives a file's blockmap ("Setup-1.2.0.exe.blockmap"). */
+const BLOCKMAP_SUFFIX = /\.blockmap$/i;
+/** A blockmap is about 0.1 % of its file; this bound keeps a stray upload from being read as one. */
+const BLOCKMAP_MAX_BYTES = 16 * 1024 * 1024;
+
+/** electron-builder's blockmap (builder-util-runtime's BlockMap): gzipped JSON of content-defined chunks. */
+const blockmapSchema = z.object({
+  version: z.enum(["1", "2"]),
+  files: z
+    .array(
+      z.object({
+        name: z.string(),
+        offset: z.number().int().nonnegative(),
+        checksums: z.array(z.string()),
+        sizes: z.array(z.number().int().positive()),
+      }),
+    )
+    .min(1),
+});
+
+/** 422 `invalid_blockmap` unless `bytes` is a gzipped blockmap whose chunks add up to exactly the file's `size`. */
+function checkBlockmap(bytes: Buffer, size: number, filename: string): void {
+  const refuse = (why: string) =>
+    new AppError(
+      "invalid_blockmap",
+      422,
+      `This is not the blockmap of ${filename}: ${why} Upload the .blockmap electron-builder made with the file.`,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(gunzipSync(bytes, { maxOutputLength: 8 * BLOCKMAP_MAX_BYTES }).toString("utf8"));
+  } catch {
+    throw refuse("it is not gzipped JSON.");
+  }
+  const map = blockmapSchema.safeParse(parsed);
+  if (!map.success) throw refuse("it lacks electron-builder's {version, files: [{name, offset, checksums, sizes}]}.");
+  let end = 0;
+  for (const f of map.data.files) {
+    if (f.checksums.length !== f.sizes.length) throw refuse(`file "${f.name}" has ${f.checksums.length} checksums for ${f.sizes.length} blocks.`);
+    end = Math.max(end, f.offset + f.sizes.reduce((a, b) => a + b, 0));
+  }
+  if (end !== size) throw refuse(`its blocks cover ${end} bytes, the file has ${size}.`);
+}
+
+/**
+ * Stores `<filename>.blockmap` as the blockmap of the draft's artifact `<filename>` (same platform and format), so
+ * electron-updater downloads only the blocks that changed (feeds serve it at the artifact's URL + ".blockmap").
+ * Refusals: 409 `blockmap_without_file` when the file it describes is not uploaded yet, 409 `artifact_exists` when that
+ * file already has one, 413 past BLOCKMAP_MAX_BYTES or the quota, 415 when it is not gzip, 422 `invalid_blockmap`
+ * when it is not a blockmap of that file (its blocks must add up to the file's size).
+ */
+async function ingestBlockmap(
+  developerId: string,
+  product: { id: string; category: string },
+  release: ReleaseWithArtifacts,
+  input: IngestInput,
+): Promise<ArtifactView> {
+  const described = input.filename.replace(BLOCKMAP_SUFFIX, "");
+  const { platform, format } = checkArtifactName(input.platform, input.format, described, product);
+  const expected = expectedChecksum(input);
+  const artifact = release.artifacts.find((a) => a.platform === platform && a.format === (format ?? "") && a.filename === described);
+  if (!artifact) {
+    throw new AppError(
+      "blockmap_without_file",
+      409,
+      `Release ${release.version} has no ${described} for ${platform}${format ? ` (${format})` : ""}: upload the file before its blockmap.`,
+    );
+  }
+  const exists = () =>
+    new AppError("artifact_exists", 409, `${described} already has a blockmap: delete the file and upload both again to replace it.`);
+  if (artifact.blockmapKey) throw exists();
+  const tooBig = () => new AppError("artifact_too_large", 413, `A blockmap may be at most ${BLOCKMAP_MAX_BYTES / 1024 / 1024} MB.`);
+  if (input.contentLength !== null && input.contentLength > BLOCKMAP_MAX_BYTES) throw tooBig();
+  const used = await artifactBytesUsed(developerId);
+  checkArtifactQuota(used, input.contentLength ?? 1);
+  const room = artifactQuotaBytes() - used;
+  const limit = Math.min(room, BLOCKMAP_MAX_BYTES);
+  const over = room < BLOCKMAP_MAX_BYTES ? () => artifactQuotaExceeded(used, null) : tooBig;
+  const temp = join(tmpdir(), `ilm-blockmap-${randomBytes(12).toString("hex")}.part`);
+  try {
+    const received = await receive(input.stream, temp, limit, over);
+    if (received.size === 0) throw new AppError("artifact_empty", 400, "The uploaded file is empty.");
+    if (!GZIP(received.head)) throw new AppError("artifact_content_mismatch", 415, "A .blockmap file is gzip (its first bytes do not match).");
+    if (expected !== undefined && expected !== received.sha256) {
+      throw new AppError(
+        "artifact_checksum_mismatch",
+        422,
+        `The file's SHA-256 is ${received.sha256}, not the X-Checksum-SHA256 given; nothing was stored.`,
+      );
+    }
+    const bytes = await readFile(temp);
+    checkBlockmap(bytes, artifact.size, described);
+    const key = artifactKey(product.id, input.filename);
+    const store = objectStore();
+    await store.put(key, createReadStream(temp), { size: received.size, contentType: "application/octet-stream" });
+    try {
+      const row = await getDb().$transaction(async (tx) => {
+        const touched = await tx.release.updateMany({ where: { id: release.id, status: "draft" }, data: { updatedAt: new Date() } });
+        if (touched.count === 0) throw releaseNotDraft(release.version);
+        await checkArtifactQuotaLocked(tx, developerId, received.size);
+        const set = await tx.artifact.updateMany({
+          where: { id: artifact.id, blockmapKey: null },
+          data: { blockmapKey: key, blockmapSize: received.size },
+        });
+        if (set.count === 0) throw exists();
+        return tx.artifact.findUniqueOrThrow({ where: { id: artifact.id } });
+      });
+      return artifactView(row);
+    } catch (error) {
+      await store.delete(key).catch((e: unknown) => console.error("blockmap clean-up failed; the sweep will remove", key, e));
+      throw error;
+    }
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
 const artifactExists = (version: string, platform: string, format: string | null, fileType: string) =>
   new AppError(
     "artifact_exists",
@@ -327,8 +480,11 @@ export async function sweepOrphanArtifacts(graceMs = ARTIFACT_GRACE_MS, now = Da
   let removed = 0;
   for (let i = 0; i < old.length; i += 500) {
     const batch = old.slice(i, i + 500);
-    const rows = await getDb().artifact.findMany({ where: { storageKey: { in: batch } }, select: { storageKey: true } });
-    const known = new Set(rows.map((r) => r.storageKey));
+    const rows = await getDb().artifact.findMany({
+      where: { OR: [{ storageKey: { in: batch } }, { blockmapKey: { in: batch } }] },
+      select: { storageKey: true, blockmapKey: true },
+    });
+    const known = new Set(rows.flatMap((r) => [r.storageKey, r.blockmapKey ?? ""]));
     for (const key of batch) {
       if (known.has(key)) continue;
       await store.delete(key);

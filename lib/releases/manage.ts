@@ -9,6 +9,7 @@ import { CHANNELS } from "./platforms.ts";
 import { allReleases, releaseView, type ReleaseView, type ReleaseWithArtifacts } from "./read.ts";
 import { normaliseVersion, parseVersion, VERSION_MAX_CHARS } from "./version.ts";
 import { emitSellerEvent } from "../seller-webhooks/events.ts";
+import { releasePayload } from "../seller-webhooks/payloads.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 
 /**
@@ -152,7 +153,7 @@ export async function publishRelease(developerId: string, productId: string, ver
         where: { id: release.id },
         include: { artifacts: true, product: { select: { id: true, name: true, pluginId: true } } },
       });
-      await emitSellerEvent(tx, developerId, "release.published", releasePublishedPayload(row, publishedAt), row.id, publishedAt);
+      await emitSellerEvent(tx, developerId, "release.published", releasePayload({ ...row, publishedAt, yankedAt: undefined }), row.id, publishedAt);
     }
     return changed;
   });
@@ -168,36 +169,26 @@ export async function publishRelease(developerId: string, productId: string, ver
   return reread(release.id);
 }
 
-/** The `release.published` webhook's data: what was published, never a download link (those are per buyer and signed). */
-function releasePublishedPayload(
-  r: ReleaseWithArtifacts & { product: { id: string; name: string; pluginId: string } },
-  publishedAt: Date,
-): Record<string, unknown> {
-  return {
-    product: { id: r.product.id, name: r.product.name, plugin_id: r.product.pluginId },
-    release: {
-      id: r.id,
-      version: r.version,
-      channel: r.channel,
-      published_at: publishedAt.toISOString(),
-      notes: r.notes,
-      artifacts: r.artifacts.map((a) => ({
-        platform: a.platform,
-        format: a.format,
-        file_type: a.fileType,
-        filename: a.filename,
-        size: a.size,
-        sha256: a.sha256,
-      })),
-    },
-  };
-}
-
-/** Withdraws a published release (idempotent); a draft can't be yanked (409 `release_not_published`: delete it). */
+/**
+ * Withdraws a published release (idempotent); a draft can't be yanked (409 `release_not_published`: delete it). The
+ * seller's `release.yanked` webhook is queued in the same transaction, so it goes out once, when the release is yanked.
+ */
 export async function yankRelease(developerId: string, productId: string, version: string): Promise<ReleaseView> {
   const release = await ownRelease(developerId, productId, version);
   if (release.status === "yanked") return releaseView(release);
-  const done = await getDb().release.updateMany({ where: { id: release.id, status: "published" }, data: { status: "yanked", yankedAt: new Date() } });
+  const yankedAt = new Date();
+  const done = await getDb().$transaction(async (tx) => {
+    const changed = await tx.release.updateMany({ where: { id: release.id, status: "published" }, data: { status: "yanked", yankedAt } });
+    if (changed.count === 1) {
+      const row = await tx.release.findUniqueOrThrow({
+        where: { id: release.id },
+        include: { artifacts: true, product: { select: { id: true, name: true, pluginId: true } } },
+      });
+      await emitSellerEvent(tx, developerId, "release.yanked", releasePayload(row), row.id, yankedAt);
+    }
+    return changed;
+  });
+  if (done.count === 1) kickWebhooks();
   if (done.count === 0) {
     const now = await reread(release.id);
     if (now.status === "yanked") return now;
@@ -217,14 +208,14 @@ export async function deleteRelease(developerId: string, productId: string, vers
       if (await tx.release.findUnique({ where: { id: release.id }, select: { id: true } })) throw releaseNotDraft(release.version);
       throw releaseNotFound();
     }
-    const artifacts = await tx.artifact.findMany({ where: { releaseId: release.id }, select: { storageKey: true } });
+    const artifacts = await tx.artifact.findMany({ where: { releaseId: release.id }, select: { storageKey: true, blockmapKey: true } });
     await tx.release.delete({ where: { id: release.id } });
-    return artifacts.map((a) => a.storageKey);
+    return artifacts.flatMap((a) => (a.blockmapKey ? [a.storageKey, a.blockmapKey] : [a.storageKey]));
   });
   await deleteObjects(keys);
 }
 
-/** Deletes one artifact of a draft release, row first, then its file. */
+/** Deletes one artifact of a draft release, row first, then its file and its blockmap. */
 export async function deleteArtifact(developerId: string, productId: string, version: string, artifactId: string): Promise<void> {
   const release = await ownRelease(developerId, productId, version);
   const artifact = release.artifacts.find((a) => a.id === artifactId);
@@ -236,7 +227,7 @@ export async function deleteArtifact(developerId: string, productId: string, ver
     if (gone.count === 0) throw new AppError("artifact_not_found", 404, `Release ${release.version} has no artifact with this id.`);
     return artifact.storageKey;
   });
-  await deleteObjects([key]);
+  await deleteObjects(artifact.blockmapKey ? [key, artifact.blockmapKey] : [key]);
 }
 
 /** Best effort: a file left behind has no row any more, so the artifact sweep removes it. */

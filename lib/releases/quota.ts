@@ -4,7 +4,7 @@ import { AppError } from "../http/errors.ts";
 
 /**
  * A seller's release artifact storage: the sizes of the files of all their releases (drafts, published and yanked
- * alike, since all of them are stored), summed from the Artifact rows, against ARTIFACT_QUOTA_MB. ingest.ts checks
+ * alike, since all of them are stored) and of their blockmaps, summed from the Artifact rows, against ARTIFACT_QUOTA_MB. ingest.ts checks
  * it three times: before the body is read (what is used plus the declared Content-Length), while the body streams in
  * (no more than the room left), and in the transaction that writes the row, with the seller's row locked, so racing
  * uploads cannot together pass it.
@@ -19,8 +19,8 @@ export const artifactQuotaBytes = () => env().ARTIFACT_QUOTA_MB * MB;
 
 /** Bytes the seller's release files take, from the database. */
 export async function artifactBytesUsed(developerId: string, db: Reader = getDb()): Promise<number> {
-  const sum = await db.artifact.aggregate({ where: { release: { product: { developerId } } }, _sum: { size: true } });
-  return sum._sum.size ?? 0;
+  const sum = await db.artifact.aggregate({ where: { release: { product: { developerId } } }, _sum: { size: true, blockmapSize: true } });
+  return (sum._sum.size ?? 0) + (sum._sum.blockmapSize ?? 0);
 }
 
 /** What the dashboard shows: "Storage: 1.2 GB of 5.4 GB used". */

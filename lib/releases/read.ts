@@ -28,6 +28,8 @@ export interface ArtifactView {
   signature: string;
   /** The did.json verification method that signed: `did:web:<host>#ed25519-1`. */
   signature_key_id: string;
+  /** Bytes of the electron-builder blockmap uploaded with the file (served at its feed URL + ".blockmap"); null without one. */
+  blockmap_size: number | null;
 }
 
 /** One release as every API shows it. */
@@ -67,6 +69,7 @@ export function artifactView(a: Artifact, did = serviceDid()): ArtifactView {
     sha512: a.sha512,
     signature: a.signature,
     signature_key_id: `${did}#${a.keyId}`,
+    blockmap_size: a.blockmapSize,
   };
 }
 

@@ -14,6 +14,13 @@ export const artifactViewSchema = z.object({
   sha512: z.string().describe("Base64 SHA-512 of the file (electron-updater's sha512)."),
   signature: z.string().describe("Base64 Ed25519 signature over the file's bytes by the service key signature_key_id (did.json)."),
   signature_key_id: z.string().describe("The did.json verification method that signed, e.g. did:web:example.com#ed25519-1."),
+  blockmap_size: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Bytes of the electron-builder blockmap uploaded with the file (as "<filename>.blockmap"); electron-updater reads it at the feed URL + ".blockmap". null without one.',
+    ),
 });
 
 export const releaseViewSchema = z.object({

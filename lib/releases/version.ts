@@ -17,12 +17,14 @@ export interface ParsedVersion {
  * Parses a release version: strict Semantic Versioning 2.0.0 (MAJOR.MINOR.PATCH with an optional pre-release part).
  * Refused with 400 `invalid_version`: a leading "v" (the hint names the version without it), build metadata
  * ("+build.5": it does not take part in semver precedence, so 1.0.0+a and 1.0.0+b would be two releases no updater
- * can order), loose forms ("1.0", "01.0.0") and anything longer than 64 characters.
+ * can order), loose forms ("1.0", "01.0.0"), spaces or other characters around it (" 1.2.3" is refused, not trimmed:
+ * what is stored is exactly what was sent) and anything longer than 64 characters.
  */
 export function parseVersion(input: string): ParsedVersion {
-  const raw = input.trim();
+  const raw = input;
   const refuse = (detail: string) => new AppError("invalid_version", 400, detail, { errors: [{ in: "body", name: "version", message: detail }] });
-  if (!raw) throw refuse("A version is required, e.g. 1.0.0.");
+  if (!raw.trim()) throw refuse("A version is required, e.g. 1.0.0.");
+  if (raw !== raw.trim()) throw refuse(`"${raw}" has spaces around it: send the version alone, e.g. "${raw.trim()}".`);
   if (raw.length > VERSION_MAX_CHARS) throw refuse(`A version has at most ${VERSION_MAX_CHARS} characters.`);
   if (/^v/i.test(raw)) {
     const bare = raw.slice(1);

@@ -13,6 +13,7 @@ export const SELLER_EVENT_TYPES = [
   "license.revoked",
   "license.reinstated",
   "release.published",
+  "release.yanked",
   "dispute.opened",
   "dispute.closed",
   "subscription.created",

@@ -121,3 +121,41 @@ export function disputePayload(d: { id: string; amount: number; currency: string
     ...(outcome ? { outcome } : {}),
   };
 }
+
+/** What a release payload is built from, as read in the transaction of the change (lib/releases/manage.ts). */
+export interface ReleaseFacts {
+  id: string;
+  version: string;
+  channel: string;
+  notes: string;
+  publishedAt: Date | null;
+  yankedAt?: Date | null;
+  product: { id: string; name: string; pluginId: string };
+  artifacts: Array<{ platform: string; format: string; fileType: string; filename: string; size: number; sha256: string }>;
+}
+
+/**
+ * The `data` of the release events (`release.published`, `release.yanked`): what was published or withdrawn, never a
+ * download link (those are per buyer and signed). An application's `format` is null, as in the API's ArtifactView.
+ */
+export function releasePayload(r: ReleaseFacts) {
+  return {
+    product: { id: r.product.id, name: r.product.name, plugin_id: r.product.pluginId },
+    release: {
+      id: r.id,
+      version: r.version,
+      channel: r.channel,
+      published_at: iso(r.publishedAt),
+      ...(r.yankedAt !== undefined ? { yanked_at: iso(r.yankedAt) } : {}),
+      notes: r.notes,
+      artifacts: r.artifacts.map((a) => ({
+        platform: a.platform,
+        format: a.format === "" ? null : a.format,
+        file_type: a.fileType,
+        filename: a.filename,
+        size: a.size,
+        sha256: a.sha256,
+      })),
+    },
+  };
+}

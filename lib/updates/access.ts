@@ -5,6 +5,7 @@ import type { LicenseCode } from "../licensing/codes.ts";
 import { licenseStanding } from "../licensing/evaluate.ts";
 import { loadLicenseForMachine } from "../licensing/license-state.ts";
 import { licenseKeySchema, machineFingerprintSchema } from "../licensing/schemas.ts";
+import { recordValidation } from "../licensing/validation-log.ts";
 import type { UpdatePolicy } from "../releases/entitlement.ts";
 
 /**
@@ -21,6 +22,20 @@ export interface LicensedMachine {
   license: { id: string; key: string; issuedAt: Date; trial: boolean; expiresAt: Date | null; updatesUntil: Date | null };
   product: { id: string; pluginId: string; name: string; pricingModel: string } & UpdatePolicy;
   activationId: string;
+  /** The app version the machine last reported (activation, update check or feed); null when never. */
+  appVersion?: string | null;
+}
+
+/**
+ * An update check or feed fetch counts as the machine's "last seen", as a successful /validate does: the time goes
+ * to the same buffered log (lib/licensing/validation-log.ts, flushed every few seconds in one statement, never a
+ * write per request). The app version it reports is written only when it differs from the stored one, so a machine
+ * that checks every hour writes once per new version.
+ */
+export async function recordSeen(who: Pick<LicensedMachine, "activationId" | "appVersion">, appVersion?: string | null, now = Date.now()) {
+  recordValidation(who.activationId, now);
+  if (!appVersion || appVersion === who.appVersion) return;
+  await getDb().activation.updateMany({ where: { id: who.activationId }, data: { appVersion } });
 }
 
 const PROBLEMS: Record<Exclude<LicenseCode, "VALID">, [string, number, string]> = {
@@ -137,6 +152,7 @@ export async function checkLicensedMachine(pluginId: string, key: string, finger
     },
     product,
     activationId: machine.id,
+    appVersion: machine.appVersion ?? null,
   };
 }
 
@@ -150,6 +166,7 @@ export async function checkActivation(pluginId: string, activationId: string, no
     where: { id: activationId },
     select: {
       id: true,
+      appVersion: true,
       license: {
         select: {
           id: true,
@@ -186,5 +203,6 @@ export async function checkActivation(pluginId: string, activationId: string, no
     license: { id: l.id, key: l.key, issuedAt: l.issuedAt, trial: l.trial, expiresAt: l.expiresAt, updatesUntil: l.updatesUntil },
     product: l.product,
     activationId: activation.id,
+    appVersion: activation.appVersion,
   };
 }

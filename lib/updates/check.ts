@@ -10,9 +10,9 @@ import { artifactView, type ReleaseWithArtifacts } from "../releases/read.ts";
 import { artifactViewSchema } from "../releases/schemas.ts";
 import { minisignPublicKey } from "../releases/sign.ts";
 import { objectStore } from "../storage/index.ts";
-import { checkLicensedMachine, type LicensedMachine } from "./access.ts";
+import { checkLicensedMachine, recordSeen, type LicensedMachine } from "./access.ts";
 import { feedToken, feedUrls } from "./feed-token.ts";
-import { artifactFor, entitlementOf, newerNotEntitled, pick, type Entitlement, type Wanted } from "./select.ts";
+import { artifactFor, channelSees, entitlementOf, newerNotEntitled, pick, type Entitlement, type Wanted } from "./select.ts";
 
 /**
  * The update check an app makes with its license key and machine: GET /api/updates/{plugin_id}. It answers the newest
@@ -22,7 +22,7 @@ import { artifactFor, entitlementOf, newerNotEntitled, pick, type Entitlement, t
  */
 
 /** A version an app reports: semver, a leading "v" and build metadata tolerated (apps send what they were built with). */
-const appVersionSchema = z
+export const appVersionSchema = z
   .string()
   .trim()
   .max(64)
@@ -66,7 +66,11 @@ export const downloadQuerySchema = z.object({
 export type DownloadQuery = z.infer<typeof downloadQuerySchema>;
 
 export const updateCheckSchema = z.object({
-  status: z.enum(["update_available", "up_to_date"]),
+  status: z
+    .enum(["update_available", "up_to_date", "no_build_for_platform"])
+    .describe(
+      "update_available: `latest` is newer than `version`; up_to_date: it is not (or nothing is released yet); no_build_for_platform: releases this license may have exist on the channel, but none has a build for this platform (and format): `latest` is null and the app should not read that as up to date.",
+    ),
   current_version: z.string().nullable(),
   channel: z.enum(CHANNELS),
   latest: z
@@ -89,8 +93,14 @@ export async function signedArtifactUrl(artifact: Artifact): Promise<{ url: stri
   return objectStore().signedUrl(artifact.storageKey, { filename: artifact.filename, contentType: artifact.contentType });
 }
 
+/** A short-lived signed URL of an artifact's blockmap (stored under `key`), named `<filename>.blockmap`. */
+export async function blockmapUrl(key: string, filename: string): Promise<{ url: string; expiresAt: Date }> {
+  return objectStore().signedUrl(key, { filename: `${filename}.blockmap`, contentType: "application/octet-stream" });
+}
+
 export async function checkForUpdate(pluginId: string, creds: { key: string; fingerprint: string }, q: UpdateQuery): Promise<UpdateCheck> {
   const who = await checkLicensedMachine(pluginId, creds.key, creds.fingerprint);
+  await recordSeen(who, q.version);
   const ent = await entitlementOf(who);
   const wanted: Wanted = { platform: q.platform, format: q.format ?? null, fileType: q.file_type ?? null, channel: q.channel };
   const hit = pick(ent, wanted);
@@ -112,7 +122,11 @@ export async function checkForUpdate(pluginId: string, creds: { key: string; fin
   }
   const than = [newest, current].filter((v): v is string => v !== null).sort(semver.rcompare)[0] ?? null;
   return {
-    status: available ? "update_available" : "up_to_date",
+    status: available
+      ? "update_available"
+      : release === null && ent.entitled.some((r) => channelSees(q.channel, r))
+        ? "no_build_for_platform"
+        : "up_to_date",
     current_version: current,
     channel: q.channel,
     latest,
@@ -159,6 +173,7 @@ function downloadTarget(
 /** GET /api/updates/{plugin_id}/download: where to redirect a licensed app for a build. */
 export async function downloadUpdate(pluginId: string, creds: { key: string; fingerprint: string }, q: DownloadQuery): Promise<{ location: string }> {
   const who = await checkLicensedMachine(pluginId, creds.key, creds.fingerprint);
+  await recordSeen(who);
   const { artifact } = downloadTarget(await entitlementOf(who), q);
   return { location: (await signedArtifactUrl(artifact)).url };
 }

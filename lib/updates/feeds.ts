@@ -6,8 +6,8 @@ import { renderNotes } from "../releases/notes.ts";
 import { FILE_TYPE_PREFERENCE, isPlatform, type Channel, type Platform } from "../releases/platforms.ts";
 import type { ReleaseWithArtifacts } from "../releases/read.ts";
 import { absoluteUrl, paths } from "../urls.ts";
-import { checkActivation, type LicensedMachine } from "./access.ts";
-import { signedArtifactUrl, entitledArtifact } from "./check.ts";
+import { checkActivation, recordSeen, type LicensedMachine } from "./access.ts";
+import { appVersionSchema, blockmapUrl, signedArtifactUrl, entitledArtifact } from "./check.ts";
 import { activationOfToken, feedArtifactUrl } from "./feed-token.ts";
 import { artifactFor, channelSees, entitlementOf, type Entitlement } from "./select.ts";
 
@@ -55,11 +55,21 @@ export const feedParamsSchema = z.object({
     .describe("This machine's feed token (the `feeds` URLs of the update check carry it)"),
 });
 
-/** A licensed machine from a feed URL: the token's MAC, then the activation and its license (throws problems). */
-async function feedMachine(pluginId: string, token: string): Promise<LicensedMachine & { token: string }> {
+/**
+ * A licensed machine from a feed URL: the token's MAC, then the activation and its license (throws problems). The
+ * fetch counts as the machine's "last seen", with the app version when the URL carries one (`?version=`).
+ */
+async function feedMachine(pluginId: string, token: string, appVersion?: string): Promise<LicensedMachine & { token: string }> {
   const activationId = await activationOfToken(token);
-  return { ...(await checkActivation(pluginId, activationId)), token };
+  const m = await checkActivation(pluginId, activationId);
+  await recordSeen(m, appVersion);
+  return { ...m, token };
 }
+
+/** The optional query every feed takes: the app's version, recorded as the machine's (electron-updater keeps a feed URL's query; Tauri fills `{{current_version}}`). */
+export const feedQuerySchema = z.object({
+  version: appVersionSchema.optional().describe("The app's current version, recorded with the machine's last-seen time"),
+});
 
 const isApp = (a: Artifact) => a.format === "";
 const onPlatforms = (prefix: string) => (a: Artifact) => isApp(a) && a.platform.startsWith(prefix);
@@ -91,8 +101,8 @@ const ELECTRON_FILES: Record<"" | "-mac" | "-linux" | "-linux-arm64", (a: Artifa
 };
 
 /** latest.yml and its siblings (electron-builder's format, as electron-updater's generic provider reads it). */
-export async function electronFeed(pluginId: string, token: string, file: ElectronFeedFile): Promise<string> {
-  const m = await feedMachine(pluginId, token);
+export async function electronFeed(pluginId: string, token: string, file: ElectronFeedFile, appVersion?: string): Promise<string> {
+  const m = await feedMachine(pluginId, token, appVersion);
   const [, channelName, suffix] = /^(latest|beta)(|-mac|-linux|-linux-arm64)\.yml$/.exec(file) ?? [];
   const channel: Channel = channelName === "beta" ? "beta" : "stable";
   const hit = newestWith(await entitlementOf(m), channel, ELECTRON_FILES[(suffix ?? "") as keyof typeof ELECTRON_FILES]);
@@ -132,8 +142,8 @@ export function cdata(text: string): string {
 const SPARKLE_ORDER: Platform[] = ["macos-universal", "macos-x64", "macos-arm64"];
 
 /** Sparkle's appcast (RSS 2.0 with the sparkle namespace), one item per entitled macOS release, newest first. */
-export async function sparkleAppcast(pluginId: string, token: string): Promise<string> {
-  const m = await feedMachine(pluginId, token);
+export async function sparkleAppcast(pluginId: string, token: string, appVersion?: string): Promise<string> {
+  const m = await feedMachine(pluginId, token, appVersion);
   const ent = await entitlementOf(m);
   const items: string[] = [];
   for (const release of ent.entitled) {
@@ -204,8 +214,8 @@ export const tauriFeedSchema = z.object({
 export type TauriFeed = z.infer<typeof tauriFeedSchema>;
 
 /** Tauri v2's static update JSON: the newest entitled release (on `channel`) with a build, one entry per platform key. */
-export async function tauriFeed(pluginId: string, token: string, channel: Channel = "stable"): Promise<TauriFeed> {
-  const m = await feedMachine(pluginId, token);
+export async function tauriFeed(pluginId: string, token: string, channel: Channel = "stable", appVersion?: string): Promise<TauriFeed> {
+  const m = await feedMachine(pluginId, token, appVersion);
   const hit = newestWith(await entitlementOf(m), channel, tauriInstallable);
   if (!hit) throw noRelease();
   const platforms: TauriFeed["platforms"] = {};
@@ -237,4 +247,34 @@ export async function feedArtifactLocation(pluginId: string, token: string, arti
   const m = await feedMachine(pluginId, token);
   const artifact = await entitledArtifact(m, artifactId);
   return { location: (await signedArtifactUrl(artifact)).url };
+}
+
+const feedName = (a: Pick<Artifact, "platform" | "filename">) => `${a.platform}-${a.filename}`;
+const BLOCKMAP = ".blockmap";
+
+/**
+ * A feed's download link with its file name (…/artifacts/<id>/<platform>-<filename>). The name must be the artifact's
+ * own: anything else is 404 `artifact_not_found`, never the installer. electron-updater asks for the link +
+ * ".blockmap" before every download, and for the same link with the old version in place of the new one +
+ * ".blockmap"; had those answered the installer, it would fetch it twice per update. So:
+ *
+ * - `<platform>-<filename>`: the build (302 to a signed URL);
+ * - `<platform>-<filename>.blockmap`: its blockmap, when the seller uploaded one (302), else 404;
+ * - `<platform>-<other filename>.blockmap`: the blockmap of the entitled build of the same platform, format and type
+ *   with that filename (the old version's, named as electron-updater derives it), else 404.
+ */
+export async function feedArtifactNamedLocation(pluginId: string, token: string, artifactId: string, name: string): Promise<{ location: string }> {
+  const m = await feedMachine(pluginId, token);
+  const artifact = await entitledArtifact(m, artifactId);
+  if (name === feedName(artifact)) return { location: (await signedArtifactUrl(artifact)).url };
+  const missing = () => new AppError("artifact_not_found", 404, `This build has no file named "${name}".`);
+  if (!name.endsWith(BLOCKMAP)) throw missing();
+  const wanted = name.slice(0, -BLOCKMAP.length);
+  const same = (a: Artifact) => a.platform === artifact.platform && a.format === artifact.format && a.fileType === artifact.fileType;
+  const described =
+    wanted === feedName(artifact)
+      ? artifact
+      : (await entitlementOf(m)).entitled.flatMap((r) => r.artifacts).find((a) => same(a) && feedName(a) === wanted);
+  if (!described?.blockmapKey) throw missing();
+  return { location: (await blockmapUrl(described.blockmapKey, described.filename)).url };
 }

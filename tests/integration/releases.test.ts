@@ -50,7 +50,7 @@ const productBody = (name: string, pluginId: string) => ({
   description: "A product created by the releases test, with a long enough description to be accepted.",
   plugin_id: pluginId,
   price_cents: 1500,
-  category: "dev-tools",
+  category: "audio-plugins",
   max_machines: 2,
   seat_model: "per-machine",
   platforms: ["linux", "windows", "macos"],

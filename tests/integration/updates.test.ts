@@ -130,7 +130,7 @@ describe("GET /api/updates/{plugin_id}: the update check", () => {
     const mac = await check(fx, creds, { version: "1.0.0", platform: "macos-arm64" });
     expect(mac.body.latest.artifact).toMatchObject({ platform: "macos-universal", filename: "Synth-mac.zip" });
     const arm = await check(fx, creds, { version: "1.0.0", platform: "linux-arm64" });
-    expect(arm.body).toMatchObject({ status: "up_to_date", latest: null });
+    expect(arm.body).toMatchObject({ status: "no_build_for_platform", latest: null });
   });
 
   it("beta sees beta and stable releases (the newest wins); stable sees stable only", async () => {
@@ -223,7 +223,7 @@ describe("several files for one platform (a .dmg to install, a .zip to update fr
     const win = await check(fx, creds, { version: "0.9.0", platform: "windows-x64" });
     expect(win.body.latest.artifact).toMatchObject({ filename: "Synth-Setup.exe", file_type: "exe" });
     const none = await check(fx, creds, { version: "0.9.0", platform: "windows-x64", file_type: "msi" });
-    expect(none.body).toMatchObject({ status: "up_to_date", latest: null });
+    expect(none.body).toMatchObject({ status: "no_build_for_platform", latest: null });
     expectProblem(await check(fx, creds, { platform: "windows-x64", file_type: "iso" }), 400, "invalid_query");
     const dl = await download(fx, creds, { platform: "macos-universal", file_type: "dmg" });
     expect(dl.status).toBe(302);

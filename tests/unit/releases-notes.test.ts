@@ -33,7 +33,9 @@ describe("release notes rendering", () => {
 describe("versions", () => {
   it("parses strict semver into its parts", () => {
     expect(parseVersion("2.10.3-beta.1")).toEqual({ version: "2.10.3-beta.1", major: 2, minor: 10, patch: 3, prerelease: "beta.1" });
-    expect(parseVersion(" 1.0.0 ").version).toBe("1.0.0");
+    // A version is taken as sent: spaces around it are refused, not trimmed (issue 34).
+    expect(() => parseVersion(" 1.0.0 ")).toThrow(/spaces around it/);
+    expect(() => parseVersion("1.0.0 ")).toThrow(/spaces around it/);
   });
 
   it("orders by semver precedence, not by text", () => {
