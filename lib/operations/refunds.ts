@@ -49,7 +49,8 @@ export const REFUNDS = [
         orderId: i.id,
         amountCents: i.amount_cents,
         reason: i.reason,
-        actor: { kind: "seller", developerId: seller.developer.id, email: seller.email },
+        // Logged as the revocations are: the session's e-mail, or "token:<name>" for a seller API token.
+        actor: { kind: "seller", developerId: seller.developer.id, email: seller.email, name: seller.actor },
       });
       return { refund: toRefundOut(refund) };
     },

@@ -6,6 +6,7 @@ import type { Actor } from "../licensing/license-events.ts";
 import { UNDO_WINDOW_MS } from "../licensing/restore-machine.ts";
 import {
   eventPageSchema,
+  eventTypeListSchema,
   licenseDetail,
   licenseEvents,
   licenseEventSchema,
@@ -88,7 +89,7 @@ export const SELLER_LICENSES: Operation[] = [
     id: "listLicenseEvents",
     summary: "A license's event log",
     description:
-      "What happened to the license, newest first: issued, activated, deactivated (by the app), released (by the buyer or you), restored, revoked, reinstated, refunded, disputed, dispute won or lost, each with its actor (buyer, seller, operator, app, payment, system) and time; failed validations are one row per error code and hour with a count. Pages of `limit` (≤ 100) with `cursor`.",
+      "What happened to the license, newest first: issued, activated, deactivated (by the app), released (by the buyer or you), restored, revoked, reinstated, refunded, disputed, dispute won or lost, subscription and upgrade steps, each with its actor (buyer, seller, operator, app, payment, system; a seller API token as `token:<name>`) and time; failed validations are one row per error code and hour with a count. `type` keeps only the named types, comma-separated (`revoked,reinstated`); an unknown type is 400 `invalid_query` naming the known ones. Pages of `limit` (≤ 100) with `cursor`.",
     tag: "Licenses",
     auth: "seller",
     sellerScope: "licenses",
@@ -97,6 +98,28 @@ export const SELLER_LICENSES: Operation[] = [
     output: z.object({ events: z.array(licenseEventSchema), next_cursor: z.string().nullable() }),
     errors: [401, 403, 404],
     handler: (p, c) => licenseEvents(asActor(c.seller).developerId, p.id, p),
+    tools: [
+      {
+        name: "seller_license_events",
+        title: "A license's event log",
+        layer: 6,
+        args: z.object({
+          id: licenseParams.shape.id,
+          type: eventTypeListSchema,
+          limit: eventPageSchema.shape.limit,
+          cursor: eventPageSchema.shape.cursor,
+        }),
+        description:
+          'The history of one of your licenses by its id (from seller_list_licenses), newest first: issued, machines activated, released and restored, revoked and reinstated, refunds, disputes, subscription and upgrade steps, failed validations per hour, each with who did it (a seller API token shows as token:<name>). `type` keeps only some kinds, e.g. ["revoked", "refunded"]. Use it to answer a buyer asking why their key stopped working.',
+        text: (o) =>
+          o.events.length
+            ? [
+                `${String(o.events.length)} event${o.events.length === 1 ? "" : "s"}${o.next_cursor ? ` (more: cursor ${o.next_cursor})` : ""}:`,
+                ...o.events.map((e) => `${e.at} — ${e.summary} — ${e.actor.type}${e.actor.name ? ` (${e.actor.name})` : ""}`),
+              ].join("\n")
+            : "No event matches.",
+      },
+    ],
   }),
   operation({
     id: "issueComplimentaryLicense",

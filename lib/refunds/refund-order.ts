@@ -11,9 +11,16 @@ import { formatPrice } from "../pricing.ts";
 import type { RefundOut } from "./schemas.ts";
 import { orderTotal, settleRefund, type Tx } from "./settle-refund.ts";
 
-/** Who asks for the refund: the seller of the order's product, or the marketplace's operator (any order). */
-/** Who asks for a refund: the seller, the operator, or the buyer's own plan change (the unused time credited back). */
-type RefundActor = { kind: "seller"; developerId: string; email: string } | { kind: "operator"; email: string } | { kind: "buyer"; email: string };
+/**
+ * Who asks for a refund: the seller of the order's product, the marketplace's operator (any order), or the buyer's own
+ * plan change (the unused time credited back). A seller's `name` is who the license event log names, as for a
+ * revocation: "token:<name>" for a seller API token (the session's e-mail when absent).
+ */
+type RefundActor =
+  { kind: "seller"; developerId: string; email: string; name?: string } | { kind: "operator"; email: string } | { kind: "buyer"; email: string };
+
+/** What the refund keeps of who asked (`actorEmail`, read back by settleRefund for the license event log). */
+const actorName = (a: RefundActor) => (a.kind === "seller" ? (a.name ?? a.email) : a.email);
 
 /**
  * Parsed and typed by the caller (the operations parse `refundRequestSchema`): this function does not parse again.
@@ -132,7 +139,7 @@ export async function refundOrder(input: RefundOrderInput): Promise<RefundResult
 
   const id = newRefundId();
   await db.$transaction(async (tx) => {
-    await reserveRefund(tx, order, id, amount, { reason, initiatedBy: input.actor.kind, actorEmail: input.actor.email });
+    await reserveRefund(tx, order, id, amount, { reason, initiatedBy: input.actor.kind, actorEmail: actorName(input.actor) });
     // An operator's refund is audited in the transaction that commits to it (lib/admin/audit.ts).
     if (input.actor.kind === "operator") {
       await writeAudit(tx, input.actor, {
@@ -271,6 +278,7 @@ export function toRefundOut(r: {
   currency: string;
   reason: string;
   initiatedBy: string;
+  actorEmail: string | null;
   status: string;
   createdAt: Date;
 }): RefundOut {
@@ -281,6 +289,8 @@ export function toRefundOut(r: {
     currency: r.currency,
     reason: r.reason,
     initiated_by: r.initiatedBy as RefundOut["initiated_by"],
+    // The operator's and the buyer's addresses are not the seller's to see.
+    actor: r.initiatedBy === "seller" ? r.actorEmail : null,
     status: r.status as RefundOut["status"],
     created_at: r.createdAt.toISOString(),
   };

@@ -38,6 +38,10 @@ export const refundSchema = z.object({
   initiated_by: z
     .enum(["seller", "operator", "provider", "buyer"])
     .describe('"buyer": the unused time credited back when the buyer changed a subscription plan'),
+  actor: z
+    .string()
+    .nullable()
+    .describe('Who asked for a refund of yours: the dashboard\'s e-mail, or "token:<name>" for a seller API token; null for the others'),
   status: z.enum(["pending", "succeeded", "failed"]),
   created_at: z.string(),
 });

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { formatMoment, shortFingerprint as short } from "../format.ts";
-import { getDb } from "../db.ts";
+import { dbEngine, getDb } from "../db.ts";
+import { containsLiterally, literalIncludes } from "../db/like.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { LICENSE_KEY_PATTERN } from "../licensing/keys.ts";
-import { LICENSE_EVENT_TYPES, type Actor } from "../licensing/license-events.ts";
+import { LICENSE_EVENT_TYPES, type Actor, type LicenseEventType } from "../licensing/license-events.ts";
 import { restoreMachine } from "../licensing/restore-machine.ts";
 import type { Prisma } from "../generated/sqlite/client.ts";
 
@@ -29,7 +30,42 @@ export const licenseSearchSchema = z.object({
   cursor: text(200).optional().describe("`next_cursor` of the previous page"),
 });
 
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(LICENSE_EVENT_TYPES);
+
+/**
+ * The `type` query parameter of the event log: one type or several, comma-separated (`revoked,reinstated`; a repeated
+ * query parameter counts once, as everywhere in this API). An unknown name is refused with the list of known ones; an
+ * empty value keeps every event. (The MCP tool takes a list of the enum instead: eventTypeListSchema.)
+ */
+const eventTypesQuerySchema = text(400)
+  .transform((value, ctx) => {
+    const names = [...new Set(value.split(",").map((t) => t.trim()))].filter(Boolean);
+    const unknown = names.filter((t) => !KNOWN_EVENT_TYPES.has(t));
+    if (unknown.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown event type${unknown.length === 1 ? "" : "s"} ${unknown.map((t) => JSON.stringify(t.slice(0, 40))).join(", ")}; the types are ${LICENSE_EVENT_TYPES.join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    return names.length ? (names as LicenseEventType[]) : undefined;
+  })
+  .optional()
+  .describe(`Only events of these types, comma-separated: ${LICENSE_EVENT_TYPES.join(", ")}`);
+
+/** The same filter as a tool's argument: a list of known types. */
+export const eventTypeListSchema = z
+  .array(
+    z.enum(LICENSE_EVENT_TYPES, {
+      error: (issue) => `unknown event type ${JSON.stringify(String(issue.input).slice(0, 40))}; the types are ${LICENSE_EVENT_TYPES.join(", ")}`,
+    }),
+  )
+  .max(LICENSE_EVENT_TYPES.length)
+  .optional()
+  .describe("Only events of these types");
+
 export const eventPageSchema = z.object({
+  type: eventTypesQuerySchema,
   limit: z.coerce.number().int().min(1).max(100).default(50).describe("Page size (1–100, default 50)"),
   cursor: text(200).optional().describe("`next_cursor` of the previous page"),
 });
@@ -217,16 +253,28 @@ function afterCursor(c: Cursor | null, field: "issuedAt" | "createdAt") {
 /** Product ids bound one by one into a license query; more are named by a subquery. */
 const MAX_LISTED_IDS = 500;
 
+/** Candidates read a chunk at a time when a substring filter could only narrow the search (see searchLicenses). */
+const CANDIDATE_CHUNK = 500;
+
 /**
  * A seller's licenses matching the search, newest first, a page at a time (`next_cursor` null on the last page).
- * With `developerId` null, the operator's search across sellers: by key or e-mail only.
+ * With `developerId` null, the operator's search across sellers: by key or e-mail only. The text is matched
+ * literally, `%` and `_` included (lib/db/like.ts): on SQLite, whose LIKE cannot escape them through Prisma, a text
+ * holding one reads the candidates the LIKE finds a chunk at a time and keeps those that hold it.
  */
 export async function searchLicenses(developerId: string | null, input: z.output<typeof licenseSearchSchema>, now = Date.now()) {
   const db = getDb();
+  const engine = dbEngine();
   const q = (input.q ?? "").trim();
   const cursor = decodeCursor(input.cursor);
   const scope: Prisma.LicenseWhereInput[] = [];
   const match: Prisma.LicenseWhereInput[] = [];
+  // Whether every LIKE in `match` is exact; otherwise `holds` tells which candidates match literally.
+  let exact = true;
+  let named: string[] = [];
+  const nameLike = containsLiterally(q, engine);
+  const email = q.toLowerCase();
+  const emailLike = containsLiterally(email, engine);
   if (developerId !== null) {
     // The license's own seller column (kept by triggers, migration `license_developer`): the list walks the
     // (developerId, issuedAt, id) index newest first, however many products and licenses the seller has.
@@ -237,30 +285,60 @@ export async function searchLicenses(developerId: string | null, input: z.output
       // few hundred (databases cap parameters per query) they are named by a subquery instead.
       const needle = q.toLocaleLowerCase("en");
       const products = await db.product.findMany({ where: { developerId }, select: { id: true, name: true } });
-      const named = products
+      named = products
         .filter((p) => (!input.product_id || p.id === input.product_id) && p.name.toLocaleLowerCase("en").includes(needle))
         .map((p) => p.id);
-      if (named.length > MAX_LISTED_IDS) match.push({ product: { developerId, name: { contains: q } } });
-      else if (named.length) match.push({ productId: { in: named } });
+      if (named.length > MAX_LISTED_IDS) {
+        match.push({ product: { developerId, name: nameLike.filter } });
+        exact &&= nameLike.exact;
+      } else if (named.length) match.push({ productId: { in: named } });
     }
   } else if (input.product_id) {
     scope.push({ productId: input.product_id });
   }
+  const compact = q.toUpperCase().replace(/\s+/g, "");
+  const wholeKey = LICENSE_KEY_PATTERN.test(compact);
+  const fragments = wholeKey ? [] : (keyFragments(q) ?? []);
   if (q) {
-    const compact = q.toUpperCase().replace(/\s+/g, "");
-    if (LICENSE_KEY_PATTERN.test(compact)) match.push({ key: compact });
-    else for (const f of keyFragments(q) ?? []) match.push({ key: { contains: f } });
-    match.push({ buyerEmail: { contains: q.toLowerCase() } });
+    if (wholeKey) match.push({ key: compact });
+    else for (const f of fragments) match.push({ key: { contains: f } });
+    match.push({ buyerEmail: emailLike.filter });
+    exact &&= emailLike.exact;
   }
-  const where: Prisma.LicenseWhereInput = {
-    AND: [...scope, statusWhere(input.status, new Date(now)), afterCursor(cursor, "issuedAt"), ...(q ? [{ OR: match }] : [])],
-  };
-  const rows = await db.license.findMany({
-    where,
-    orderBy: [{ issuedAt: "desc" }, { id: "desc" }],
-    take: input.limit + 1,
-    select: licenseSelect,
-  });
+  const where = [...scope, statusWhere(input.status, new Date(now)), ...(q ? [{ OR: match }] : [])];
+  const orderBy: Prisma.LicenseOrderByWithRelationInput[] = [{ issuedAt: "desc" }, { id: "desc" }];
+  let rows: LicenseRow[];
+  if (exact) {
+    rows = await db.license.findMany({
+      where: { AND: [...where, afterCursor(cursor, "issuedAt")] },
+      orderBy,
+      take: input.limit + 1,
+      select: licenseSelect,
+    });
+  } else {
+    // Key fragments never hold `%` or `_`; the product names were matched above, in full.
+    const byName = new Set(named);
+    const holds = (l: { key: string; buyerEmail: string; productId: string }) =>
+      (wholeKey ? l.key === compact : fragments.some((f) => l.key.includes(f))) ||
+      byName.has(l.productId) ||
+      literalIncludes(l.buyerEmail, email, engine);
+    const ids: string[] = [];
+    let after = cursor;
+    while (ids.length <= input.limit) {
+      const chunk = await db.license.findMany({
+        where: { AND: [...where, afterCursor(after, "issuedAt")] },
+        orderBy,
+        take: CANDIDATE_CHUNK,
+        select: { id: true, issuedAt: true, key: true, buyerEmail: true, productId: true },
+      });
+      for (const l of chunk) if (ids.length <= input.limit && holds(l)) ids.push(l.id);
+      const last = chunk.at(-1);
+      if (chunk.length < CANDIDATE_CHUNK || !last) break;
+      after = { t: last.issuedAt.toISOString(), id: last.id };
+    }
+    const found = new Map((await db.license.findMany({ where: { id: { in: ids } }, select: licenseSelect })).map((l) => [l.id, l]));
+    rows = ids.flatMap((id) => found.get(id) ?? []);
+  }
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {
@@ -295,7 +373,8 @@ export async function licenseDetail(developerId: string | null, licenseId: strin
   return { license: licenseView(row), seller: row.product.developer };
 }
 
-const ACTIONS: Record<string, string> = {
+/** What each kind of event is called in a summary (validation failures have a sentence of their own). */
+export const EVENT_LABELS: Record<Exclude<LicenseEventType, "validation_failed">, string> = {
   issued: "Issued",
   activated: "Machine activated",
   deactivated: "Machine deactivated by the app",
@@ -307,11 +386,33 @@ const ACTIONS: Record<string, string> = {
   disputed: "Payment disputed",
   dispute_won: "Dispute won",
   dispute_lost: "Dispute lost",
+  renewed: "Renewed",
+  payment_failed: "Payment failed",
+  recovered: "Payment recovered",
+  canceled: "Canceled",
+  resumed: "Resumed",
+  plan_changed: "Plan changed",
+  expired: "Expired",
   upgraded_to: "Upgraded",
   upgraded_from: "Issued as an upgrade",
   upgrade_refunded: "Upgrade refunded",
 };
 
+/**
+ * A reason without the label the summary already starts with: a refund's reason is kept as "Refunded: <why>" (the
+ * license's revoked_reason says why on its own), and a seller may type "Revoked: leaked key"; the summary says the
+ * label once ("Refunded: <why>").
+ */
+function withoutLabel(reason: string, label: string): string {
+  let rest = reason.trim();
+  for (;;) {
+    const head = rest.slice(0, label.length);
+    if (head.toLowerCase() !== label.toLowerCase() || !/^\s*(?::|$)/.test(rest.slice(label.length))) return rest;
+    rest = rest.slice(label.length).replace(/^\s*:?\s*/, "");
+  }
+}
+
+/** One line for people about one event (`LicenseEventView.summary`). */
 function eventSummary(e: {
   type: string;
   code: string | null;
@@ -329,10 +430,11 @@ function eventSummary(e: {
     typeof d.fingerprint === "string"
       ? `${typeof d.machine_name === "string" && d.machine_name ? `${d.machine_name} ` : ""}(${short(d.fingerprint)})`
       : "";
-  const reason = typeof d.reason === "string" && d.reason ? `: ${d.reason}` : "";
+  const base = (EVENT_LABELS as Record<string, string | undefined>)[e.type] ?? e.type.replace(/_/g, " ");
+  const why = typeof d.reason === "string" ? withoutLabel(d.reason, base) : "";
+  const reason = why ? `: ${why}` : "";
   // A license a bundle's order issued names the bundle (its name when it was sold).
   const bundle = typeof d.bundle === "string" && d.bundle ? ` with the bundle "${d.bundle}"` : "";
-  const base = ACTIONS[e.type] ?? e.type.replace(/_/g, " ");
   return `${base}${bundle}${machine ? ` ${machine}` : ""}${reason}`;
 }
 
@@ -341,7 +443,7 @@ export async function licenseEvents(developerId: string | null, licenseId: strin
   await licenseRow(developerId, licenseId);
   const cursor = decodeCursor(input.cursor);
   const rows = await getDb().licenseEvent.findMany({
-    where: { licenseId, ...afterCursor(cursor, "createdAt") },
+    where: { licenseId, ...(input.type ? { type: { in: input.type } } : {}), ...afterCursor(cursor, "createdAt") },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: input.limit + 1,
   });

@@ -12,6 +12,12 @@ import { restoreMachine, UNDO_WINDOW_MS } from "@/lib/licensing/restore-machine"
 import { validateLicense } from "@/lib/licensing/validate-license";
 import { flushValidations } from "@/lib/licensing/validation-log";
 import { refundOrder } from "@/lib/refunds/refund-order";
+import { EVENT_LABELS } from "@/lib/seller-api/licenses";
+import { GET as eventsRoute } from "@/app/api/v1/licenses/[id]/events/route";
+import { POST as refundRoute } from "@/app/api/v1/orders/[id]/refunds/route";
+import { POST as revokeRoute } from "@/app/api/v1/licenses/[id]/revoke/route";
+import { call, expectProblem } from "../helpers/http";
+import { sellerToken } from "../helpers/seller-tokens";
 import { simulateTestDispute } from "@/lib/refunds/test-disputes";
 import { fingerprint } from "../helpers/licenses";
 import { createTestProduct, sellingDeveloper } from "../helpers/sellers";
@@ -320,5 +326,122 @@ describe("the license event log", () => {
     });
     expect(await events(l.id)).toMatchObject([{ type: "issued", actorType: "seller", actor: "token:ci", detail: { source: "complimentary" } }]);
     expect(await getDb().webhookDelivery.count({ where: { kind: "seller", dedupeKey: { startsWith: `sw:${l.id}:` } } })).toBe(0);
+  });
+});
+
+describe("the event log through the seller API", () => {
+  interface EventOut {
+    type: string;
+    actor: { type: string; name: string | null };
+    summary: string;
+    detail: Record<string, unknown>;
+  }
+  const eventsOf = (bearer: string, licenseId: string, query = "") =>
+    call<{ events: EventOut[]; next_cursor: string | null }>(eventsRoute, `/api/v1/licenses/${licenseId}/events${query}`, {
+      headers: { authorization: `Bearer ${bearer}` },
+      params: { id: licenseId },
+    });
+  /** A summary that says its first words twice ("Refunded: Refunded: …"). */
+  const repeatsItself = (summary: string) => /^(.{3,}?):\s*\1\b/i.test(summary);
+
+  it("a refund made with a seller API token is logged as that token, as a revocation is; the summary says Refunded once", async () => {
+    const name = `ci refunds ${run}`;
+    const bearer = await sellerToken(seller.id, ["orders", "licenses"], { name });
+    const { order, license } = await paid();
+    const refunded = await call(refundRoute, `/api/v1/orders/${order.id}/refunds`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}` },
+      json: { reason: "Bought the wrong edition" },
+      params: { id: order.id },
+    });
+    expect(refunded.status, refunded.text).toBe(201);
+    expect(refunded.body.refund).toMatchObject({ initiated_by: "seller", actor: `token:${name}` });
+    const logged = await eventsOf(bearer, license.id);
+    expect(logged.status, logged.text).toBe(200);
+    expect(logged.body.events[0]).toMatchObject({
+      type: "refunded",
+      actor: { type: "seller", name: `token:${name}` },
+      summary: "Refunded: Bought the wrong edition",
+    });
+    // The same token revoking: the same actor (the revocation path this follows).
+    const { license: other } = await paid();
+    const revoked = await call(revokeRoute, `/api/v1/licenses/${other.id}/revoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}` },
+      json: { reason: "Revoked: leaked on a forum" },
+      params: { id: other.id },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    const revokedLog = await eventsOf(bearer, other.id);
+    expect(revokedLog.body.events[0]).toMatchObject({
+      type: "revoked",
+      actor: { type: "seller", name: `token:${name}` },
+      summary: "Revoked: leaked on a forum",
+    });
+    for (const e of [...logged.body.events, ...revokedLog.body.events]) expect(repeatsItself(e.summary), e.summary).toBe(false);
+    // The dashboard's session refunding is still logged by its e-mail.
+    const byMail = await paid();
+    await refundOrder({
+      orderId: byMail.order.id,
+      reason: "Refunded: asked twice",
+      actor: { kind: "seller", developerId: seller.id, email: seller.email },
+    });
+    const mailLog = await eventsOf(bearer, byMail.license.id);
+    expect(mailLog.body.events[0]).toMatchObject({ actor: { type: "seller", name: seller.email }, summary: "Refunded: asked twice" });
+  });
+
+  it("no summary of any kind repeats its own label, whatever the reason already says", async () => {
+    const { license } = await paid();
+    const at = new Date();
+    const kinds = Object.entries(EVENT_LABELS);
+    await getDb().licenseEvent.createMany({
+      data: kinds.map(([type, label], i) => ({
+        licenseId: license.id,
+        type,
+        actorType: "system",
+        actor: null,
+        detail: { reason: `${label.toUpperCase()}: why ${type}` },
+        createdAt: new Date(at.getTime() + i + 1),
+        lastAt: new Date(at.getTime() + i + 1),
+      })),
+    });
+    const bearer = await sellerToken(seller.id, ["read"]);
+    const { body } = await eventsOf(bearer, license.id, "?limit=100");
+    // Newest first: the rows written here come before the license's own "issued".
+    const byType = new Map(body.events.toReversed().map((e) => [e.type, e.summary]));
+    for (const [type, label] of kinds) {
+      expect(byType.get(type), type).toBe(`${label}: why ${type}`);
+      expect(repeatsItself(byType.get(type)!), type).toBe(false);
+    }
+  });
+
+  it("filters by event type, one or several; an unknown type is a 400 naming the known ones", async () => {
+    const bearer = await sellerToken(seller.id, ["licenses"]);
+    const { license } = await paid();
+    await sellerSetLicenseStatus(seller.id, license.id, false, "test", SELLER);
+    await sellerSetLicenseStatus(seller.id, license.id, true, undefined, SELLER);
+    await activateMachine({ license_key: license.key, machine_fingerprint: fingerprint(), plugin_id: seller.pluginId });
+    const all = await eventsOf(bearer, license.id);
+    expect(all.body.events.map((e) => e.type)).toEqual(["activated", "reinstated", "revoked", "issued"]);
+    const one = await eventsOf(bearer, license.id, "?type=revoked");
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.events.map((e) => e.type)).toEqual(["revoked"]);
+    const two = await eventsOf(bearer, license.id, `?${new URLSearchParams({ type: "issued, reinstated" }).toString()}`);
+    expect(two.body.events.map((e) => e.type)).toEqual(["reinstated", "issued"]);
+    // Paged within the filter.
+    const first = await eventsOf(bearer, license.id, "?type=issued,revoked,reinstated&limit=2");
+    expect(first.body.events.map((e) => e.type)).toEqual(["reinstated", "revoked"]);
+    const rest = await eventsOf(bearer, license.id, `?type=issued,revoked,reinstated&limit=2&cursor=${first.body.next_cursor!}`);
+    expect(rest.body.events.map((e) => e.type)).toEqual(["issued"]);
+    expect(rest.body.next_cursor).toBeNull();
+    expect((await eventsOf(bearer, license.id, "?type=refunded")).body.events).toEqual([]);
+    expect((await eventsOf(bearer, license.id, "?type=")).body.events).toHaveLength(4);
+
+    const unknown = await eventsOf(bearer, license.id, "?type=revoked,deleted");
+    expectProblem(unknown, 400, "invalid_query");
+    const detail = (unknown.body as unknown as { detail: string }).detail;
+    expect(detail).toContain('"deleted"');
+    for (const known of ["issued", "revoked", "refunded", "validation_failed"]) expect(detail).toContain(known);
+    expectProblem(await eventsOf(bearer, license.id, "?type=%25"), 400, "invalid_query");
   });
 });

@@ -179,7 +179,15 @@ export default async function OrderPage({ params, searchParams }: Props) {
                     {r.reason}
                   </td>
                   <td data-label="By" className={td}>
-                    {r.initiated_by === "seller" ? "You" : r.initiated_by === "operator" ? "The marketplace" : "Stripe dashboard"}
+                    {r.initiated_by === "seller"
+                      ? r.actor?.startsWith("token:")
+                        ? `You (API token ${r.actor.slice("token:".length)})`
+                        : "You"
+                      : r.initiated_by === "operator"
+                        ? "The marketplace"
+                        : r.initiated_by === "buyer"
+                          ? "The buyer's plan change"
+                          : "Stripe dashboard"}
                   </td>
                   <td data-label="Status" className={td}>
                     <RefundStatusBadge status={r.status} />
