@@ -4,7 +4,9 @@ import { acpOrderObject } from "./order-object.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-type AcpOrderEventType = "order_create" | "order_update";
+/** The ACP order webhooks' event types (openapi.agentic_checkout_webhook.yaml). */
+export const ACP_ORDER_EVENT_TYPES = ["order_create", "order_update"] as const;
+type AcpOrderEventType = (typeof ACP_ORDER_EVENT_TYPES)[number];
 
 /**
  * Queues an ACP order event for the agent platform whose checkout session made the order: a WebhookDelivery row

@@ -3,9 +3,10 @@ import { z } from "zod";
 import type { Admin } from "../admin/access.ts";
 import { writeAudit } from "../admin/audit.ts";
 import { getDb } from "../db.ts";
-import { env } from "../env.ts";
+import { env, liveSetting } from "../env.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
+import { checkWebhookTarget } from "../seller-webhooks/target.ts";
 
 /** Agent platform keys: a recognisable prefix, then 32 random bytes. Only the SHA-256 is stored. */
 const KEY_PREFIX = "acpk_";
@@ -22,6 +23,15 @@ export function newPlatformKey(): { key: string; keyHash: string; keyPrefix: str
 const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
 
 const unauthorized = (detail: string) => new AppError("unauthorized", 401, detail, { headers: { "WWW-Authenticate": 'Bearer realm="acp"' } });
+
+/** The platform behind a call that must be a registered platform (its own settings): an anonymous agent is refused. */
+export function ownPlatform(agent: { platformId: string | null }): string {
+  if (agent.platformId === null)
+    throw unauthorized(
+      "Only a registered agent platform has settings: send Authorization: Bearer <agent platform key> (acpk_…, issued by the operator).",
+    );
+  return agent.platformId;
+}
 
 /**
  * The agent platform behind an Agentic Commerce Protocol call: its Bearer key (Authorization header; on MCP, the
@@ -49,9 +59,24 @@ export async function agentFor(ctx: { headers: Headers }): Promise<{ platformId:
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+const allowPrivate = () => liveSetting("WEBHOOK_ALLOW_PRIVATE") === "on";
+
 /**
- * Where order events are POSTed: an https URL without credentials in it. Outside production, http to this machine
- * (localhost, 127.0.0.1, [::1]) is allowed too, for trying a receiver locally.
+ * A receiver on this machine outside production (http or https to localhost, 127.0.0.1, [::1]), for trying one
+ * locally: accepted and sent to as it is. Every other platform webhook URL is under the seller webhooks' rules
+ * (lib/seller-webhooks/target.ts), checked again and pinned at each delivery (lib/webhooks/deliver.ts).
+ */
+export function isLocalTrialWebhook(raw: string): boolean {
+  if (env().NODE_ENV === "production" || !URL.canParse(raw)) return false;
+  const url = new URL(raw);
+  return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+/**
+ * Where order events are POSTed, as the operator sets it: an https URL without credentials in it. Outside production,
+ * http to this machine (localhost, 127.0.0.1, [::1]) is allowed too, for trying a receiver locally; with
+ * WEBHOOK_ALLOW_PRIVATE=on, http to any host, as for sellers. Whoever set it, each delivery applies the seller
+ * webhooks' address rules (a private or loopback address only with WEBHOOK_ALLOW_PRIVATE=on).
  */
 export const webhookUrlSchema = z
   .string()
@@ -62,7 +87,7 @@ export const webhookUrlSchema = z
     const problem = webhookUrlProblem(raw);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
-  .describe("The https URL order events are POSTed to (http://localhost or 127.0.0.1 only outside production)");
+  .describe("The https URL order events are POSTed to (http://localhost or 127.0.0.1 only outside production or with WEBHOOK_ALLOW_PRIVATE=on)");
 
 function webhookUrlProblem(raw: string): string | null {
   if (!URL.canParse(raw)) return "must be an absolute URL";
@@ -70,8 +95,11 @@ function webhookUrlProblem(raw: string): string | null {
   if (url.username || url.password) return "must not carry credentials";
   if (url.hash) return "must not have a #fragment";
   if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && allowPrivate()) return null;
   if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) {
-    return env().NODE_ENV === "production" ? "must use https (http is allowed only for localhost outside production)" : null;
+    return env().NODE_ENV === "production"
+      ? "must use https (http is allowed only for localhost outside production, or with WEBHOOK_ALLOW_PRIVATE=on)"
+      : null;
   }
   return "must use https";
 }
@@ -225,4 +253,81 @@ export async function revokeAgentPlatform(admin: Admin, id: string, reason: stri
     });
   });
   return getAgentPlatform(id);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The platform's own side: its webhook URL and signing secret, with its own key.                                */
+
+/** What a platform reads of its own webhook: never the secret (shown once, by the call that makes it). */
+export interface OwnWebhook {
+  platform: { id: string; name: string };
+  webhook_url: string | null;
+  /** The ACP order events sent there. */
+  events: Array<"order_create" | "order_update">;
+  deliveries: AdminAgentPlatform["deliveries"];
+}
+
+async function ownWebhook(platformId: string): Promise<OwnWebhook> {
+  const p = await getAgentPlatform(platformId);
+  return { platform: { id: p.id, name: p.name }, webhook_url: p.webhook_url, events: ["order_create", "order_update"], deliveries: p.deliveries };
+}
+
+/** Audit entries of a platform's own changes name it as the actor, so the operator's log shows who moved its webhook. */
+const platformActor = (platformId: string) => ({ email: `agent-platform:${platformId}` });
+
+export const getOwnWebhook = (platformId: string): Promise<OwnWebhook> => ownWebhook(platformId);
+
+/**
+ * A URL a platform gives for itself, under the seller webhooks' rules (checkWebhookTarget: https, http only outside
+ * production or with WEBHOOK_ALLOW_PRIVATE=on; no credentials; a host that is, or resolves to, a private, loopback or
+ * otherwise non-public address only with WEBHOOK_ALLOW_PRIVATE=on), except a receiver on this machine outside
+ * production, accepted as the operator's form accepts it. 400 `webhook_target_refused` names why.
+ */
+async function checkOwnWebhookUrl(raw: string): Promise<string> {
+  if (isLocalTrialWebhook(raw)) {
+    const problem = webhookUrlProblem(raw);
+    if (problem) throw new AppError("webhook_target_refused", 400, `This webhook URL is refused: it ${problem}.`);
+    return new URL(raw).toString();
+  }
+  return checkWebhookTarget(raw);
+}
+
+/**
+ * Sets or clears the platform's own webhook URL. Deliveries still pending go to the new URL (the sender reads it at
+ * send time); with none, new order events are not queued and pending ones fail.
+ */
+export async function setOwnWebhook(platformId: string, rawUrl: string | null): Promise<OwnWebhook> {
+  const webhookUrl = rawUrl === null ? null : await checkOwnWebhookUrl(rawUrl);
+  await getDb().$transaction(async (tx) => {
+    const before = await tx.agentPlatform.findUnique({ where: { id: platformId }, select: { webhookUrl: true } });
+    if (!before) throw notFound("agent_platform");
+    const changed = await tx.agentPlatform.updateMany({ where: { id: platformId, revokedAt: null }, data: { webhookUrl } });
+    if (changed.count !== 1) throw revoked();
+    await writeAudit(tx, platformActor(platformId), {
+      action: "agent_platform.update",
+      targetType: "agent_platform",
+      targetId: platformId,
+      detail: { webhook_url: webhookUrl, previous_webhook_url: before.webhookUrl, by: "platform" },
+    });
+  });
+  return ownWebhook(platformId);
+}
+
+/**
+ * A new signing secret for the platform's own webhook, in this answer only. Every delivery from now on (retries of
+ * older events too) is signed with it: accept both secrets while switching over.
+ */
+export async function rotateOwnWebhookSecret(platformId: string): Promise<OwnWebhook & { webhook_secret: string }> {
+  const webhookSecret = newWebhookSecret();
+  await getDb().$transaction(async (tx) => {
+    const changed = await tx.agentPlatform.updateMany({ where: { id: platformId, revokedAt: null }, data: { webhookSecret } });
+    if (changed.count !== 1) throw revoked();
+    await writeAudit(tx, platformActor(platformId), {
+      action: "agent_platform.rotate_secret",
+      targetType: "agent_platform",
+      targetId: platformId,
+      detail: { by: "platform" },
+    });
+  });
+  return { ...(await ownWebhook(platformId)), webhook_secret: webhookSecret };
 }

@@ -1,10 +1,13 @@
-import { SCOPE_DESCRIPTIONS, SELLER_SCOPES } from "../seller-api/tokens.ts";
+import { RESOURCE_METADATA_PATH, SCOPE_DESCRIPTIONS, SELLER_SCOPES, TOKEN_HELP } from "../seller-api/tokens.ts";
 import { z } from "zod";
+import { ACP_API_VERSION } from "../acp/version.ts";
+import { ACP_ORDER_EVENT_TYPES } from "../acp/order-events.ts";
+import { sellerEventBodySchema, sellerWebhookCatalogue } from "../seller-webhooks/event-schemas.ts";
 import { env } from "../env.ts";
 import { SERVICE_NAME, VERSIONS } from "../versions.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import type { Operation, Tag } from "../operations/define.ts";
-import { bodyCapOf } from "../operations/guarantees.ts";
+import { bodyCapOf, idempotencyOf } from "../operations/guarantees.ts";
 import { operations } from "../operations/index.ts";
 import { SESSION_COOKIE } from "../auth/sign-in.ts";
 
@@ -72,6 +75,15 @@ const ERROR_TEXT: Record<number, string> = {
   503: "Database temporarily unavailable; retry shortly",
 };
 
+/** The seller API's refusals of a caller, in the words a token client needs. */
+const SELLER_ERROR_TEXT: Record<number, string> = {
+  401: `No credentials, or the Bearer token is malformed, unknown, revoked or expired (\`unauthorized\`, \`invalid_token\`, \`token_revoked\`, \`token_expired\`): ${TOKEN_HELP}. \`WWW-Authenticate\` names the resource metadata (${RESOURCE_METADATA_PATH}).`,
+  403: "Authenticated, but not allowed: a token without the needed scope (`insufficient_scope`, the scope named in `WWW-Authenticate`), an operation for the dashboard's session only (`session_required`), no developer profile yet, a cross-site request",
+};
+const AGENT_ERROR_TEXT: Record<number, string> = {
+  401: "The agent platform key (`Authorization: Bearer acpk_…`, issued by the operator) is missing, malformed, unknown or revoked (`unauthorized`)",
+};
+
 const IDEMPOTENCY_ERROR_TEXT: Record<number, string> = {
   409: "`idempotency_in_flight`: a request with this Idempotency-Key is still running (retry after `Retry-After`), or a conflict with the resource's state",
   422: "`idempotency_conflict`: this Idempotency-Key was used with a different request",
@@ -79,11 +91,15 @@ const IDEMPOTENCY_ERROR_TEXT: Record<number, string> = {
 
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
-  if (op.idempotency)
+  // The ACP endpoints (errorFormat "acp") each check the version first (lib/acp/version.ts).
+  if (op.http?.errorFormat === "acp") out.push({ $ref: "#/components/parameters/ApiVersion" });
+  // Wherever execute() honours a key (lib/operations/guarantees.ts: declared, or every POST that writes).
+  const idempotency = idempotencyOf(op);
+  if (idempotency)
     out.push({
       name: "Idempotency-Key",
       in: "header",
-      required: op.idempotency === "required",
+      required: idempotency === "required",
       description:
         "A fresh key (UUID v4) per new request, the same one when retrying: a retry with the same body gets the first answer (with `Idempotent-Replayed: true`) for 24 h.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
@@ -113,7 +129,9 @@ function operationObject(op: Operation): Json {
   }
   // Every operation is rate limited: its own rules or the default per caller (lib/operations/guarantees.ts).
   errorCodes.add(429);
-  if (op.idempotency) {
+  if (op.http?.errorFormat === "acp") errorCodes.add(400);
+  const idempotent = idempotencyOf(op) !== undefined;
+  if (idempotent) {
     errorCodes.add(400);
     errorCodes.add(409);
     errorCodes.add(422);
@@ -134,14 +152,24 @@ function operationObject(op: Operation): Json {
         },
       };
   const cap = bodyCapOf(op);
-  for (const code of [...errorCodes].sort())
-    responses[String(code)] = problem(
+  for (const code of [...errorCodes].sort()) {
+    const answer: Json = problem(
       (code === 413 ? `Request body larger than this operation's limit of ${cap} bytes` : undefined) ??
-        (op.idempotency ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ??
+        (idempotent ? IDEMPOTENCY_ERROR_TEXT[code] : undefined) ??
+        (op.auth === "seller" ? SELLER_ERROR_TEXT[code] : undefined) ??
+        (op.auth === "agent" ? AGENT_ERROR_TEXT[code] : undefined) ??
         ERROR_TEXT[code] ??
         "Error",
       op.http?.errorFormat ?? "problem",
     );
+    // Every 401 (and a token's 403) of the seller API carries its challenge, naming the resource metadata.
+    if (op.auth === "seller" && (code === 401 || code === 403))
+      answer.headers = {
+        "WWW-Authenticate": { $ref: code === 401 ? "#/components/headers/SellerChallenge" : "#/components/headers/SellerScopeChallenge" },
+      };
+    if (op.auth === "agent" && code === 401) answer.headers = { "WWW-Authenticate": { $ref: "#/components/headers/AgentChallenge" } };
+    responses[String(code)] = answer;
+  }
   const tools = (op.tools ?? []).map((t) => `\`${t.name}\``);
   const params = parameters(op);
   return {
@@ -190,10 +218,97 @@ function operationObject(op: Operation): Json {
   };
 }
 
+const webhookId = (type: string) => type.replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * What this service POSTs to others (OpenAPI 3.1 `webhooks`): every seller event of the catalogue
+ * (lib/seller-webhooks/events.ts, data described in event-schemas.ts), signed as Standard Webhooks, and the ACP
+ * order events an agent platform receives, signed with Merchant-Signature (lib/acp/order-events.ts).
+ */
+function webhooks(): Json {
+  const out: Json = {};
+  const acknowledged = {
+    "200": {
+      description:
+        "Any 2xx acknowledges the event. Anything else, a redirect, or no answer within 10 s is a failed attempt, retried with backoff: 8 attempts over about 20 hours.",
+    },
+  };
+  for (const { type, summary } of sellerWebhookCatalogue())
+    out[type] = {
+      post: {
+        operationId: `sellerWebhook${webhookId(`-${type}`)}`,
+        summary,
+        description: `Sent to each of the seller's enabled webhook endpoints that subscribes to \`${type}\` (an endpoint with an empty event list receives every type). Signed as Standard Webhooks: verify \`webhook-signature\` over \`<webhook-id>.<webhook-timestamp>.<raw body>\` with the endpoint's secret (any Standard Webhooks library does), and deduplicate by \`webhook-id\`, the same on every retry and redelivery.`,
+        tags: ["Webhooks"],
+        security: [],
+        parameters: [
+          { $ref: "#/components/parameters/WebhookIdHeader" },
+          { $ref: "#/components/parameters/WebhookTimestampHeader" },
+          { $ref: "#/components/parameters/WebhookSignatureHeader" },
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: jsonSchema(sellerEventBodySchema(type), "output") } } },
+        responses: acknowledged,
+      },
+    };
+  for (const type of ACP_ORDER_EVENT_TYPES)
+    out[type] = {
+      post: {
+        operationId: `acpWebhook${webhookId(`-${type}`)}`,
+        summary: type === "order_create" ? "An agent's ACP order was created" : "An agent's ACP order changed (refund, dispute)",
+        description: `The Agentic Commerce Protocol's order webhook (openapi.agentic_checkout_webhook.yaml, ${ACP_API_VERSION}), POSTed to the agent platform's webhook URL (set by the operator, or by the platform itself: PUT /api/acp/platform/webhook). Verify \`Merchant-Signature\` (\`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the platform's webhook secret>\`) and deduplicate by \`Request-Id\`, the same on every retry.`,
+        tags: ["Agentic Commerce"],
+        security: [],
+        parameters: [
+          { $ref: "#/components/parameters/MerchantSignatureHeader" },
+          { name: "Request-Id", in: "header", required: true, description: "The delivery's id, the same on every retry", schema: { type: "string" } },
+          {
+            name: "Timestamp",
+            in: "header",
+            required: true,
+            description: "When this attempt was sent (RFC 3339)",
+            schema: { type: "string", format: "date-time" },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                description: "ACP's WebhookEvent: the full Order as it stands now, not a delta.",
+                required: ["type", "data"],
+                additionalProperties: false,
+                properties: {
+                  type: { type: "string", const: type },
+                  data: {
+                    type: "object",
+                    description:
+                      "ACP's Order (openapi.agentic_checkout.yaml): one line item, one digital fulfilment carrying the license, refunds and disputes as adjustments.",
+                    required: ["type", "id", "checkout_session_id", "permalink_url", "status"],
+                    properties: {
+                      type: { type: "string", const: "order" },
+                      id: { type: "string" },
+                      checkout_session_id: { type: "string" },
+                      order_number: { type: "string" },
+                      permalink_url: { type: "string", format: "uri" },
+                      status: { type: "string", enum: ["created", "completed", "canceled"] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: acknowledged,
+      },
+    };
+  return out;
+}
+
 /** The OpenAPI 3.1 description, generated from the operation registry and its zod schemas. */
 export function openApiDocument(): Json {
   const docPaths: Record<string, Json> = {};
-  const usedTags = new Set<string>();
+  const usedTags = new Set<string>(["Webhooks", "Agentic Commerce"]);
   for (const op of operations())
     if (op.http) {
       (docPaths[op.http.path] ??= {})[op.http.method.toLowerCase()] = operationObject(op);
@@ -206,7 +321,7 @@ export function openApiDocument(): Json {
       version: VERSIONS.api,
       summary: "Machine-bound license keys, a software marketplace and agent checkout.",
       description:
-        "Every public endpoint is open: no API key (a seller's own endpoints take the dashboard's session cookie). License keys, fingerprints and product ids are request data, not credentials. Errors are RFC 9457 problem documents with a stable `code`. Every response carries a `Link` header naming the MCP endpoint.",
+        "Every public endpoint is open: no API key. A seller's own endpoints (/api/v1) take a seller API token (`Authorization: Bearer ilmsk_…`, created in the dashboard) or the dashboard's session cookie; the Agentic Commerce endpoints (/api/acp) an agent platform's key (`Authorization: Bearer acpk_…`). What this service POSTs to others (seller webhooks, ACP order events) is under `webhooks`. License keys, fingerprints and product ids are request data, not credentials. Errors are RFC 9457 problem documents with a stable `code`. Every response carries a `Link` header naming the MCP endpoint.",
       contact: { name: SERVICE_NAME, url: env().BASE_URL },
       license: { name: "MIT", identifier: "MIT" },
     },
@@ -218,6 +333,7 @@ export function openApiDocument(): Json {
       .map(([name, description]) => ({ name, description })),
     externalDocs: { description: "Agent guide (llms.txt)", url: absoluteUrl("/llms.txt") },
     paths: docPaths,
+    webhooks: webhooks(),
     components: {
       schemas: {
         Problem: {
@@ -277,6 +393,55 @@ export function openApiDocument(): Json {
       },
       headers: {
         Link: { description: `Links to the MCP endpoint (rel="mcp"), this description and the discovery payload`, schema: { type: "string" } },
+        SellerChallenge: {
+          description: `RFC 6750's challenge, on every 401 of the seller API (no credentials too): \`Bearer realm="seller"\`, \`error="invalid_token"\` when a token was sent, and \`resource_metadata\` naming the RFC 9728 document (${RESOURCE_METADATA_PATH}) that says how to get and send a token.`,
+          required: true,
+          schema: { type: "string", pattern: '^Bearer .*resource_metadata="[^"]+"' },
+        },
+        SellerScopeChallenge: {
+          description:
+            'On a 403 `insufficient_scope`: `Bearer realm="seller", error="insufficient_scope", scope="<the scope needed>", resource_metadata="…"`.',
+          schema: { type: "string" },
+        },
+        AgentChallenge: { description: 'On a 401 of the ACP endpoints: `Bearer realm="acp"`.', required: true, schema: { type: "string" } },
+      },
+      parameters: {
+        ApiVersion: {
+          name: "API-Version",
+          in: "header",
+          required: true,
+          description: `The Agentic Commerce Protocol version the client speaks; any other is 400 \`unsupported_api_version\`, none is 400 \`api_version_required\`.`,
+          schema: { type: "string", enum: [ACP_API_VERSION] },
+        },
+        WebhookIdHeader: {
+          name: "webhook-id",
+          in: "header",
+          required: true,
+          description: "The message id (msg_…): the same on every retry and redelivery of this event to this endpoint",
+          schema: { type: "string" },
+        },
+        WebhookTimestampHeader: {
+          name: "webhook-timestamp",
+          in: "header",
+          required: true,
+          description: "Unix seconds when this attempt was signed; refuse ones far from your clock",
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
+        WebhookSignatureHeader: {
+          name: "webhook-signature",
+          in: "header",
+          required: true,
+          description:
+            "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>` with the endpoint's secret (whsec_…, base64 after the prefix); Standard Webhooks allows several, space-separated",
+          schema: { type: "string" },
+        },
+        MerchantSignatureHeader: {
+          name: "Merchant-Signature",
+          in: "header",
+          required: true,
+          description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the platform\'s webhook secret>`',
+          schema: { type: "string", pattern: "^t=[0-9]+,v1=[0-9a-f]{64}$" },
+        },
       },
     },
     "x-mcp": { endpoint: absoluteUrl(paths.mcp), transport: "streamable-http", protocol_version: VERSIONS.mcpProtocol },

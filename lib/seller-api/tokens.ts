@@ -51,14 +51,61 @@ export const tokenRateId = (token: string): string => hashToken(token).slice(0, 
 /** Where a client learns how to authenticate (RFC 9728), named in every 401 and 403 of the seller API. */
 export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
-function bearerError(code: string, status: 401 | 403, detail: string, error: "invalid_token" | "insufficient_scope", scope?: string): AppError {
+/** The dashboard page where a seller creates and revokes API tokens. */
+const TOKENS_PAGE_PATH = "/dashboard/api-tokens";
+
+/** How a client authenticates to the seller API, in the words of the 401s and of /openapi.json. */
+export const TOKEN_HELP = `send \`Authorization: Bearer ilmsk_…\`, a seller API token created in the dashboard (API tokens, ${TOKENS_PAGE_PATH}) with the scopes the call needs, or the dashboard's session cookie`;
+
+/**
+ * A refusal with its RFC 6750 challenge: `WWW-Authenticate: Bearer realm="seller", [error=…,] resource_metadata=…`.
+ * No `error` when the request carried no credentials at all (RFC 6750 §3.1).
+ */
+function bearerError(
+  code: string,
+  status: 401 | 403,
+  detail: string,
+  error: "invalid_token" | "insufficient_scope" | null,
+  scope?: string,
+): AppError {
   const params = [
     `realm="seller"`,
-    `error="${error}"`,
+    ...(error ? [`error="${error}"`] : []),
     ...(scope ? [`scope="${scope}"`] : []),
     `resource_metadata="${absoluteUrl(RESOURCE_METADATA_PATH)}"`,
   ];
   return new AppError(code, status, detail, { headers: { "WWW-Authenticate": `Bearer ${params.join(", ")}` } });
+}
+
+const howToGetOne = () => `Create one in the seller dashboard at ${absoluteUrl(TOKENS_PAGE_PATH)}`;
+
+/**
+ * The 401 of a seller operation called with neither a seller API token nor a dashboard session: it says how to send
+ * a token and where to get one, with the same challenge a bad token gets. An Authorization header that holds no
+ * seller API token (another scheme, an agent platform key) is `invalid_token`. A `session` operation (payouts, token
+ * management) says that only the dashboard's session reaches it.
+ */
+export function sellerCredentialsMissing(headers: Headers, sessionOnly: boolean): AppError {
+  if (sessionOnly)
+    return bearerError(
+      "unauthorized",
+      401,
+      `Sign in to the seller dashboard (${absoluteUrl("/dashboard")}): this operation takes the dashboard's session only, not an API token.`,
+      null,
+    );
+  if (headers.has("authorization"))
+    return bearerError(
+      "invalid_token",
+      401,
+      `The Authorization header holds no seller API token: send Authorization: Bearer ilmsk_…. ${howToGetOne()}.`,
+      "invalid_token",
+    );
+  return bearerError(
+    "unauthorized",
+    401,
+    `Authentication required: send Authorization: Bearer ilmsk_… (a seller API token with the scopes this call needs, created in the seller dashboard at ${absoluteUrl(TOKENS_PAGE_PATH)}), or sign in to the seller dashboard.`,
+    null,
+  );
 }
 
 interface VerifiedToken {
@@ -74,7 +121,13 @@ interface VerifiedToken {
  * Records "last used" at most once a minute.
  */
 export async function verifySellerToken(token: string, client: string, now = new Date()): Promise<VerifiedToken> {
-  if (!TOKEN.test(token)) throw bearerError("invalid_token", 401, "Authorization must be Bearer <seller API token> (ilmsk_…).", "invalid_token");
+  if (!TOKEN.test(token))
+    throw bearerError(
+      "invalid_token",
+      401,
+      `This is not a seller API token: send Authorization: Bearer ilmsk_… exactly as it was shown once at creation. ${howToGetOne()}.`,
+      "invalid_token",
+    );
   const db = getDb();
   const row = await db.sellerToken.findUnique({
     where: { tokenHash: hashToken(token) },
@@ -88,10 +141,10 @@ export async function verifySellerToken(token: string, client: string, now = new
       developer: { select: { id: true, name: true, email: true } },
     },
   });
-  if (!row) throw bearerError("invalid_token", 401, "This seller API token is unknown.", "invalid_token");
-  if (row.revokedAt) throw bearerError("token_revoked", 401, "This seller API token was revoked.", "invalid_token");
+  if (!row) throw bearerError("invalid_token", 401, `This seller API token is unknown. ${howToGetOne()}.`, "invalid_token");
+  if (row.revokedAt) throw bearerError("token_revoked", 401, `This seller API token was revoked. ${howToGetOne()}.`, "invalid_token");
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())
-    throw bearerError("token_expired", 401, `This seller API token expired at ${row.expiresAt.toISOString()}.`, "invalid_token");
+    throw bearerError("token_expired", 401, `This seller API token expired at ${row.expiresAt.toISOString()}. ${howToGetOne()}.`, "invalid_token");
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_EVERY_MS) {
     // Conditional, so instances racing on one token write once a minute between them.
     await db.sellerToken.updateMany({

@@ -5,6 +5,7 @@ import { kickOutbox } from "../email/deliver-emails.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { webhookDisabledEmail } from "../email/templates.ts";
 import { outboxLoop } from "../jobs/outbox-loop.ts";
+import { isLocalTrialWebhook } from "../acp/platforms.ts";
 import { postToTarget } from "../seller-webhooks/target.ts";
 import { absoluteUrl } from "../urls.ts";
 
@@ -270,18 +271,25 @@ const retryDelay = (attempts: number) => RETRY_DELAYS_MS[Math.min(Math.max(attem
 async function post(url: string, secret: string, deliveryId: string, body: string, at: Date): Promise<Outcome> {
   const started = performance.now();
   const took = () => Math.max(0, Math.round(performance.now() - started));
+  const headers = {
+    "Content-Type": "application/json",
+    "Merchant-Signature": merchantSignature(secret, body, at),
+    "Request-Id": deliveryId,
+    Timestamp: at.toISOString(),
+    "User-Agent": "indie-license-market-webhooks/1",
+  };
+  // A platform may set its own URL: every target but a local trial receiver is under the seller webhooks' rules,
+  // checked again now and connected to at the address checked (WEBHOOK_ALLOW_PRIVATE as for sellers).
+  if (!isLocalTrialWebhook(url)) {
+    const outcome = await postToTarget(url, headers, body, REQUEST_TIMEOUT_MS);
+    return outcome.ok ? outcome : { ...outcome, error: clip(outcome.error) };
+  }
   try {
     const res = await fetch(url, {
       method: "POST",
       redirect: "manual",
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      headers: {
-        "Content-Type": "application/json",
-        "Merchant-Signature": merchantSignature(secret, body, at),
-        "Request-Id": deliveryId,
-        Timestamp: at.toISOString(),
-        "User-Agent": "indie-license-market-webhooks/1",
-      },
+      headers,
       body,
     });
     // The answer's body is not needed; reading a little of it names the error in the console.

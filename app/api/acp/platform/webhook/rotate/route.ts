@@ -1,0 +1,3 @@
+import { restRoutes } from "@/lib/transports/rest";
+
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/acp/platform/webhook/rotate");
