@@ -53,7 +53,10 @@ export interface Agent {
 
 const field = (name: string, message: string) => ({ errors: [{ in: "body", name, message }] });
 
-const notFound = () => new AppError("checkout_session_not_found", 404, "No checkout session of yours has this id.");
+const notFound = () =>
+  new AppError("checkout_session_not_found", 404, "No checkout session of yours has this id.", {
+    errors: [{ in: "path", name: "checkout_session_id", message: "is not a checkout session of yours" }],
+  });
 
 /** The documented refusal for acting on a session in a state that does not allow it. */
 function stateError(session: AcpCheckoutSession, now: Date, action: "update" | "complete" | "cancel"): AppError {

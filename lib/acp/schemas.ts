@@ -101,10 +101,12 @@ export const updateSessionSchema = z
     fulfillment_details: opaque("Ignored: digital delivery").optional(),
     fulfillment_groups: z.array(opaque("Ignored")).max(10).optional(),
     selected_fulfillment_options: z
-      .array(z.looseObject({ type: z.string().max(32), option_id: z.string().max(64) }))
+      .array(z.looseObject({ type: z.string().max(32), option_id: z.string().max(64).optional() }))
       .max(10)
       .optional()
-      .describe("Only the digital option exists; it is always selected"),
+      // The ACP MCP binding's own example nests the option ({type: "shipping", shipping: {option_id, item_ids}}), unlike
+      // the JSON Schema; either is accepted, and neither changes anything.
+      .describe("Ignored: only the digital option exists, and it is always selected"),
     order_notes: text(5000).optional(),
   })
   .describe("ACP CheckoutSessionUpdateRequest");

@@ -277,13 +277,28 @@ export function agentsJson() {
     flows: [
       {
         id: "buy_license",
-        title: "Find a product and buy a license for a buyer",
+        title: "Find a product and buy a license for a buyer (hosted checkout)",
         description: "Browse, read the details, open a checkout, give the buyer the payment URL, then poll the session.",
         actions: [
           { id: "browse", sourceId: "api", operationId: "listListings" },
           { id: "details", sourceId: "api", operationId: "getProduct" },
           { id: "checkout", sourceId: "api", operationId: "createCheckout" },
           { id: "status", sourceId: "api", operationId: "getCheckoutStatus" },
+        ],
+      },
+      {
+        id: "buy_license_acp",
+        title: "Buy a license by yourself with the Agentic Commerce Protocol",
+        description: `ACP ${ACP_API_VERSION} (discovery: ${absoluteUrl("/.well-known/acp.json")}): create a checkout session for a product (API-Version header; Idempotency-Key on every POST; body with line_items, currency and capabilities), give the buyer's e-mail, vault a payment (test mode: delegate_payment; with Stripe: a Shared Payment Token), complete the session; its order carries the license key. The same five checkout operations are MCP tools on ${absoluteUrl(paths.mcp)} (the ACP MCP binding: {meta, id, payload}; a refusal is a JSON-RPC error -32000 with ACP's Error as data).`,
+        actions: [
+          { id: "discover", sourceId: "api", operationId: "getAcpDiscovery" },
+          { id: "browse", sourceId: "api", operationId: "listListings" },
+          { id: "create", sourceId: "api", operationId: "createAcpCheckoutSession" },
+          { id: "buyer", sourceId: "api", operationId: "updateAcpCheckoutSession" },
+          { id: "pay", sourceId: "api", operationId: "delegatePayment" },
+          { id: "complete", sourceId: "api", operationId: "completeAcpCheckoutSession" },
+          { id: "order", sourceId: "api", operationId: "getAcpCheckoutSession" },
+          { id: "cancel", sourceId: "api", operationId: "cancelAcpCheckoutSession" },
         ],
       },
       {

@@ -26,7 +26,7 @@ No API key is needed${env().ACP_ANONYMOUS === "on" ? "" : " except for the Agent
 ## Start here
 
 - [Discovery payload](${l.self}): every protocol, capability layer and link in one JSON document
-- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer); the list is fixed (listChanged: false); a refused call is an isError result whose structuredContent is {code, detail, errors} naming each bad or unknown argument; a seller's API token (Authorization: Bearer ilmsk_…, [how to authenticate](${absoluteUrl(RESOURCE_METADATA_PATH)})) adds that seller's own tools
+- [MCP endpoint](${l.mcp}): ${tools().length} tools over streamable HTTP (protocol ${VERSIONS.mcpProtocol} and newer); the list is fixed (listChanged: false); a refused call is an isError result whose structuredContent is {code, detail, errors} naming each bad or unknown argument (the ACP tools, as the ACP MCP binding has it: a JSON-RPC error -32000 whose data is ACP's Error object); a seller's API token (Authorization: Bearer ilmsk_…, [how to authenticate](${absoluteUrl(RESOURCE_METADATA_PATH)})) adds that seller's own tools
 - [A2A endpoint](${absoluteUrl(A2A_PATH)}): the same tools as A2A skills over JSON-RPC (A2A 1.0, and 0.3's message/send), found from the agent card
 - [Tool manifest](${l.tools}): the same tools in OpenAI function format, strict mode (every argument listed; optional ones nullable, null meaning not given)
 - [OpenAPI description](${l.openapi}): every REST endpoint with request and response schemas
@@ -42,7 +42,7 @@ Agentic Commerce Protocol ${ACP_API_VERSION}, seller of digital goods: [discover
         : "Checkout is not configured on this deployment yet: sessions can be priced, not paid."
   }
 
-- Over MCP only: browse_marketplace (page, next_page) → get_product_details → create_checkout_session {meta: {api_version: "${ACP_API_VERSION}", idempotency_key}, payload: {line_items: [{id: product_id}], currency, buyer: {email}}} → delegate_payment {meta, payload: {payment_method, allowance: {reason: "one_time", max_amount, currency, checkout_session_id, merchant_id, expires_at}, risk_signals}} → complete_checkout_session {meta, id, payload: {payment_data: {handler_id, instrument: {type: "card", credential: {type, token}}}}} (handler_id from the session's capabilities.payment.handlers: test_card with the vt_ token, or stripe_spt with a Shared Payment Token): order.fulfillments[0] carries the license key and how to activate it → activate_license → validate_license → get_receipt → verify_receipt → deactivate_license
+- Over MCP only: browse_marketplace (page, next_page) → get_product_details → create_checkout_session {meta: {api_version: "${ACP_API_VERSION}", idempotency_key?}, payload: {line_items: [{id: product_id}], currency, buyer: {email}, capabilities: {interventions: {supported: []}}}} → delegate_payment {meta, payload: {payment_method, allowance: {reason: "one_time", max_amount, currency, checkout_session_id, merchant_id, expires_at}, risk_signals}} → complete_checkout_session {meta, id, payload: {payment_data: {handler_id, instrument: {type: "card", credential: {type, token}}}}} (handler_id from the session's capabilities.payment.handlers: test_card with the vt_ token, or stripe_spt with a Shared Payment Token): order.fulfillments[0] carries the license key and how to activate it → activate_license → validate_license → get_receipt → verify_receipt → deactivate_license
 - Over REST: the same with POST ${absoluteUrl("/api/acp/checkout_sessions")}, POST …/{id} (update), POST ${absoluteUrl("/api/acp/agentic_commerce/delegate_payment")}, POST …/{id}/complete (GET …/{id}, POST …/{id}/cancel); header API-Version: ${ACP_API_VERSION} on every call and Idempotency-Key on every POST (a retry with the same key and body returns the first answer; another body is 422 idempotency_conflict); errors are ACP Error objects {type, code, message, param}. Then POST /activate, /validate, GET /api/receipt?key=, POST /api/receipt, POST /deactivate.
 
 ## Marketplace
@@ -128,7 +128,8 @@ export function llmsFullTxt(): string {
   }
   out.push("## REST endpoints", "");
   for (const op of operations()) {
-    if (!op.http || op.auth !== "public") continue;
+    // The public endpoints and the Agentic Commerce Protocol's (an agent platform's key, or none when anonymous agents are allowed).
+    if (!op.http || (op.auth !== "public" && op.auth !== "agent")) continue;
     out.push(`### ${op.http.method} ${op.http.path}`, "", op.description ?? op.summary, "");
     for (const [label, schema] of [
       ["Path:", op.input?.params],
@@ -146,9 +147,10 @@ export function llmsFullTxt(): string {
     "",
     "Errors are RFC 9457 problem documents (application/problem+json) with `status`, `title`, `detail`, a stable `code` and, for invalid input, `errors` naming each field. 429 answers carry Retry-After.",
     "",
-    'Over MCP, a refused call is a tool result with `isError: true` whose `structuredContent` carries the same `code`, `detail` and `errors` (each bad argument by name; an argument the tool does not take is refused with "is not an argument of this tool"), and for the ACP tools ACP\'s Error object as `acp_error`. A `null` on an optional argument counts as not given.',
+    'Over MCP, a refused call is a tool result with `isError: true` whose `structuredContent` carries the same `code`, `detail` and `errors` (each bad argument by name; an argument the tool does not take is refused with "is not an argument of this tool"). A `null` on an optional argument counts as not given. The ACP tools are the exception: see below.',
     "",
   );
+  out.push(...acpSection());
   out.push("## Categories", "");
   for (const c of CATEGORIES) out.push(`- ${c}: ${CATEGORY_LABELS[c]}`);
   out.push("", "## Catalog product fields", "", ...schemaLines(z.toJSONSchema(catalogProductSchema)), "");
@@ -163,6 +165,33 @@ export function llmsFullTxt(): string {
   out.push("", "## Links", "");
   for (const [k, v] of Object.entries(discoveryLinks())) out.push(`- ${k}: ${v}`);
   return out.join("\n") + "\n";
+}
+
+/**
+ * llms-full.txt's section on the Agentic Commerce Protocol: the six endpoints (their full descriptions are under REST
+ * endpoints), the MCP binding, and how refusals read.
+ */
+function acpSection(): string[] {
+  const api = (path: string) => absoluteUrl(`/api/acp${path}`);
+  return [
+    `## Agentic Commerce Protocol (${ACP_API_VERSION})`,
+    "",
+    `An agent buys by itself: discovery at ${absoluteUrl("/.well-known/acp.json")}, then six endpoints (REST) or the same as MCP tools (the ACP MCP binding, on ${absoluteUrl(paths.mcp)}):`,
+    "",
+    `- POST ${api("/checkout_sessions")} (create_checkout_session): body CheckoutSessionCreateRequest {line_items: [{id: product id, quantity?}], currency, capabilities: {interventions: {supported: []}}, buyer?: {email}, discounts?: {codes}}; 201 the CheckoutSession`,
+    `- GET ${api("/checkout_sessions/{id}")} (get_checkout_session): the session as it stands; once completed, with its order (the license key in order.fulfillments[0].digital_delivery)`,
+    `- POST ${api("/checkout_sessions/{id}")} (update_checkout_session): buyer, line_items or discount codes`,
+    `- POST ${api("/agentic_commerce/delegate_payment")} (delegate_payment, test mode): vault a test card for one session; 201 {id: vt_…, created, metadata}`,
+    `- POST ${api("/checkout_sessions/{id}/complete")} (complete_checkout_session): payment_data {handler_id, instrument: {type: card, credential: {type: vt|spt, token}}}; the completed session with its order`,
+    `- POST ${api("/checkout_sessions/{id}/cancel")} (cancel_checkout_session): optional intent_trace`,
+    "",
+    `REST headers: API-Version: ${ACP_API_VERSION} on every call; Idempotency-Key on every POST (required: a retry with the same key and body returns the first answer, another body is 422 idempotency_conflict); Authorization: Bearer <agent platform key> ${env().ACP_ANONYMOUS === "on" ? "(optional here: anonymous agents are allowed)" : "(required)"}; Request-Id is echoed. A refusal is ACP's Error object {type, code, message, param?} with the HTTP status; param is the JSONPath of the field to blame.`,
+    "",
+    "MCP tools take {meta, id?, payload?}: meta {api_version (required), idempotency_key (optional for the checkout tools, as the binding has it: without it a retry is not replayed, but a session completes once and a token pays once; required for delegate_payment), request_id?, …} (other meta fields are ignored), id the session id, payload the REST body. A success is the tool result with the session as structuredContent. A refusal is a JSON-RPC error {code: -32000, message, data: ACP's Error object}, its param relative to the arguments ($.payload.currency, $.meta.api_version, $.id); read data.type and data.code. An unknown tool or a malformed tools/call stays the protocol's -32602.",
+    "",
+    'Error codes: the checkout endpoints answer our own stable codes (checkout_session_not_found, checkout_session_completed, invalid_item_id, payment_declined with type processing_error, …). delegate_payment\'s Error allows six codes only (invalid_card, duplicate_request, idempotency_conflict, too_many_requests, idempotency_key_required, idempotency_in_flight): the idempotency codes are as they are, a 429 is too_many_requests (type rate_limit_exceeded), a failure on our side too_many_requests (type processing_error or service_unavailable), and every other refusal is invalid_card with param naming the field and our code at the end of message, e.g. "No checkout session of yours has that id. (checkout_session_not_found)".',
+    "",
+  ];
 }
 
 /** /oacs: the capability spec the catalog's `_oacs.spec` points to — what the catalog format means and how to act on it. */

@@ -174,7 +174,12 @@ export async function callTool(t: Tool, raw: unknown, ctx: CallContext): Promise
   const key = t.spec.idempotencyKey ? t.spec.idempotencyKey(args) : typeof args.idempotency_key === "string" ? args.idempotency_key : undefined;
   const { idempotency_key: _key, ...rest } = args;
   const input = t.spec.toInput ? t.spec.toInput(rest) : rest;
-  const output = await execute(t.operation, input, key !== undefined ? { ...ctx, idempotencyKey: key } : ctx);
+  const output = await execute(
+    t.operation,
+    input,
+    key !== undefined ? { ...ctx, idempotencyKey: key } : ctx,
+    t.spec.idempotencyKeyOptional !== undefined ? { keyOptional: true } : undefined,
+  );
   return { text: t.spec.text(output), ...(t.output ? { data: output as Record<string, unknown> } : {}) };
 }
 

@@ -61,14 +61,21 @@ function sessionText(s: AcpCheckoutSessionObject): string {
   return lines.join("\n");
 }
 
-/** POST tools need the idempotency key (the operations require one); the GET tool takes none. */
-const meta = acpMetaSchema.extend({
-  idempotency_key: z
-    .string()
-    .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters without spaces")
-    .describe("A fresh UUID per new request; the same one when retrying, so a retry returns the first answer (REST: Idempotency-Key)"),
-});
-const getMeta = acpMetaSchema.omit({ idempotency_key: true });
+/**
+ * The binding's `meta` for every tool: api_version required; idempotency_key optional, as the ACP MCP binding has it
+ * (REST's Idempotency-Key stays required); unknown fields ignored.
+ */
+const meta = acpMetaSchema;
+/**
+ * Why a POST tool may go without meta.idempotency_key (the binding makes it optional; REST requires the header): a call
+ * without one is not replay-protected, and nothing it does is harmful twice. Every call still counts against the same
+ * limits. create: a second session is an unpaid cart that expires; update: it sets the same state again; cancel: a
+ * second is refused (checkout_session_not_cancelable); complete: a session completes once (the claim is one
+ * conditional update, the vault token pays once), so a retry is refused (checkout_session_completed, the order in a GET),
+ * never a second charge.
+ */
+const KEY_OPTIONAL =
+  "ACP MCP binding: meta.idempotency_key is optional; without it a retry is not replayed, but a session completes (and a token pays) once";
 const id = sessionIdSchema.describe("The checkout session id (acs_…)");
 const keyOfMeta = (a: Record<string, unknown>) => (a.meta as { idempotency_key?: string } | undefined)?.idempotency_key;
 const versionOf = (a: Record<string, unknown>) => ({ api_version: (a.meta as { api_version?: unknown }).api_version });
@@ -84,7 +91,7 @@ function tool<I>(
   spec: Omit<ToolSpec<I, AcpCheckoutSessionObject>, "layer" | "text" | "idempotencyKey"> & { key?: boolean },
 ): ToolSpec<I, AcpCheckoutSessionObject> {
   const { key = true, ...rest } = spec;
-  return { layer: 4, text: sessionText, ...(key ? { idempotencyKey: keyOfMeta } : {}), ...rest };
+  return { layer: 4, text: sessionText, ...(key ? { idempotencyKey: keyOfMeta, idempotencyKeyOptional: KEY_OPTIONAL } : {}), ...rest };
 }
 
 export const ACP = [
@@ -111,7 +118,7 @@ export const ACP = [
         name: "create_checkout_session",
         title: "Create a checkout session (ACP)",
         description:
-          'ACP create_checkout_session: start buying a product by yourself. Arguments: meta {api_version: "2026-04-17", idempotency_key: a fresh UUID (the same when retrying)}, payload (ACP CheckoutSessionCreateRequest): line_items [{id: product id from browse_marketplace, quantity?: seats}], currency (the product\'s, e.g. "usd"), buyer {email} (the key is e-mailed there), discounts {codes: [coupon]}?, capabilities {interventions: {supported: []}}. Returns the ACP CheckoutSession; next: delegate_payment (test mode) and complete_checkout_session.',
+          'ACP create_checkout_session: start buying a product by yourself. Arguments: meta {api_version: "2026-04-17", idempotency_key?: a fresh UUID, the same when retrying (recommended: a retry then returns the first answer)}, payload (ACP CheckoutSessionCreateRequest): line_items [{id: product id from browse_marketplace, quantity?: seats}], currency (the product\'s, e.g. "usd"), buyer {email} (the key is e-mailed there), discounts {codes: [coupon]}?, capabilities {interventions: {supported: []}} (required by the ACP schema: what you can handle). Returns the ACP CheckoutSession; next: delegate_payment (test mode) and complete_checkout_session. A refusal of any ACP tool is a JSON-RPC error -32000 whose data is the ACP Error {type, code, message, param}.',
         args: z.strictObject({ meta, payload: createSessionSchema }),
         toInput: (a) => ({ ...(a.payload as object), meta: versionOf(a) }) as never,
       }),
@@ -137,7 +144,7 @@ export const ACP = [
         title: "Get a checkout session (ACP)",
         description:
           'ACP get_checkout_session: the session\'s state, totals and messages; once completed, its order with the license key. Arguments: meta {api_version: "2026-04-17"}, id (acs_…).',
-        args: z.strictObject({ meta: getMeta, id }),
+        args: z.strictObject({ meta, id }),
         toInput: (a) => ({ checkout_session_id: a.id, meta: versionOf(a) }) as never,
         key: false,
       }),
@@ -165,7 +172,7 @@ export const ACP = [
         name: "update_checkout_session",
         title: "Update a checkout session (ACP)",
         description:
-          'ACP update_checkout_session: give the buyer\'s e-mail, change seats or discount codes. Arguments: meta {api_version: "2026-04-17", idempotency_key}, id (acs_…), payload (ACP CheckoutSessionUpdateRequest): buyer {email}?, line_items?, discounts {codes}?. Send discount codes only when the buyer gave them: each one counts against 30 codes a minute (429 rate_limited beyond), and a code that cannot be used is rejected as discount_code_invalid whatever the reason.',
+          'ACP update_checkout_session: give the buyer\'s e-mail, change seats or discount codes. Arguments: meta {api_version: "2026-04-17", idempotency_key?}, id (acs_…), payload (ACP CheckoutSessionUpdateRequest): buyer {email}?, line_items?, discounts {codes}?. Send discount codes only when the buyer gave them: each one counts against 30 codes a minute (429 rate_limited beyond), and a code that cannot be used is rejected as discount_code_invalid whatever the reason.',
         args: z.strictObject({ meta, id, payload: updateSessionSchema }),
         toInput: (a) => ({ ...(a.payload as object), checkout_session_id: a.id, meta: versionOf(a) }) as never,
       }),
@@ -193,7 +200,7 @@ export const ACP = [
         name: "complete_checkout_session",
         title: "Pay and complete a checkout session (ACP)",
         description:
-          'ACP complete_checkout_session: pay with a delegated token and get the order, whose fulfillments[0].digital_delivery carries the license key and activation instructions. Arguments: meta {api_version: "2026-04-17", idempotency_key}, id (acs_…), payload (ACP CheckoutSessionCompleteRequest): payment_data {handler_id: from the session\'s capabilities.payment.handlers (test mode: "test_card"), instrument {type: "card", credential {type: "vt", token: the vt_… token from delegate_payment}}}, buyer {email}? if not given before.',
+          'ACP complete_checkout_session: pay with a delegated token and get the order, whose fulfillments[0].digital_delivery carries the license key and activation instructions. Arguments: meta {api_version: "2026-04-17", idempotency_key?}, id (acs_…), payload (ACP CheckoutSessionCompleteRequest): payment_data {handler_id: from the session\'s capabilities.payment.handlers (test mode: "test_card"), instrument {type: "card", credential {type: "vt", token: the vt_… token from delegate_payment}}}, buyer {email}? if not given before.',
         args: z.strictObject({ meta, id, payload: completeSessionSchema }),
         toInput: (a) => ({ ...(a.payload as object), checkout_session_id: a.id, meta: versionOf(a) }) as never,
       }),
@@ -220,7 +227,7 @@ export const ACP = [
         name: "cancel_checkout_session",
         title: "Cancel a checkout session (ACP)",
         description:
-          'ACP cancel_checkout_session: give up a session that is not completed. Arguments: meta {api_version: "2026-04-17", idempotency_key}, id (acs_…), payload? (ACP CancelSessionRequest: intent_trace {reason_code, trace_summary?}).',
+          'ACP cancel_checkout_session: give up a session that is not completed. Arguments: meta {api_version: "2026-04-17", idempotency_key?}, id (acs_…), payload? (ACP CancelSessionRequest: intent_trace {reason_code, trace_summary?}).',
         args: z.strictObject({ meta, id, payload: cancelSessionSchema.optional() }),
         toInput: (a) => ({ ...((a.payload as object | undefined) ?? {}), checkout_session_id: a.id, meta: versionOf(a) }) as never,
       }),

@@ -119,6 +119,12 @@ export interface ToolSpec<I, O> {
   toInput?: (args: Record<string, unknown>) => I;
   /** Where the arguments carry the idempotency key (default: an `idempotency_key` argument, if the tool takes one). */
   idempotencyKey?: (args: Record<string, unknown>) => string | undefined;
+  /**
+   * Why this tool may be called without an idempotency key although its operation requires one over REST (the ACP MCP
+   * binding makes `meta.idempotency_key` optional): the call is then not replay-protected, and what keeps a retry
+   * harmless instead. A key, when given, is honoured as ever.
+   */
+  idempotencyKeyOptional?: string;
   /** What the model reads; the structured result is the operation's output. Whether it is read-only is the operation's. */
   text: (output: O) => string;
 }

@@ -7,7 +7,7 @@ import { AppError } from "../http/errors.ts";
 import { invalid, refuseControlCharacters, tooLarge } from "../http/input.ts";
 import { runIdempotent } from "../http/idempotency.ts";
 import { enforce, rateLimitsEnabled, RULES } from "../http/rate-limit.ts";
-import { checkScope, sellerTokenFrom, tokenRateId, verifySellerToken } from "../seller-api/tokens.ts";
+import { checkScope, sellerCredentialsMissing, sellerTokenFrom, tokenRateId, verifySellerToken } from "../seller-api/tokens.ts";
 import { agentFor } from "../acp/platforms.ts";
 import type { CallContext, HandlerContext, Operation, Seller } from "./define.ts";
 import { bodyCapOf, callerId, defaultLimit, idempotencyOf, inputBytes, readOnlyOf } from "./guarantees.ts";
@@ -33,7 +33,7 @@ async function sellerFor(op: Operation, ctx: CallContext, write: boolean): Promi
     };
   }
   const session = await sessionFromToken(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE.seller), "seller");
-  if (!session) throw new AppError("unauthorized", 401, "Sign in to the seller dashboard first.");
+  if (!session) throw sellerCredentialsMissing(ctx.headers, op.sellerScope === "session");
   if (write && !originAllowed(ctx.headers, ctx.origin)) throw new AppError("cross_site_request", 403, "Cross-site requests are refused.");
   const developer = await getDb().developer.findUnique({ where: { email: session.email }, select: { id: true, name: true, email: true } });
   if (!developer) {
@@ -87,6 +87,8 @@ export async function execute(
      * the input is not serialised again to be measured (that cost the lean /validate path 7 % of its throughput).
      */
     bodyCapped?: true;
+    /** The tool lets the caller leave the key out though the operation requires one (ToolSpec.idempotencyKeyOptional). */
+    keyOptional?: true;
   } = {},
 ): Promise<unknown> {
   const limited = rateLimitsEnabled();
@@ -118,7 +120,7 @@ export async function execute(
   const run = async () => await op.handler(input, handlerCtx);
   const key = ctx.idempotencyKey;
   if (key === undefined) {
-    if (idempotency === "required")
+    if (idempotency === "required" && !extra.keyOptional)
       throw new AppError(
         "idempotency_key_required",
         400,

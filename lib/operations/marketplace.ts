@@ -21,12 +21,19 @@ import {
 import { toListingProduct } from "../marketplace/serialize.ts";
 import { operation } from "./define.ts";
 
+/**
+ * The `limit` of the browse_marketplace tool, on every transport that offers it (MCP, A2A, the OpenAI manifest): 1 to
+ * 20, default 10, as the interface's table fixes it. GET /api/marketplace/listings keeps its own (LISTING_LIMIT: the
+ * interface leaves the REST page size open).
+ */
+const BROWSE_LIMIT = { default: 10, max: 20 } as const;
+
 /** Browsing the marketplace: the reads people, agents and the catalog crawlers make. */
 export const MARKETPLACE = [
   operation({
     id: "listListings",
     summary: "Browse listings",
-    description: "Listed products, filtered by category and search words, sorted and paged (limit defaults to 20, at most 50).",
+    description: `Listed products, filtered by category and search words, sorted and paged (limit defaults to ${LISTING_LIMIT.default}, at most ${LISTING_LIMIT.max}).`,
     tag: "Marketplace",
     auth: "public",
     http: { method: "GET", path: "/api/marketplace/listings", cache: CACHE.short },
@@ -60,9 +67,9 @@ export const MARKETPLACE = [
           limit: z
             .int()
             .min(1)
-            .max(LISTING_LIMIT.max)
-            .default(LISTING_LIMIT.default)
-            .describe(`How many products a page holds, 1 to ${LISTING_LIMIT.max}`),
+            .max(BROWSE_LIMIT.max)
+            .default(BROWSE_LIMIT.default)
+            .describe(`How many products a page holds, 1 to ${BROWSE_LIMIT.max}; page for more`),
         }),
         toInput: (a) =>
           listingsQuerySchema.parse({

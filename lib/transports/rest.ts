@@ -92,7 +92,7 @@ function nextHandler(op: HttpOperation) {
     } catch (error) {
       const appError = toAppError(error, requestId);
       if (http.errorFormat === "acp") {
-        return new Response(JSON.stringify(acpError(appError)), {
+        return new Response(JSON.stringify(acpError(appError, op)), {
           status: appError.status,
           headers: {
             ...baseHeaders(requestId, CACHE.none),

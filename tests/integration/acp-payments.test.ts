@@ -98,12 +98,19 @@ function delegate(json: unknown, opts: { key?: string | null; version?: string |
   return call(delegateRoute, "/api/acp/agentic_commerce/delegate_payment", { method: "POST", json, headers });
 }
 
-/** An ACP Error object: flat, the code we document, and (where the spec enumerates it) valid against the schema. */
+/**
+ * An ACP Error object valid against the delegate payment schema, for the refusal we document as `code`: that code
+ * when the schema's closed enum has it; otherwise the closest official one (invalid_card for a request to fix,
+ * too_many_requests for a 429 or a failure on our side) with ours at the end of the message (README, ACP section).
+ */
 function expectAcpError(r: Reply, status: number, code: string, param?: string) {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(r.body).toMatchObject({ code, message: expect.any(String), type: status >= 500 ? expect.any(String) : "invalid_request" });
+  const official = SPEC_CODES.has(code) ? code : status === 429 || status >= 500 ? "too_many_requests" : "invalid_card";
+  expect(r.body).toMatchObject({ code: official, message: expect.any(String), type: status >= 500 ? expect.any(String) : "invalid_request" });
+  if (official !== code) expect(r.body.message).toMatch(new RegExp(`\\(${code}\\)$`));
   if (param !== undefined) expect(r.body.param).toBe(param);
+  expect(validError(r.body), JSON.stringify(validError.errors)).toBe(true);
   expect(r.text).not.toMatch(/\bat .+\.(ts|js):\d+/);
 }
 const SPEC_CODES = new Set([
@@ -304,7 +311,13 @@ describe("the delegate_payment MCP tool", () => {
             .find((l) => l.startsWith("data:"))!
             .slice(5),
         );
-    return json.result as { isError?: boolean; structuredContent?: any; content: Array<{ text: string }> };
+    // A refusal is the JSON-RPC error (code -32000, ACP's Error as data), as the ACP MCP binding has it.
+    return (json.result ?? { content: [], error: json.error }) as {
+      isError?: boolean;
+      structuredContent?: any;
+      content: Array<{ text: string }>;
+      error?: { code: number; data: any };
+    };
   }
 
   it("vaults with {meta, payload} as the ACP MCP binding has it; the idempotency key in meta replays", async () => {
@@ -324,16 +337,19 @@ describe("the delegate_payment MCP tool", () => {
   it("refuses a wrong meta.api_version and a bad card with the same codes as REST", async () => {
     const sessionId = await newSession();
     const v = await tool({ meta: { api_version: "2020-01-01", idempotency_key: randomUUID() }, payload: body(sessionId) });
-    expect(v.isError).toBe(true);
-    expect(JSON.stringify(v)).toContain("unsupported_api_version");
+    expect(v.error?.code).toBe(-32000);
+    // Not one of the delegate payment Error codes: invalid_card, our code at the end of the message.
+    expect(v.error?.data).toMatchObject({ type: "invalid_request", code: "invalid_card", param: "$.meta.api_version" });
+    expect(v.error?.data.message).toContain("(unsupported_api_version)");
+    expect(validError(v.error?.data), JSON.stringify(validError.errors)).toBe(true);
     const c = await tool({
       meta: { api_version: "2026-04-17", idempotency_key: randomUUID() },
       payload: body(sessionId, { card: { number: "4242424242424241" } }),
     });
-    expect(c.isError).toBe(true);
-    expect(JSON.stringify(c)).toContain("invalid_card");
+    expect(c.error).toMatchObject({ code: -32000, data: { code: "invalid_card" } });
+    expect(validError(c.error?.data), JSON.stringify(validError.errors)).toBe(true);
     const noKey = await tool({ meta: { api_version: "2026-04-17" }, payload: body(sessionId) });
-    expect(noKey.isError).toBe(true);
+    expect(noKey.error).toMatchObject({ code: -32000, data: { code: "idempotency_key_required" } });
     expect(await getDb().delegatedPayment.count({ where: { checkoutSessionId: sessionId } })).toBe(0);
   });
 });

@@ -474,7 +474,11 @@ describe("ACP checkout sessions over REST (test mode)", () => {
 });
 
 let rpcId = 0;
-async function mcp(name: string, args: unknown): Promise<{ isError?: boolean; structuredContent?: any; content: Array<{ text: string }> }> {
+/** A tool call's result, or (an ACP refusal, as the ACP MCP binding has it) the JSON-RPC error: code -32000, ACP's Error as data. */
+async function mcp(
+  name: string,
+  args: unknown,
+): Promise<{ isError?: boolean; structuredContent?: any; content: Array<{ text: string }>; error?: { code: number; message: string; data: any } }> {
   const request = new Request("http://localhost:3000/api/mcp", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...client },
@@ -489,7 +493,7 @@ async function mcp(name: string, args: unknown): Promise<{ isError?: boolean; st
           .find((l) => l.startsWith("data:"))!
           .slice(5),
       );
-  return json.result;
+  return json.result ?? { content: [], error: json.error };
 }
 
 describe("ACP checkout sessions over MCP (the ACP MCP binding)", () => {
@@ -531,23 +535,22 @@ describe("ACP checkout sessions over MCP (the ACP MCP binding)", () => {
     const got = await mcp("get_checkout_session", { meta: { api_version: "2026-04-17" }, id });
     expect(got.structuredContent.status).toBe("completed");
     const again = await mcp("cancel_checkout_session", { meta: meta(), id });
-    expect(again.isError).toBe(true);
-    expect(again.structuredContent.acp_error).toMatchObject({ type: "invalid_request", code: "checkout_session_not_cancelable" });
+    expect(again.error).toMatchObject({ code: -32000, data: { type: "invalid_request", code: "checkout_session_not_cancelable" } });
   });
 
-  it("reads the version from meta.api_version, and needs meta.idempotency_key on POST tools", async () => {
+  it("reads the version from meta.api_version; meta.idempotency_key is optional, as the binding has it", async () => {
     const wrong = await mcp("create_checkout_session", {
       meta: { api_version: "2025-09-29", idempotency_key: randomUUID() },
       payload: createBody(fx.perMachine),
     });
-    expect(wrong.isError).toBe(true);
-    expect(wrong.structuredContent.acp_error.code).toBe("unsupported_api_version");
-    expectAcpValid(wrong.structuredContent.acp_error, "Error");
+    expect(wrong.error?.code).toBe(-32000);
+    expect(wrong.error?.data.code).toBe("unsupported_api_version");
+    expectAcpValid(wrong.error?.data, "Error");
     const noKey = await mcp("create_checkout_session", { meta: { api_version: "2026-04-17" }, payload: createBody(fx.perMachine) });
-    expect(noKey.isError).toBe(true);
-    expect(noKey.structuredContent.acp_error).toMatchObject({ code: "invalid_body", param: "$.meta.idempotency_key" });
+    expect(noKey.error, JSON.stringify(noKey.error)).toBeUndefined();
+    expectAcpValid(noKey.structuredContent, "CheckoutSession");
     const noMeta = await mcp("get_checkout_session", { id: "acs_000000000000000000000000" });
-    expect(noMeta.isError).toBe(true);
+    expect(noMeta.error).toMatchObject({ code: -32000, data: { type: "invalid_request", code: "invalid_body", param: "$.meta" } });
     const cancelled = await mcp("create_checkout_session", { meta: meta(), payload: createBody(fx.perMachine) });
     const c = await mcp("cancel_checkout_session", { meta: meta(), id: cancelled.structuredContent.id });
     expect(c.structuredContent.status).toBe("canceled");

@@ -88,8 +88,8 @@ describe("GET /api/tools", () => {
       ).toEqual(spec);
     }
     const param = (tool: string, name: string) => m.tools.find((t: any) => t.function.name === tool).function.parameters.properties[name];
-    expect(param("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 50, type: ["integer", "null"] });
-    expect(param("browse_marketplace", "limit").description).toContain("default 20");
+    expect(param("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 20, type: ["integer", "null"] });
+    expect(param("browse_marketplace", "limit").description).toContain("default 10");
     expect(param("browse_marketplace", "category").enum.filter(Boolean)).toEqual([
       "audio-plugins",
       "desktop-apps",
@@ -258,7 +258,7 @@ describe("well-known documents", () => {
     }
     // The MCP schemas are the full ones: limits and defaults as keywords, the key's real pattern.
     const arg = (tool: string, name: string) => c.tools.find((t: any) => t.name === tool).inputSchema.properties[name];
-    expect(arg("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
+    expect(arg("browse_marketplace", "limit")).toMatchObject({ minimum: 1, maximum: 20, default: 10 });
     expect(arg("generate_test_license_key", "prefix")).toMatchObject({ minLength: 2, maxLength: 4 });
     expect(arg("activate_license", "license_key").pattern).toBe("^[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}$");
     expect(arg("activate_license", "license_key").maxLength).toBeUndefined();
@@ -273,6 +273,21 @@ describe("well-known documents", () => {
     const ids = new Set(Object.values(doc.paths).flatMap((ops: any) => Object.values(ops).map((o: any) => o.operationId)));
     const a = (await call(agentsJson, "/.well-known/agents.json")).body;
     for (const flow of a.flows) for (const action of flow.actions) expect(ids.has(action.operationId), action.operationId).toBe(true);
+    // Beside the hosted checkout, the agent's own purchase over the Agentic Commerce Protocol (issue 34).
+    const flows = Object.fromEntries(
+      a.flows.map((f: { id: string; actions: Array<{ operationId: string }> }) => [f.id, f.actions.map((x) => x.operationId)]),
+    );
+    expect(flows.buy_license).toContain("createCheckout");
+    expect(flows.buy_license_acp).toEqual(
+      expect.arrayContaining([
+        "createAcpCheckoutSession",
+        "updateAcpCheckoutSession",
+        "delegatePayment",
+        "completeAcpCheckoutSession",
+        "getAcpCheckoutSession",
+        "cancelAcpCheckoutSession",
+      ]),
+    );
   });
 
   it("the OACS capability spec is what the catalog points to", async () => {
@@ -349,6 +364,20 @@ describe("text documents", () => {
     for (const name of Object.keys(SPEC_TOOLS)) expect(r.text).toContain(`#### ${name}`);
     for (const p of ["POST /validate", "GET /api/catalog", "POST /api/checkout/create"]) expect(r.text).toContain(p);
     expect(r.text).toContain("TOO_MANY_MACHINES");
+    // The six ACP endpoints, each with its reference, and how the binding answers a refusal (issue 34).
+    for (const p of [
+      "POST /api/acp/checkout_sessions",
+      "GET /api/acp/checkout_sessions/{checkout_session_id}",
+      "POST /api/acp/checkout_sessions/{checkout_session_id}",
+      "POST /api/acp/checkout_sessions/{checkout_session_id}/complete",
+      "POST /api/acp/checkout_sessions/{checkout_session_id}/cancel",
+      "POST /api/acp/agentic_commerce/delegate_payment",
+    ])
+      expect(r.text).toContain(`### ${p}\n`);
+    expect(r.text).toContain("## Agentic Commerce Protocol (2026-04-17)");
+    expect(r.text).toContain("JSON-RPC error {code: -32000, message, data: ACP's Error object}");
+    expect(r.text).toContain("capabilities: {interventions: {supported: []}}");
+    expect(r.text).not.toContain("acp_error");
   });
 });
 

@@ -88,7 +88,13 @@ async function mcp(c: Client, name: string, args: unknown) {
           .find((l) => l.startsWith("data:"))!
           .slice(5),
       );
-  return json.result as { isError?: boolean; structuredContent?: any; content: Array<{ text: string }> };
+  // An ACP refusal is the JSON-RPC error (code -32000, ACP's Error as data), as the ACP MCP binding has it.
+  return (json.result ?? { content: [], error: json.error }) as {
+    isError?: boolean;
+    structuredContent?: any;
+    content: Array<{ text: string }>;
+    error?: { code: number; data: any };
+  };
 }
 
 /** ACP's Error object for a spent budget: 429 rate_limited with Retry-After, in ACP's shape. */
@@ -184,8 +190,7 @@ describe("one budget for trying coupon codes (issue 31, finding 1)", () => {
       expect(r.isError ?? false, JSON.stringify(r)).toBe(false);
     }
     const refused = await mcp(client, "update_checkout_session", { meta: meta(), id, payload: { discounts: { codes: [fx.live] } } });
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ code: "rate_limited", acp_error: { type: "invalid_request", code: "rate_limited" } });
+    expect(refused.error).toMatchObject({ code: -32000, data: { type: "invalid_request", code: "rate_limited" } });
     // And REST from the same address is refused as well.
     expectAcpRateLimited(await acpUpdate(client, id, { discounts: { codes: [fx.live] } }));
   });

@@ -37,6 +37,7 @@ const SELLER_TOOLS = [
   "seller_create_upgrade_offer",
   "seller_publish_release",
   "seller_list_licenses",
+  "seller_license_events",
   "seller_revoke_license",
   "seller_reinstate_license",
   "seller_release_machine",
@@ -172,6 +173,9 @@ describe("MCP with a seller token", () => {
     const revoke = tools.find((t) => t.name === "seller_revoke_license")!;
     expect(revoke.annotations?.readOnlyHint).toBe(false);
     expect(tools.find((t) => t.name === "seller_sales_summary")!.annotations?.readOnlyHint).toBe(true);
+    // Writing a review and replying to one are writes (issue 34): no client may take them for harmless reads.
+    for (const name of ["review_product", "seller_reply_to_review"])
+      expect(tools.find((t) => t.name === name)?.annotations?.readOnlyHint, name).toBe(false);
   });
 
   it("revokes the seller's own license (revoked in the database), and reinstates it", async () => {
@@ -188,6 +192,23 @@ describe("MCP with a seller token", () => {
     const back = await client.callTool({ name: "seller_reinstate_license", arguments: { id: fx.licenseA } });
     expect(back.isError ?? false, JSON.stringify(back)).toBe(false);
     expect((await getDb().license.findUniqueOrThrow({ where: { id: fx.licenseA } })).isActive).toBe(true);
+  });
+
+  it("reads a license's event log, filtered by a list of types; an unknown type names the known ones", async () => {
+    const client = await connect(`Bearer ${fx.readOnly}`);
+    const all = await client.callTool({ name: "seller_license_events", arguments: { id: fx.licenseA } });
+    expect(all.isError ?? false, JSON.stringify(all)).toBe(false);
+    expect(data(all).events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(["revoked", "reinstated"]));
+    const revoked = await client.callTool({ name: "seller_license_events", arguments: { id: fx.licenseA, type: ["revoked"] } });
+    expect(data(revoked).events.map((e: { type: string }) => e.type)).toEqual(["revoked"]);
+    expect(text(revoked)).toContain("Revoked: leaked key — seller (token:agent)");
+    const both = await client.callTool({ name: "seller_license_events", arguments: { id: fx.licenseA, type: ["revoked", "reinstated"] } });
+    expect(data(both).events.map((e: { type: string }) => e.type)).toEqual(["reinstated", "revoked"]);
+    const bad = await client.callTool({ name: "seller_license_events", arguments: { id: fx.licenseA, type: ["revoked", "deleted"] } });
+    expect(bad.isError).toBe(true);
+    expect(data(bad).code).toMatch(/^invalid_/);
+    expect(data(bad).detail).toContain('"deleted"');
+    expect(data(bad).detail).toContain("reinstated");
   });
 
   it("answers license_not_found for another seller's license, and changes nothing", async () => {

@@ -120,21 +120,25 @@ describe("MCP: browse_marketplace pages and sorts", () => {
     expect(pages).toBe(Math.ceil(listed / 7));
   });
 
-  it("sorts by price both ways and takes up to 50 a page", async () => {
-    const asc = data<{ products: Array<{ price_cents: number }> }>(
-      await client.callTool({ name: "browse_marketplace", arguments: { sort: "price_asc", limit: 50 } }),
+  it("sorts by price both ways and takes 1 to 20 a page, 10 by default (the interface's table)", async () => {
+    const asc = data<{ products: Array<{ price_cents: number }>; limit: number }>(
+      await client.callTool({ name: "browse_marketplace", arguments: { sort: "price_asc", limit: 20 } }),
     );
+    expect(asc.limit).toBe(20);
+    expect(data<{ limit: number }>(await client.callTool({ name: "browse_marketplace", arguments: {} })).limit).toBe(10);
     const prices = asc.products.map((p) => p.price_cents);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     const desc = data<{ products: Array<{ price_cents: number }> }>(
-      await client.callTool({ name: "browse_marketplace", arguments: { sort: "price_desc", limit: 50 } }),
+      await client.callTool({ name: "browse_marketplace", arguments: { sort: "price_desc", limit: 20 } }),
     );
     // Compared with itself: other test files list and delist products in the same database between the two calls.
     const descending = desc.products.map((p) => p.price_cents);
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
     expect(descending.length).toBeGreaterThan(1);
-    const tooMany = await client.callTool({ name: "browse_marketplace", arguments: { limit: 51 } });
-    expect(data(tooMany)).toMatchObject({ code: "invalid_body", errors: [{ name: "limit" }] });
+    for (const limit of [0, 21]) {
+      const refused = await client.callTool({ name: "browse_marketplace", arguments: { limit } });
+      expect(data(refused), String(limit)).toMatchObject({ code: "invalid_body", errors: [{ name: "limit" }] });
+    }
     const badSort = await client.callTool({ name: "browse_marketplace", arguments: { sort: "random" } });
     expect(data(badSort)).toMatchObject({ code: "invalid_body", errors: [{ name: "sort" }] });
   });
@@ -310,7 +314,7 @@ describe("/api/tools: valid for OpenAI strict mode", () => {
     const browse = r.body.tools.find((t: any) => t.function.name === "browse_marketplace").function.parameters;
     expect(browse.required.sort()).toEqual(Object.keys(browse.properties).sort());
     expect(browse.properties.limit.type).toEqual(["integer", "null"]);
-    expect(browse.properties.limit.description).toContain("default 20");
+    expect(browse.properties.limit.description).toContain("default 10");
     expect(browse.properties.query.description).toContain("at most 200 characters");
     expect(browse.properties.sort.enum).toContain(null);
     const activate = r.body.tools.find((t: any) => t.function.name === "activate_license").function.parameters;

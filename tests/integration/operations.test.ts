@@ -63,10 +63,11 @@ const problemSchema = z.object({
 });
 
 const acpErrorSchema = z.strictObject({
-  type: z.enum(["invalid_request", "processing_error", "service_unavailable"]),
+  type: z.enum(["invalid_request", "rate_limit_exceeded", "processing_error", "service_unavailable"]),
   code: z.string().regex(/^[a-z][a-z0-9_]*$/),
   message: z.string(),
   param: z.string().optional(),
+  supported_versions: z.array(z.string()).optional(),
 });
 
 interface Call {
@@ -526,12 +527,12 @@ const REVIEWS_EXAMPLES: Record<string, Example> = {
 };
 
 // Agent platforms (the operator's): one platform to manage, one to revoke, and a failed webhook delivery to send again.
-const agentFx = { managed: "", revocable: "", delivery: "" };
+const agentFx = { managed: "", revocable: "", delivery: "", key: "" };
 beforeAll(async () => {
   const operator = { email: adminFx.email };
-  agentFx.managed = (
-    await registerAgentPlatform(operator, { name: `Walk Agent ${run}`, webhook_url: "https://agent.example.com/hooks" })
-  ).platform.id;
+  const managed = await registerAgentPlatform(operator, { name: `Walk Agent ${run}`, webhook_url: "https://agent.example.com/hooks" });
+  agentFx.managed = managed.platform.id;
+  agentFx.key = managed.api_key;
   agentFx.revocable = (await registerAgentPlatform(operator, { name: `Walk Agent Revoked ${run}` })).platform.id;
   agentFx.delivery = (
     await getDb().webhookDelivery.create({
@@ -575,7 +576,21 @@ const AGENT_PLATFORM_EXAMPLES: Record<string, Example> = {
     ok: () => asAdmin({ params: { id: agentFx.delivery } }),
     error: () => ({ ...asAdmin({ params: { id: agentFx.delivery } }), status: 409 }),
   },
+  // The platform's own webhook, with its own key (a public address literal: no DNS; nothing is sent).
+  getOwnAgentPlatformWebhook: {
+    ok: () => ({ headers: asPlatform() }),
+    error: () => ({ headers: { "api-version": "2026-04-17" }, status: 401 }),
+  },
+  setOwnAgentPlatformWebhook: {
+    ok: () => ({ headers: asPlatform(), body: { webhook_url: "https://93.184.216.34/walk-agent" } }),
+    error: () => ({ headers: asPlatform(), body: { webhook_url: "https://10.0.0.1/walk-agent" }, status: 400 }),
+  },
+  rotateOwnAgentPlatformWebhookSecret: {
+    ok: () => ({ headers: { ...asPlatform(), "idempotency-key": randomUUID() } }),
+    error: () => ({ headers: { "api-version": "2026-04-17" }, status: 401 }),
+  },
 };
+const asPlatform = () => ({ authorization: `Bearer ${agentFx.key}`, "api-version": "2026-04-17" });
 
 // My licenses' own operations (no REST route, no tool): a buyer signed in, with a bought license with one machine and a
 // complimentary one (which may not review). Run through execute() below, and in tests/integration/buyer-operations.test.ts.

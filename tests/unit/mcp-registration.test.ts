@@ -12,7 +12,9 @@ import { mcpRequest } from "@/lib/transports/mcp-context";
 
 function registered(store: Parameters<typeof mcpRequest.run>[0]): string[] {
   const names: string[] = [];
-  const server = { registerTool: (name: string) => names.push(name) } as unknown as McpServer;
+  // The low-level server: the ACP tools' refusals are answered below the SDK's tools/call handler (mcp-server.ts).
+  const low = { _getRequestHandler: () => () => Promise.resolve({}), removeRequestHandler: () => undefined, setRequestHandler: () => undefined };
+  const server = { registerTool: (name: string) => names.push(name), server: low } as unknown as McpServer;
   mcpRequest.run(store, () => registerTools(server));
   return names;
 }

@@ -38,7 +38,7 @@ function problemData(tool: Tool | undefined, problem: AppError): Record<string, 
     code: problem.code,
     detail: problem.detail,
     errors: problem.extra.errors ?? [],
-    ...(tool?.operation.http?.errorFormat === "acp" ? { acp_error: acpError(problem) } : {}),
+    ...(tool?.operation.http?.errorFormat === "acp" ? { acp_error: acpError(problem, tool.operation) } : {}),
   };
 }
 
