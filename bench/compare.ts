@@ -4,7 +4,12 @@
  * and copied into dist/ under its own name, so it finds the same node_modules and .next build) and the floor, each in
  * its own process, on one SQLite file with 2,000 activated keys:
  *
- *   npx tsx bench/compare.ts dist/server-old.mjs dist/server.mjs      (COMPARE_ROUNDS=5, COMPARE_SECONDS=5)
+ *   npx tsx bench/compare.ts dist/server-old.mjs dist/server.mjs      (COMPARE_ROUNDS=5, COMPARE_SECONDS=5,
+ *                                                                     COMPARE_SCENARIO=validate|mcp)
+ *
+ * COMPARE_SCENARIO=mcp loads each server with MCP `tools/call validate_license` (one JSON-RPC call per HTTP request,
+ * as bench:load does) instead of `POST /validate`; the floor is the same in both (it answers /validate), so the
+ * ratios of one run compare the two servers' MCP rates against one yardstick.
  *
  * Each is warmed up, then loaded in turn (old, new, floor, old, new, floor, …) at 32 connections, as bench:load
  * does. Prints per server the req/s of every round, the median, the ratio to the floor, and the CPU time the server's
@@ -19,6 +24,8 @@ import { load, median, seedLicenses, startApp, startFloor, stopProcess } from ".
 
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 5);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 5);
+const SCENARIO = process.env.COMPARE_SCENARIO ?? "validate";
+if (SCENARIO !== "validate" && SCENARIO !== "mcp") throw new Error("COMPARE_SCENARIO is validate or mcp");
 const bundles = process.argv.slice(2);
 if (bundles.length === 0) throw new Error("usage: tsx bench/compare.ts <bundle.mjs> [<bundle.mjs> …]");
 const sqlitePath = join(tmpdir(), `ilm-compare-${Date.now()}.db`);
@@ -39,17 +46,27 @@ try {
   const valid = await seedLicenses(`file:${sqlitePath}`, 2000);
   let v = 0;
   const body = () => JSON.stringify(valid[v++ % valid.length]);
+  let m = 0;
+  const mcpBody = () => {
+    const b = valid[m++ % valid.length];
+    return JSON.stringify({ jsonrpc: "2.0", id: m, method: "tools/call", params: { name: "validate_license", arguments: b } });
+  };
+  /** What one target is loaded with: the floor always answers /validate; a server, the scenario. */
+  const request = (name: string) =>
+    SCENARIO === "mcp" && name !== "floor"
+      ? { path: "/api/mcp", method: "POST" as const, body: mcpBody, headers: { accept: "application/json, text/event-stream" } }
+      : { path: "/validate", method: "POST" as const, body };
   const targets = [
     ...bundles.map((name, i) => ({ name, url: `http://127.0.0.1:${3920 + i}`, pid: apps[i]?.pid ?? 0 })),
     { name: "floor", url: "http://127.0.0.1:3919", pid: floor.pid ?? 0 },
   ];
-  for (const t of targets) await load({ url: t.url, path: "/validate", method: "POST", connections: 32, seconds: 2, body });
+  for (const t of targets) await load({ url: t.url, ...request(t.name), connections: 32, seconds: 2 });
   const rps = new Map<string, number[]>();
   const cpu = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of targets) {
       const before = cpuTicks(t.pid);
-      const r = await load({ url: t.url, path: "/validate", method: "POST", connections: 32, seconds: SECONDS, body, expect: '"valid":true' });
+      const r = await load({ url: t.url, ...request(t.name), connections: 32, seconds: SECONDS, expect: '"valid":true' });
       if (r.matched === 0 || r.errors + r.non2xx > 0) throw new Error(`${t.name}: ${r.matched} valid answers, ${r.errors + r.non2xx} errors`);
       rps.set(t.name, [...(rps.get(t.name) ?? []), Math.round(r.rps)]);
       // Ticks are 10 ms: µs per request = ticks × 10,000 / requests.

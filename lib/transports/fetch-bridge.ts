@@ -8,9 +8,15 @@ import { securityHeaders } from "../http/security-headers.ts";
  * Serves a fetch-style handler (`(Request) => Promise<Response>`) from server.ts without Next's request pipeline: the
  * node request becomes a Web Request (its body streamed, not buffered), and the Response is written back, streamed
  * with backpressure, with the security headers proxy.ts gives the same path under Next. HEAD is answered as GET
- * without a body, as Next does for route handlers. The caller has already checked the Host and stamped the client.
+ * without a body, as Next does for route handlers. The caller has already checked the Host and stamped the client;
+ * a caller that has read the body already (MCP's direct path) hands it over as `preread`.
  */
-export async function serveFetch(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveFetch(
+  handler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  preread?: Uint8Array<ArrayBuffer>,
+): Promise<void> {
   const e = env();
   const base = new URL(e.BASE_URL);
   const url = new URL(req.url ?? "/", `${base.protocol}//${req.headers.host ?? base.host}`);
@@ -29,7 +35,8 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
     // stream costs more than the call); anything else is streamed, and the handler enforces its own cap.
     const declared = Number(req.headers["content-length"] ?? NaN);
     body =
-      Number.isInteger(declared) && declared <= DEFAULT_MAX_BODY_BYTES ? await readWhole(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+      preread ??
+      (Number.isInteger(declared) && declared <= DEFAULT_MAX_BODY_BYTES ? await readWhole(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>));
   }
   const request = new Request(url, {
     method,
@@ -64,7 +71,7 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
 }
 
 /** The whole body of a request whose declared length is small (the parser stops at the declared length). */
-function readWhole(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+export function readWhole(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -6,14 +6,15 @@ import { CACHE } from "../http/headers.ts";
 import { admitHost } from "../http/host.ts";
 import { DEFAULT_MAX_BODY_BYTES, hasControlCharacter, tooLarge } from "../http/input.ts";
 import { mcpEndpoint } from "./mcp-endpoint.ts";
-import { serveFetch } from "./fetch-bridge.ts";
+import { readWhole, serveFetch } from "./fetch-bridge.ts";
+import { answerDirectCall, directCall } from "./mcp-direct.ts";
 import { endAfterBody, handleLean, LINGER } from "./lean.ts";
 import { PROBLEM_CONTENT_TYPE, problemFor } from "../http/problem.ts";
 import { actionRequest } from "./action-request.ts";
 import { CLIENT_VIA_PROXY_HEADER, resolveClient } from "../http/proxy.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { baseHeaders, problemResponse, requestIdFrom } from "../http/respond.ts";
-import { dataSecurityHeaders } from "../http/security-headers.ts";
+import { dataSecurityHeaders, securityHeaders } from "../http/security-headers.ts";
 import { maybeEmbeddable } from "../embed/framing.ts";
 import { applyEmbedFraming } from "./embed-framing.ts";
 
@@ -142,12 +143,37 @@ const pathOf = (url = "/") => {
 function serveMcp(req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>> | undefined): Promise<void> | undefined {
   const method = req.method ?? "GET";
   const declared = req.headers["content-length"];
-  if (method === "GET" || method === "HEAD" || method === "DELETE" || (declared !== undefined && Number(declared) <= DEFAULT_MAX_BODY_BYTES)) {
-    return serveFetch(mcpEndpoint, req, res);
-  }
+  if (method === "GET" || method === "HEAD" || method === "DELETE") return serveFetch(mcpEndpoint, req, res);
+  if (declared !== undefined && Number(declared) <= DEFAULT_MAX_BODY_BYTES) return serveMcpPost(req, res);
   if (declared === undefined) return serveFetch(mcpWithinCap, req, res);
   refuse(req, res, tooLarge(DEFAULT_MAX_BODY_BYTES), cors);
   return undefined;
+}
+
+/**
+ * A POST whose body fits the cap: read whole, and a single tools/call the direct path can answer is answered there
+ * (lib/transports/mcp-direct.ts: the same tool call and the same answer as the SDK's, without its per-exchange
+ * machinery); anything else goes to the SDK with the body already read.
+ */
+async function serveMcpPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readWhole(req);
+  let message: unknown;
+  try {
+    message = JSON.parse(UTF8.decode(body)) as unknown;
+  } catch {
+    message = undefined; // not JSON (or not UTF-8): the SDK answers with its own parse error
+  }
+  const call = message === undefined ? undefined : directCall(req, message);
+  if (!call) return serveFetch(mcpEndpoint, req, res, body);
+  const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
+  return answerDirectCall(req, res, call, requestId, { ...baseHeaders(requestId, CACHE.none), ...mcpSecurityHeaders() });
+}
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+let mcpSecurity: Record<string, string> | undefined;
+/** The security headers of the MCP path (as serveFetch adds them), made once. */
+function mcpSecurityHeaders(): Record<string, string> {
+  const e = env();
+  return (mcpSecurity ??= securityHeaders(MCP_PATH, { baseUrl: e.BASE_URL, development: e.NODE_ENV === "development" }));
 }
 
 async function mcpWithinCap(request: Request): Promise<Response> {
