@@ -177,7 +177,14 @@ export type ToolCallAnswer = { result: CallToolResult } | { error: ReturnType<ty
 export async function answerToolCall(t: Tool, args: unknown, ctx: CallContext): Promise<ToolCallAnswer> {
   try {
     const result = await callTool(t, args, ctx);
-    return { result: { content: [{ type: "text" as const, text: result.text }], ...(result.data ? { structuredContent: result.data } : {}) } };
+    const content = [{ type: "text" as const, text: result.text }];
+    if (!result.data) return { result: { content } };
+    // The ACP MCP binding returns the CheckoutSession "as-is" in the JSON-RPC result; MCP clients read a tool's result
+    // from structuredContent. An ACP tool's result is both: the session's fields at the top (a client written to the
+    // binding reads result.id and result.status), and the MCP result's content and structuredContent beside them
+    // (no ACP object has fields of those names).
+    if (isAcp(t)) return { result: { ...result.data, content, structuredContent: result.data } };
+    return { result: { content, structuredContent: result.data } };
   } catch (error) {
     const known = error instanceof AppError;
     if (!known) console.error(`tool ${t.name} failed:`, error);

@@ -176,6 +176,54 @@ describe("the ACP MCP binding's examples, with the official MCP SDK client", () 
     expectValid(e.data, CHECKOUT_ERROR, "example payment declined");
   });
 
+  it("a client written to the binding alone (raw JSON-RPC, no MCP SDK) buys, reading the session from result and refusals from error.data", async () => {
+    let n = 0;
+    /** One tools/call as the binding writes it; the answer's JSON-RPC message (from the server-sent event or JSON). */
+    async function rpc(name: string, args: Record<string, unknown>): Promise<{ result?: any; error?: { code: number; message: string; data: any } }> {
+      const r = await fetch(new URL("/api/mcp", app.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++n, method: "tools/call", params: { name, arguments: args } }),
+      });
+      expect(r.status).toBe(200);
+      const text = await r.text();
+      const line = text.split("\n").find((l) => l.startsWith("data: "));
+      const message = JSON.parse(line ? line.slice(6) : text) as { id: number; result?: any; error?: any };
+      expect(message.id).toBe(n);
+      return message;
+    }
+    /** The session as the binding returns it: the result's own fields (MCP's content and structuredContent set aside). */
+    const session = (result: any) => {
+      const { content: _content, structuredContent: _structured, ...rest } = result as Record<string, unknown>;
+      return rest as any;
+    };
+    const created = await rpc("create_checkout_session", {
+      meta: { api_version: VERSION },
+      payload: createPayload({ buyer: { email: `strict-${randomUUID()}@e2e.example.com` } }),
+    });
+    expect(created.error).toBeUndefined();
+    expect(created.result.status).toBe("ready_for_payment");
+    expectValid(session(created.result), "checkout#/$defs/CheckoutSession", "strict create");
+    const id = created.result.id as string;
+    const total = (created.result.totals as Array<{ type: string; amount: number }>).find((t) => t.type === "total")!.amount;
+
+    const wrongVersion = await rpc("get_checkout_session", { meta: { api_version: "1999-01-01" }, id });
+    expect(wrongVersion.result).toBeUndefined();
+    expect(wrongVersion.error).toMatchObject({ code: -32000, data: { type: "invalid_request", code: "unsupported_api_version" } });
+    expectValid(wrongVersion.error!.data, CHECKOUT_ERROR, "strict version");
+
+    const token = await rpc("delegate_payment", { meta: meta(), payload: delegateBody(id, total) });
+    const done = await rpc("complete_checkout_session", { meta: { api_version: VERSION }, id, payload: { payment_data: card(token.result.id) } });
+    expect(done.result.status).toBe("completed");
+    expectValid(session(done.result), "checkout#/$defs/CheckoutSessionWithOrder", "strict complete");
+    expect(done.result.order.fulfillments[0].digital_delivery.license_key).toMatch(/^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/);
+
+    const again = await rpc("complete_checkout_session", { meta: { api_version: VERSION }, id, payload: { payment_data: card(token.result.id) } });
+    expect(again.error?.code).toBe(-32000);
+    expect(again.error!.message).toBe(again.error!.data.message);
+    expectValid(again.error!.data, CHECKOUT_ERROR, "strict completed twice");
+  });
+
   it("unknown meta fields are ignored; a malformed tools/call (no tool of that name) stays the protocol's -32602", async () => {
     const created = await ok("create_checkout_session", {
       meta: meta({ user_agent: "AgentShop/1.0", accept_language: "en-US", signature: "sig", timestamp: new Date().toISOString(), future_header: 1 }),
