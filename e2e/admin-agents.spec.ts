@@ -70,13 +70,15 @@ test("the operator registers an agent platform, sees its key once, watches its w
     "page",
   );
 
-  // Plain http to another host is refused; the form says why.
+  // A URL carrying credentials is refused; the form says why. (Plain http to another host is refused too, but these
+  // servers run with WEBHOOK_ALLOW_PRIVATE=on, under which http is allowed as for sellers' webhooks:
+  // tests/integration/agent-platform-webhook.test.ts checks both settings.)
   const name = `E2E Agent ${Date.now().toString(36)}`;
   const form = page.getByRole("form", { name: "Register an agent platform" });
   await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Webhook URL (optional)").fill("http://agent.example.com/hooks");
+  await form.getByLabel("Webhook URL (optional)").fill("https://user:secret@agent.example.com/hooks");
   await form.getByRole("button", { name: "Register platform" }).click();
-  await expect(page.locator("#agent-register-error")).toContainText("https");
+  await expect(page.locator("#agent-register-error")).toContainText("credentials");
 
   await form.getByLabel("Webhook URL (optional)").fill("https://127.0.0.1:9/acp/order_events");
   await form.getByRole("button", { name: "Register platform" }).click();
