@@ -75,5 +75,12 @@ export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<numbe
     });
     await syncProductSearch(tx, { productIds: products.map((p) => p.id) });
     return products.length;
-  });
+  }, SEED_TRANSACTION);
 }
+
+/**
+ * How long the one seeding transaction may wait for its connection and run, once per database at the first start:
+ * Prisma's default bound of 5 s was passed on a loaded 2-core machine (6.7 s, two instances starting on one
+ * PostgreSQL database), and the server then refused to start.
+ */
+const SEED_TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
