@@ -238,8 +238,10 @@ describe("GET /api/catalog", () => {
       "product_page",
       "latest_version",
     ];
+    // A bundle (made by another file on the same database, and newest first) also names what it includes.
     for (const p of b.products) {
-      expect(Object.keys(p).sort()).toEqual([...fields].sort());
+      expect(Object.keys(p).sort()).toEqual([...fields, ...(p.bundle ? ["bundle"] : [])].sort());
+      if (p.bundle) expect(p.bundle.items.length).toBeGreaterThan(0);
       expect(typeof p.min_version).toBe("string");
       if (p.latest_version !== null) expect(Object.keys(p.latest_version).sort()).toEqual(["published_at", "version"]);
       expect(p.product_page).toBe(`http://localhost:3000/products/${p.id}`);
