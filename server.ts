@@ -13,6 +13,7 @@ import { trustedProxies } from "./lib/http/proxy.ts";
 import { flushValidations } from "./lib/licensing/validation-log.ts";
 import { startOutbox } from "./lib/email/deliver-emails.ts";
 import { startSubscriptionJobs } from "./lib/subscriptions/renewals.ts";
+import { startSaleDigests } from "./lib/seller-mail/sale-emails.ts";
 import { startWebhookOutbox } from "./lib/webhooks/deliver.ts";
 import { startUploadSweep } from "./lib/selling/uploads.ts";
 import { startArtifactSweep } from "./lib/releases/ingest.ts";
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     if ((req.method === "GET" || req.method === "HEAD") && !req.url?.startsWith("/_next/")) {
       // Storefront pages and the catalog from cache while the content version is unchanged (lib/transports/page-cache.ts).
       if (await servePageFromCache(req, res)) return undefined;
-      const rewrite = await missingPageRewrite(req.url ?? "/").catch(() => null);
+      const rewrite = await missingPageRewrite(req.url ?? "/", req.headers.cookie ?? null).catch(() => null);
       if (rewrite) req.url = rewrite;
     }
     return handle(req, res);
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
   const stopWebhooks = startWebhookOutbox();
   // Renews, ends and reminds subscriptions as their periods fall due; see lib/subscriptions/renewals.ts.
   const stopSubscriptions = startSubscriptionJobs();
+  // Queues each "daily" seller's digest of yesterday's sales (UTC), once per seller and day across instances.
+  const stopSaleDigests = startSaleDigests();
   // Removes uploaded images no product refers to any more (an hour's grace, for instances sharing UPLOAD_DIR).
   const stopUploadSweep = startUploadSweep();
   // Removes stored release files no artifact row refers to (a crash between storing a file and recording it).
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
     stopOutbox();
     stopWebhooks();
     stopSubscriptions();
+    stopSaleDigests();
     stopUploadSweep();
     stopArtifactSweep();
     stopRefundSweep();

@@ -25,7 +25,8 @@ export interface Site {
   stop(): Promise<void>;
 }
 
-export async function startSite(name: string): Promise<Site> {
+/** `env`: further settings for the server (the screenshots' operator, say). */
+export async function startSite(name: string, env: Record<string, string> = {}): Promise<Site> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first: this measures the production build");
   const port = await freePort();
   const dbPath = join(tmpdir(), `ilm-${name}-${Date.now().toString(36)}.db`);
@@ -36,6 +37,7 @@ export async function startSite(name: string): Promise<Site> {
     PAYMENTS: "test",
     // Every request comes from this one address, the script's.
     RATE_LIMIT: "off",
+    ...env,
   });
   return {
     url,

@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { tinyPng } from "./support/png";
 import { signIn } from "./support/sign-in";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { fillSupportAndRefunds, publishOpenProduct } from "./support/seller-profile";
 
 /** Bytes the artifact content check takes for a .zip: the local file header signature, then filler. */
 function zipBytes(size: number, fill: number): Buffer {
@@ -75,6 +75,7 @@ test("a seller publishes a release with two files, edits its notes and sees it o
   await expect.poll(() => chosen("Screenshot files")).toBe(2);
   await page.getByRole("button", { name: "Create product" }).click();
   await expect(page).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+  await publishOpenProduct(page);
   const productId = new URL(page.url()).pathname.split("/").pop()!;
   await expect(page.getByRole("radio", { name: "For a number of days" })).toBeChecked();
   await expect(page.getByLabel("Days of updates")).toHaveValue("365");

@@ -5,7 +5,7 @@ import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { tinyPng } from "./support/png";
 import { signIn } from "./support/sign-in";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { fillSupportAndRefunds, publishOpenProduct } from "./support/seller-profile";
 
 /** Waits for hydration: screenshots hide the caret with an inline style (a hydration mismatch if taken before), and text filled before it can land beside the old text. */
 async function settled(page: Page) {
@@ -57,7 +57,8 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   await expect(page.locator(`#${errorId}`)).toContainText(/reverse-domain/i);
   await expect(page.locator("#product-description-error")).toContainText(/20 characters/);
   await expect(page.locator("#product-icon-error")).toContainText(/icon/i);
-  await expect(page.locator("#product-download_url-error")).toHaveText("This field is required.");
+  // A download URL is optional: a product may ship its files through Releases (publishing checks for one or the other).
+  await expect(page.locator("#product-download_url-error")).toHaveCount(0);
   await expect(page.getByLabel("Description")).toHaveValue("Too short.");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(productName);
   await settled(page);
@@ -87,12 +88,22 @@ test("a seller lists a product, sells it, manages its license and unlists it; an
   const icon = page.locator("aside img").first();
   // <owner>-<content hash>.png: the owner part is what the seller's upload quota counts.
   await expect(icon).toHaveAttribute("src", /\/uploads\/[a-f0-9]{12}-[a-f0-9]{32}\.png$/);
-  await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+  await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(128);
   const iconPath = new URL((await icon.getAttribute("src"))!, baseURL).pathname;
   await settled(page);
   await shot("dashboard-product-edit");
 
-  // Listed at once: the storefront, the catalog API and the MCP tools all have it.
+  // A draft until published: the store answers 404, its owner's preview shows the page with the Buy button disabled.
+  expect((await page.request.get(`/products/${productId}`)).status()).toBe(404);
+  await page.getByRole("link", { name: "Preview", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/products/${productId}/preview$`));
+  await expect(page.locator("#preview-banner")).toContainText("Preview: not listed yet");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(productName);
+  await expect(page.getByRole("button", { name: "Buy", exact: true })).toBeDisabled();
+  await page.goto(`/dashboard/products/${productId}`);
+  await publishOpenProduct(page);
+
+  // Once published: the storefront, the catalog API and the MCP tools all have it.
   await page.goto(`/?q=${encodeURIComponent(productName)}`);
   await expect(page.getByRole("link", { name: productName })).toBeVisible();
   const catalog = await (await page.request.get(`/api/catalog?search=${encodeURIComponent(productName)}`)).json();

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { publishOpenProduct } from "./support/seller-profile";
 import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { tinyPng } from "./support/png";
@@ -182,6 +183,7 @@ test("bug 1: after a refusal the product form keeps every field, the category an
   await page.getByLabel("Plugin ID").fill(`com.e2e.keptfields${run}`);
   await page.getByRole("button", { name: "Create product" }).click();
   await expect(page).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+  await publishOpenProduct(page);
   await expect(page.getByLabel("Category")).toHaveValue("dev-tools");
   await expect(page.getByLabel("Icon URL")).toHaveValue(/^\/uploads\/[a-f0-9-]+\.png$/);
   expect((await page.getByLabel("Screenshot URLs").inputValue()).split("\n").filter(Boolean)).toHaveLength(2);

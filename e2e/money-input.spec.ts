@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { signIn } from "./support/sign-in";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { fillSupportAndRefunds, publishOpenProduct } from "./support/seller-profile";
 
 // Amounts typed the way people write them, in Chromium: a EUR price typed "19,90" is listed at €19.90 EUR (it was
 // 1,990.00); "1,234" is refused as ambiguous, naming both readings; a partial refund typed "1,5" refunds €1.50 EUR (it
@@ -56,6 +56,7 @@ test("a seller types EUR amounts with a decimal comma: price, ambiguous price, c
   await page.getByLabel("Currency").selectOption("eur");
   await page.getByRole("button", { name: "Create product" }).click();
   await expect(page).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+  await publishOpenProduct(page);
   const productId = new URL(page.url()).pathname.split("/").pop()!;
   await expect(page.locator("main")).toContainText("€19.90 EUR");
   const shop = await (await browser.newContext({ baseURL })).newPage();
@@ -121,6 +122,8 @@ test("a seller types EUR amounts with a decimal comma: price, ambiguous price, c
   await operatorAmount.fill("1.234");
   await expect(operatorLine).toContainText("Did you mean €1,234.00 EUR or €1.234 EUR?");
   await operator.getByLabel(/^Reason/).fill("Goodwill for the missing presets.");
+  // The console confirms a refund as the seller's form does: the box is ticked first.
+  await operator.getByLabel(/I understand the money goes back/).check();
   // Sent anyway, the server refuses it too, and nothing is refunded.
   await operator.getByRole("button", { name: "Refund", exact: true }).click();
   await expect(operator.locator("#admin-error")).toContainText("could be read two ways");
@@ -129,6 +132,7 @@ test("a seller types EUR amounts with a decimal comma: price, ambiguous price, c
   await operatorAmount.fill("0,40");
   await expect(operatorLine).toHaveText(`Refund €0.40 EUR to ${buyerEmail}.`);
   await operator.getByLabel(/^Reason/).fill("Goodwill for the missing presets.");
+  await operator.getByLabel(/I understand the money goes back/).check();
   await operator.getByRole("button", { name: "Refund", exact: true }).click();
   await expect(operator.locator("#admin-notice")).toHaveText(
     `Refunded €0.40 EUR to ${buyerEmail}. The buyer is told by e-mail; a full refund revokes the license.`,

@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { dropDatabase, freshDatabase, PG_ADMIN, startApp, type AppProcess } from "./support/servers";
 import { signIn } from "./support/sign-in";
-import { fillSupportAndRefunds } from "./support/seller-profile";
+import { fillSupportAndRefunds, publishOpenProduct } from "./support/seller-profile";
 
 // The money flow end to end in Chromium, test mode, on each engine: a seller connects the test payout account, lists
 // a per-seat product in EUR and a coupon for it; a buyer buys two seats with the coupon; the Sales page and the ledger
@@ -69,6 +69,7 @@ async function moneyFlow(browser: Browser, engine: Engine, shot?: (name: string)
     await seller.getByLabel("Plugin ID").fill(`com.e2e.eurotape${run}`);
     await seller.getByRole("button", { name: "Create product" }).click();
     await expect(seller).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+    await publishOpenProduct(seller);
     const productId = new URL(seller.url()).pathname.split("/").pop()!;
 
     // A 10 % coupon for it.

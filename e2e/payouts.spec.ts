@@ -30,7 +30,7 @@ test("a new seller cannot publish a paid listing until they connect the test pay
     download_url: "https://example.com/download.zip",
     icon_url: "/icons/tape-warmth.svg",
   };
-  const refused = await page.request.post("/api/v1/products", { data: product });
+  const refused = await page.request.post("/api/v1/products", { data: { ...product, publish: true } });
   expect(refused.status()).toBe(409);
   expect(refused.headers()["content-type"]).toBe("application/problem+json");
   expect(await refused.json()).toMatchObject({ code: "payout_account_required", detail: expect.stringContaining("Dashboard → Payouts") });
@@ -55,7 +55,7 @@ test("a new seller cannot publish a paid listing until they connect the test pay
 
   const account = await (await page.request.get("/api/v1/payouts")).json();
   expect(account.payout_account).toMatchObject({ provider: "test", status: "ready", ready: true, connect_with: "test" });
-  const created = await page.request.post("/api/v1/products", { data: product });
+  const created = await page.request.post("/api/v1/products", { data: { ...product, publish: true } });
   expect(created.status()).toBe(201);
   await page.goto("/dashboard");
   await expect(page.locator("#payout-cta")).toHaveCount(0);

@@ -58,7 +58,7 @@ test("buy in test mode: create a checkout over the API, pay in the browser, use 
 
 test("the Buy form on the product page leads to the same checkout", async ({ page }) => {
   await page.goto("/products/tape-warmth");
-  await page.getByLabel(/e-?mail/i).fill("form-buyer@example.com");
+  await page.getByLabel("E-mail address", { exact: true }).fill("form-buyer@example.com");
   await page.getByRole("button", { name: /^buy$/i }).click();
   await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]{24}$/);
   await page.getByRole("button", { name: /^pay/i }).click();
@@ -67,12 +67,12 @@ test("the Buy form on the product page leads to the same checkout", async ({ pag
 
 test("a bad e-mail goes back to the Buy form with the problem", async ({ page }) => {
   await page.goto("/products/tape-warmth");
-  await page.getByLabel(/e-?mail/i).fill("x@y");
-  await page.getByLabel(/e-?mail/i).evaluate((el: HTMLInputElement) => (el.type = "text"));
+  await page.getByLabel("E-mail address", { exact: true }).fill("x@y");
+  await page.getByLabel("E-mail address", { exact: true }).evaluate((el: HTMLInputElement) => (el.type = "text"));
   await page.getByRole("button", { name: /^buy$/i }).click();
   await expect(page.locator("#buy_error")).toContainText(/e-mail/i);
   await expect(page.locator("#buy_error")).toHaveAttribute("role", "alert");
-  await expect(page.getByLabel(/e-?mail/i)).toHaveValue("x@y");
+  await expect(page.getByLabel("E-mail address", { exact: true })).toHaveValue("x@y");
   expect(new URL(page.url()).searchParams.get("buy_error")).toBe("invalid_email");
 
   // Words in a crafted link are never shown: only the codes the page knows have a message.

@@ -86,7 +86,7 @@ test.describe("releases on two instances, one PostgreSQL, one S3 bucket", () => 
       download_url: "https://example.com/updater.zip",
       icon_url: "/icons/tape-warmth.svg",
     };
-    const created = await seller.post("/api/v1/products", { data: productBody });
+    const created = await seller.post("/api/v1/products", { data: { ...productBody, publish: true } });
     expect(created.status(), await created.text()).toBe(201);
     const productId: string = (await created.json()).product.id;
     const base = `/api/v1/products/${productId}/releases`;

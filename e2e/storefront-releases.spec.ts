@@ -78,6 +78,7 @@ test("a buyer of a plugin sees its formats and changelog, downloads the files th
   await connectTestPayouts(page);
   const created = await page.request.post("/api/v1/products", {
     data: {
+      publish: true,
       name,
       tagline: "A tape delay with wow and flutter.",
       description: "A tape echo plugin used by the storefront releases e2e test, in VST3 and AU.",

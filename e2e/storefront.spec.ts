@@ -47,7 +47,7 @@ test("a product page shows the product, its offer as JSON-LD, and a buy form", a
   expect(ld.offers.price).toBe((p.price_cents / 100).toFixed(2));
   // The shown price names its currency, so "$" is never left to mean any dollar.
   expect(p.price_display).toMatch(new RegExp(`^\\S+ ${p.currency.toUpperCase()}$`));
-  await expect(page.getByLabel(/e-?mail/i)).toBeVisible();
+  await expect(page.getByLabel("E-mail address", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /buy/i })).toBeVisible();
   await shot("product");
 });

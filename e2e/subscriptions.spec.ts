@@ -60,6 +60,7 @@ test("a buyer subscribes monthly with a coupon; renewal, a declined payment, rec
   await newSeller(page, `e2e-subs-${run}@example.com`, { name: `Subscription Studio ${run}`, about: "Developer tools sold by the month." });
   const created = await page.request.post("/api/v1/products", {
     data: {
+      publish: true,
       name: `Monthly Linter ${run}`,
       tagline: "A linter billed by the month.",
       description: "A subscription product created by the subscriptions end-to-end test, with a long enough description.",
@@ -251,6 +252,7 @@ test("a buyer changes seats and then to yearly on My licenses, each at the prora
   await newSeller(page, `e2e-plans-${run}@example.com`, { name: `Plans Studio ${run}`, about: "Team tools sold by the seat." });
   const created = await page.request.post("/api/v1/products", {
     data: {
+      publish: true,
       name: `Team Linter ${run}`,
       tagline: "A linter billed by the seat.",
       description: "A per-seat subscription product created by the plan-change end-to-end test, described at length.",

@@ -121,7 +121,7 @@ test("a new seller is welcomed, not welcomed back; steps are real; a paid listin
   await expect(page.locator("#product-download_url-error")).toContainText("https://");
   await expect(page.locator("#product-download_url-error")).not.toContainText(/upload/i);
 
-  // A complete paid product, refused because the profile has no refund policy or support contact.
+  // A complete paid product: saved as a draft, its publishing refused because the profile has no refund policy or support contact.
   const name = `Trust Probe ${id}`;
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Description").fill("A product used by the trust end-to-end test, described at sufficient length.");
@@ -132,7 +132,10 @@ test("a new seller is welcomed, not welcomed back; steps are real; a paid listin
   await page.getByLabel(/Icon URL/).fill("/icons/tape-warmth.svg");
   await page.getByLabel("Plugin ID").fill(`com.e2e.trust${id}`);
   await page.getByRole("button", { name: "Create product" }).click();
-  const problems = page.locator("#product-problems");
+  await expect(page).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-created$/);
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page).toHaveURL(/\?error=seller-profile-incomplete$/);
+  const problems = page.locator("#publish-check-section");
   await expect(problems).toContainText("refund policy");
   await expect(problems).toContainText("support e-mail address or support web page");
   await problems.getByRole("link", { name: "Add them to your profile" }).click();

@@ -19,6 +19,7 @@ test("a buyer upgrades Standard to Pro for the difference from My licenses; the 
   const product = async (name: string, plugin: string, price: number) => {
     const r = await page.request.post("/api/v1/products", {
       data: {
+        publish: true,
         name,
         tagline: "Tape warmth in two editions.",
         description: "A product created by the upgrades end-to-end test, with a long enough description.",

@@ -40,3 +40,19 @@ export function formatBytes(bytes: number): string {
   }
   return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }
+
+const counted = (n: number, word: string) => `${n} ${n === 1 ? word : `${word}s`}`;
+
+/** "2 seats · 4 machines": the seats bought and the machines they allow at once (never the machines called seats). */
+export function seatsAndMachines(seats: number, machines: number): string {
+  return `${counted(seats, "seat")} · ${counted(machines, "machine")}`;
+}
+
+/**
+ * A machine as its app described it, in this order: "Studio Mac · macOS 15.1 · version 2.3.1", or what of it was sent;
+ * "" when the app sent none of it (the fingerprint then names the machine).
+ */
+export function machineTitle(m: { name?: string | null; platform?: string | null; appVersion?: string | null }): string {
+  const version = m.appVersion?.trim();
+  return [m.name?.trim(), m.platform?.trim(), version ? `version ${version.replace(/^v(?=\d)/i, "")}` : null].filter(Boolean).join(" · ");
+}

@@ -6,6 +6,8 @@ import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { homeRows, type HomeRows } from "@/lib/marketplace/featured";
 import { listProducts, type ProductPage } from "@/lib/marketplace/list-products";
 import { toListingProduct } from "@/lib/marketplace/serialize";
+import { coversOf } from "@/lib/media/read";
+import type { MediaView } from "@/lib/media/schemas";
 import { absoluteUrl } from "@/lib/urls";
 import { browseHref, DEFAULT_SORT, PAGE_SIZE, parseBrowseQuery, type BrowseQuery } from "@/components/store/browse-query";
 import { CategoryNav } from "@/components/store/category-nav";
@@ -60,16 +62,17 @@ function showsRows(query: BrowseQuery): boolean {
 }
 
 /** The rows above the full listing; a row with nothing in it is left out. */
-function HomeRowsSection({ rows }: { rows: HomeRows }) {
+function HomeRowsSection({ rows, covers }: { rows: HomeRows; covers: ReadonlyMap<string, MediaView> }) {
   const listing = (list: HomeRows["featured"]) => list.map(toListingProduct);
   return (
     <div className={`${container} space-y-10 pt-8`}>
-      <ProductRow id="featured" title="Featured" description="Picked by the marketplace team." products={listing(rows.featured)} />
+      <ProductRow id="featured" title="Featured" description="Picked by the marketplace team." products={listing(rows.featured)} covers={covers} />
       <ProductRow
         id="new"
         title="New"
         description="The latest listings."
         products={listing(rows.newest)}
+        covers={covers}
         seeAll={{ href: "#all-products", label: "products, newest first" }}
       />
       <ProductRow
@@ -77,6 +80,7 @@ function HomeRowsSection({ rows }: { rows: HomeRows }) {
         title="Top rated"
         description="By verified buyers' reviews."
         products={listing(rows.topRated)}
+        covers={covers}
         seeAll={{ href: browseHref({ sort: "rating" }), label: "products, top rated first" }}
       />
     </div>
@@ -106,6 +110,11 @@ export default async function Home({ searchParams }: Props) {
     showsRows(query) ? homeRows() : null,
   ]);
   const products = result.rows.map(toListingProduct);
+  // The cards' covers, for the listing and the rows in one query.
+  const covers = await coversOf([
+    ...products.map((p) => p.id),
+    ...(rows ? [...rows.featured, ...rows.newest, ...rows.topRated].map((p) => p.id) : []),
+  ]);
   const shownQuery: BrowseQuery = { ...query, page: result.page };
   const hasFilters = Boolean(query.q || query.category);
 
@@ -130,9 +139,11 @@ export default async function Home({ searchParams }: Props) {
         </div>
       </section>
 
-      {rows ? <HomeRowsSection rows={rows} /> : null}
+      {rows ? <HomeRowsSection rows={rows} covers={covers} /> : null}
 
-      <div className={`${container} py-8`}>
+      {/* Below the first screen on the home page: its layout and paint wait until it nears the screen (a phone paints and
+          hydrates the page sooner). The container's padding keeps the cards' focus rings inside the painted box. */}
+      <div className={`${container} py-8 [content-visibility:auto] [contain-intrinsic-size:auto_80rem]`}>
         <CategoryNav query={query} counts={counts} />
 
         <section id="all-products" aria-labelledby="results-heading" className="mt-8 scroll-mt-6">
@@ -148,7 +159,7 @@ export default async function Home({ searchParams }: Props) {
               <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
                 {products.map((p) => (
                   <li key={p.id}>
-                    <ProductCard product={p} />
+                    <ProductCard product={p} cover={covers.get(p.id)} />
                   </li>
                 ))}
               </ul>

@@ -75,6 +75,8 @@ export async function refundOrderAction(form: unknown): Promise<void> {
   // The currency the amount is read in is the order's, as the console shows it: never taken from the form.
   const order = await runOperation<{ order: { currency: string } }>("getAdminOrder", { params: { id } });
   if (!order.ok) redirect(`/admin/orders?error=${errorCode(refusalCode(adminRefusal(order.problem), "order_not_found"))}`);
+  // Like the seller's refund form: nothing is refunded unless the operator ticked the confirmation.
+  if (textOf(fd, "confirm") !== "on") redirect(`${orderPage(id)}?error=refund_unconfirmed`);
   const amount = parseMoney(textOf(fd, "amount"), order.output.order.currency);
   if (!amount.ok && amount.code !== "empty")
     redirect(`${orderPage(id)}?error=${errorCode(amount.code === "too_large" ? "refund_exceeds_remaining" : `amount_${amount.code}`)}`);

@@ -29,6 +29,7 @@ const ERRORS: Record<string, string> = {
   product_not_featured: "That listing is not featured.",
   listing_changed: "That listing changed in the meantime; try again.",
   refund_exceeds_remaining: "That is more than remains to be refunded on this order.",
+  refund_unconfirmed: "Nothing was refunded: tick the confirmation to refund.",
   // A refund amount the parser refused (lib/money/parse-money.ts); the line under the field gave the details as it was typed.
   amount_not_a_number: "Enter the amount as digits in the order's currency, such as 12.50 or 12,50, or leave it empty for all that remains.",
   amount_ambiguous:

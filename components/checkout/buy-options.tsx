@@ -1,23 +1,12 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
-import { formatPrice } from "@/lib/pricing";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { inputBase } from "@/components/ui/styles";
+import type { Quote } from "./quote-preview";
 
-interface Quote {
-  currency: string;
-  quantity: number;
-  subtotal_cents: number;
-  discount_cents: number;
-  amount_cents: number;
-  max_machines: number;
-  coupon_code: string | null;
-  tax: "calculated_at_checkout" | "not_calculated";
-  interval: "month" | "year" | null;
-  trial_days: number;
-  /** A bundle: how much is taken off for the included products the buyer already holds. */
-  bundle?: { prorated: boolean; reduction_cents: number; items: Array<{ name: string; held: boolean }> };
-}
+// The preview's markup and the price formatter load with the first quote, not with the page (see QuotePreview).
+const loadPreview = () => import("./quote-preview");
+const QuotePreview = lazy(() => loadPreview().then((m) => ({ default: m.QuotePreview })));
 
 /** A preview answers one input (coupon and seats): shown only while the fields still hold that input. */
 type Preview = { key: string } & ({ kind: "quote"; quote: Quote } | { kind: "refused"; detail: string });
@@ -95,12 +84,15 @@ export function BuyOptions(props: {
     const seats = Number(seatsText);
     const abort = new AbortController();
     const timer = setTimeout(() => {
+      // Fetched beside the quote, so the preview does not wait for its code after the answer.
+      void loadPreview();
       fetch("/api/checkout/quote", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           product_id: props.productId,
-          ...(code ? { coupon_code: code } : {}),
+          // A mistyped code comes back as part of the answer, not as a 404 the browser logs.
+          ...(code ? { coupon_code: code, coupon_refusal: "inline" } : {}),
           ...(props.perSeat ? { quantity: seats } : {}),
           ...(every ? { interval: every } : {}),
           ...(buyer ? { buyer_email: buyer } : {}),
@@ -108,8 +100,12 @@ export function BuyOptions(props: {
         signal: abort.signal,
       })
         .then(async (r) => {
-          const body = (await r.json()) as Quote & { detail?: string };
-          setAnswer(r.ok ? { key, kind: "quote", quote: body } : { key, kind: "refused", detail: body.detail ?? "This coupon cannot be used." });
+          const body = (await r.json()) as Quote & { detail?: string; coupon_refused?: { detail: string } };
+          setAnswer(
+            r.ok && !body.coupon_refused
+              ? { key, kind: "quote", quote: body }
+              : { key, kind: "refused", detail: body.coupon_refused?.detail ?? body.detail ?? "This coupon cannot be used." },
+          );
         })
         .catch(() => {
           // Aborted by a newer input, or offline: the checkout still prices and checks everything.
@@ -171,47 +167,11 @@ export function BuyOptions(props: {
       </div>
       <div id="buy_preview" aria-live="polite" className="text-sm">
         {preview?.kind === "quote" ? (
-          <dl className="space-y-1 rounded-lg bg-slate-50 px-3.5 py-3 text-slate-700">
-            <div className="flex justify-between gap-3">
-              <dt>{preview.quote.quantity > 1 ? `${preview.quote.quantity} seats` : "Price"}</dt>
-              {/* A prorated bundle's subtotal is already reduced: the full price shows here, the reduction below. */}
-              <dd>{formatPrice(preview.quote.subtotal_cents + (preview.quote.bundle?.reduction_cents ?? 0), preview.quote.currency)}</dd>
-            </div>
-            {preview.quote.bundle && preview.quote.bundle.reduction_cents > 0 ? (
-              <div className="flex justify-between gap-3">
-                <dt>
-                  Already yours:{" "}
-                  {preview.quote.bundle.items
-                    .filter((i) => i.held)
-                    .map((i) => i.name)
-                    .join(", ")}
-                </dt>
-                <dd>−{formatPrice(preview.quote.bundle.reduction_cents, preview.quote.currency)}</dd>
-              </div>
-            ) : null}
-            {preview.quote.discount_cents > 0 ? (
-              <div className="flex justify-between gap-3">
-                <dt>Coupon {preview.quote.coupon_code}</dt>
-                <dd>−{formatPrice(preview.quote.discount_cents, preview.quote.currency)}</dd>
-              </div>
-            ) : null}
-            <div className="flex justify-between gap-3 font-semibold text-slate-900">
-              <dt>{preview.quote.interval ? (preview.quote.trial_days > 0 ? "After the free trial" : "You pay now") : "You pay"}</dt>
-              <dd>
-                {formatPrice(preview.quote.amount_cents, preview.quote.currency)}
-                {preview.quote.interval ? ` a ${preview.quote.interval}` : ""}
-              </dd>
-            </div>
-            {preview.quote.interval && preview.quote.trial_days > 0 ? (
-              <p className="text-xs text-slate-600">
-                Nothing is charged today: the first charge is in {preview.quote.trial_days} days, unless you cancel before.
-              </p>
-            ) : null}
-            <p className="text-xs text-slate-600">
-              {preview.quote.tax === "calculated_at_checkout" ? "Plus tax where it applies, calculated at checkout." : "Tax is not calculated."}
-            </p>
-          </dl>
-        ) : preview?.kind === "refused" ? (
+          <Suspense fallback={null}>
+            <QuotePreview quote={preview.quote} />
+          </Suspense>
+        ) : preview?.kind === "refused" && !(props.describedBy && coupon === props.coupon) ? (
+          // The form's own error above already says why the code it was sent with failed: one message, not two.
           <p role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-amber-900">
             {preview.detail}
           </p>

@@ -3,11 +3,13 @@ import { param } from "./format";
 /** Messages after a redirect (?notice=…, ?error=…). Only known codes are shown, so a crafted link cannot put words in our mouth. */
 const NOTICES: Record<string, string> = {
   welcome: "Your developer profile is ready. Add your first product to start selling.",
-  "product-created": "Product created and listed in the store.",
+  "product-created": "Product created as a draft: buyers cannot see it yet. Preview it, then publish it when it is ready.",
+  "product-published": "Product published. Buyers and agents can find it.",
   "product-saved": "Changes saved.",
   "product-unlisted": "Product unlisted. It is hidden from the store, the API and agents; existing licenses keep working.",
   "product-relisted": "Product listed again. Buyers and agents can find it.",
   "profile-saved": "Profile saved.",
+  "sale-emails-saved": "Sale e-mails saved.",
   "release-created": "Draft release created. Upload its files, then publish it.",
   "release-saved": "Release saved.",
   "release-published": "Release published: it is on the product page, and license holders entitled to it can download it and update to it.",
@@ -28,6 +30,7 @@ const ERRORS: Record<string, string> = {
   failed: "That did not work. Please try again.",
   "payout-account-required": "A paid listing needs a ready payout account: connect one under Payouts first.",
   "seller-profile-incomplete": "A paid listing needs your refund policy and a support e-mail address or web page: add them under Profile first.",
+  "product-not-ready": "This product is not ready to publish yet: what it still needs is listed on its page.",
   "seller-suspended": "Your seller account is suspended by the operator: you cannot publish listings.",
   "payout-unavailable": "Stripe could not be reached; nothing changed. Try again in a moment.",
   "payout-refused": "Stripe refused that request. Try again; if it keeps failing, contact the marketplace's operator.",

@@ -130,6 +130,7 @@ export function readProductForm(fd: FormData, currentIcon: string | null): Produ
     seat_model: values.seat_model || undefined,
     trial_available: trial,
     trial_days: trial ? parseWhole(String(values.trial_days)) : 0,
+    allow_transfers: values.allow_transfers === "on",
     platforms: values.platforms,
     compatibility: tags(String(values.compatibility)),
     inputs: tags(String(values.inputs)),

@@ -163,6 +163,12 @@ export function ProductForm({ action, initial, submitLabel, hasCurrentIcon, idem
             hint="1 to 90 days; used when the trial is on."
           />
         </div>
+        <CheckboxField
+          name="allow_transfers"
+          label={L.allow_transfers}
+          defaultChecked={v?.allow_transfers ?? false}
+          hint="A buyer may hand a license to another e-mail address; it gets a new key and its machines are released."
+        />
       </Group>
 
       <Group legend="Platforms and compatibility" description="Shown as badges and searchable by buyers and agents.">

@@ -38,7 +38,10 @@ function RevenueChart({ daily, currency, id = "revenue" }: { daily: DailyRevenue
   const summary =
     orders === 0
       ? `No sales between ${formatDay(first)} and ${formatDay(last)}.`
-      : `${money(total)} net from ${orders} ${orders === 1 ? "order" : "orders"} between ${formatDay(first)} and ${formatDay(last)}. Best day: ${formatDay(best.date)} with ${money(best.net_cents)}.`;
+      : `${money(total)} net from ${orders} ${orders === 1 ? "order" : "orders"} between ${formatDay(first)} and ${formatDay(last)}.${
+          // A best day is one that brought money in: with free orders or refunds only, no day is named.
+          best.net_cents > 0 ? ` Best day: ${formatDay(best.date)} with ${money(best.net_cents)}.` : ""
+        }`;
 
   return (
     <figure className="min-w-0">

@@ -23,12 +23,13 @@ function CurrencyFigures({ c, detailed }: { c: Currency; detailed: boolean }) {
   const code = c.currency.toUpperCase();
   return (
     <section aria-label={`Sales in ${code}`} className={`${card} min-w-0 p-4 sm:p-5`}>
-      <h3 className="text-sm font-semibold text-slate-900">
+      {/* h2: the totals come straight after the page's h1 (overview and Sales), before any section of its own. */}
+      <h2 className="text-sm font-semibold text-slate-900">
         In {code}{" "}
         <span className="font-normal text-slate-600">
           · {c.orders.toLocaleString("en-US")} {c.orders === 1 ? "order" : "orders"}
         </span>
-      </h3>
+      </h2>
       <dl className={`mt-3 grid grid-cols-2 gap-4 ${detailed ? "sm:grid-cols-3 lg:grid-cols-6" : "sm:grid-cols-4"}`}>
         <Figure label="Gross" value={c.display.gross} note="List price × quantity" />
         {detailed || c.discounts > 0 ? <Figure label="Discounts" value={c.display.discounts} note="Taken off by coupons" /> : null}

@@ -32,6 +32,7 @@ export function LicenseStatusBadge({ status }: { status: LicenseStatus }) {
 }
 
 export function ProductStatusBadge({ status }: { status: string }) {
+  if (status === "draft") return <StatusBadge tone="amber">Draft</StatusBadge>;
   return status === "active" ? <StatusBadge tone="green">Listed</StatusBadge> : <StatusBadge tone="slate">Unlisted</StatusBadge>;
 }
 

@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { inputBase } from "@/components/ui/styles";
+import { focusRing, inputBase } from "@/components/ui/styles";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -70,7 +70,9 @@ export function SnippetBuilder({ products, base, version }: { products: Array<{ 
           <pre
             id={`${ids}-snippet`}
             data-testid="buy-button-snippet"
-            className="mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100"
+            // Focusable, so a keyboard can scroll a long line sideways.
+            tabIndex={0}
+            className={`mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100 ${focusRing}`}
           >
             {snippet}
           </pre>

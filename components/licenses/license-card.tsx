@@ -8,6 +8,7 @@ import { buttonSecondary, card, textLink } from "@/components/ui/styles";
 import { paths, productIconPath } from "@/lib/urls";
 import type { LicenseDownloads as Downloads } from "@/lib/marketplace/license-downloads";
 import { formatDate, formatDateTime, licenseStatus, shortFingerprint, sitePath } from "./format";
+import { machineTitle, seatsAndMachines } from "@/lib/format";
 import { LicenseDownloads } from "./license-downloads";
 import { ConfirmAction, type ActionResult } from "./confirm-undo";
 import { StatusBadge } from "./status-badge";
@@ -89,7 +90,7 @@ export function LicenseCard({
                 {license.charges.taxCalculated ? ` incl. ${license.charges.tax} tax` : " · tax not calculated"}
                 {license.charges.refunded ? ` · ${license.charges.refunded} refunded` : ""}
                 {" · "}
-                {plural(license.maxMachines, "seat")}
+                {seatsAndMachines(license.charges.quantity, license.maxMachines)}
               </p>
             ) : null}
           </div>
@@ -163,6 +164,8 @@ export function LicenseCard({
           >
             {license.activations.map((a) => {
               const short = shortFingerprint(a.fingerprint);
+              // Named by what the app reported (name, platform, app version), the fingerprint second.
+              const title = machineTitle(a);
               return (
                 <li
                   key={a.id}
@@ -171,16 +174,19 @@ export function LicenseCard({
                   className="flex flex-col gap-3 px-4 py-3.5 sm:flex-row sm:items-center sm:justify-between"
                 >
                   <div className="min-w-0">
-                    <p className="text-sm font-medium text-slate-900">
-                      {a.machineName ? <span className="mr-2">{a.machineName}</span> : null}
-                      <span className="sr-only">Machine fingerprint </span>
-                      <span className={`font-mono ${a.machineName ? "text-xs font-normal text-slate-600" : ""}`} title={a.fingerprint}>
-                        {short}
-                      </span>
+                    <p className="text-sm font-medium text-slate-900" data-testid="machine-title">
+                      {title || (
+                        <span className="font-mono" title={a.fingerprint}>
+                          {short}
+                        </span>
+                      )}
                     </p>
-                    {a.platform || a.appVersion ? (
-                      <p className="mt-0.5 text-xs leading-5 text-slate-600" data-testid="machine-details">
-                        {[a.platform, a.appVersion ? `version ${a.appVersion}` : null].filter(Boolean).join(" · ")}
+                    {title ? (
+                      <p className="mt-0.5 text-xs leading-5 text-slate-600">
+                        <span className="sr-only">Machine fingerprint </span>
+                        <span className="font-mono" title={a.fingerprint}>
+                          {short}
+                        </span>
                       </p>
                     ) : null}
                     <p className="mt-0.5 text-xs leading-5 text-slate-600">

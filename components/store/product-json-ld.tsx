@@ -43,14 +43,17 @@ export async function ProductJsonLd({ product, available }: { product: ProductDe
             bestRating: 5,
             worstRating: 1,
           },
-          review: reviews.map((r) => ({
-            "@type": "Review",
-            ...(r.title ? { name: r.title } : {}),
-            ...(r.body ? { reviewBody: r.body } : {}),
-            datePublished: r.created_at.slice(0, 10),
-            author: { "@type": "Person", name: r.author_name },
-            reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
-          })),
+          // Only reviews whose purchase stands, as the aggregate counts them.
+          review: reviews
+            .filter((r) => r.verified_purchase)
+            .map((r) => ({
+              "@type": "Review",
+              ...(r.title ? { name: r.title } : {}),
+              ...(r.body ? { reviewBody: r.body } : {}),
+              datePublished: r.created_at.slice(0, 10),
+              author: { "@type": "Person", name: r.author_name },
+              reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+            })),
         }
       : {}),
   };

@@ -137,16 +137,20 @@ function Review({ review: r, developer }: { review: PublicReview; developer: str
       <p className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
         <span className="font-medium break-all text-slate-800">{r.author_name}</span>
         <span aria-hidden="true">·</span>
-        <span className="inline-flex items-center gap-1 font-medium text-emerald-800" data-testid="verified-purchase">
-          <svg viewBox="0 0 20 20" aria-hidden="true" className="size-3.5 fill-current">
-            <path
-              fillRule="evenodd"
-              d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.86-9.86a.75.75 0 0 0-1.22-.88l-3.48 4.83-1.88-1.88a.75.75 0 1 0-1.06 1.06l2.5 2.5a.75.75 0 0 0 1.14-.09l4-5.54Z"
-              clipRule="evenodd"
-            />
-          </svg>
-          Verified purchase
-        </span>
+        {r.verified_purchase ? (
+          <span className="inline-flex items-center gap-1 font-medium text-emerald-800" data-testid="verified-purchase">
+            <svg viewBox="0 0 20 20" aria-hidden="true" className="size-3.5 fill-current">
+              <path
+                fillRule="evenodd"
+                d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.86-9.86a.75.75 0 0 0-1.22-.88l-3.48 4.83-1.88-1.88a.75.75 0 1 0-1.06 1.06l2.5 2.5a.75.75 0 0 0 1.14-.09l4-5.54Z"
+                clipRule="evenodd"
+              />
+            </svg>
+            Verified purchase
+          </span>
+        ) : (
+          <span data-testid="purchase-refunded">Purchase refunded</span>
+        )}
         <span aria-hidden="true">·</span>
         <time dateTime={r.created_at}>{formatDay(r.created_at)}</time>
         {r.edited_at ? (

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ListingProduct } from "@/lib/marketplace/schemas";
+import type { MediaView } from "@/lib/media/schemas";
 import { textLink } from "@/components/ui/styles";
 import { ProductCard } from "./product-card";
 
@@ -13,6 +14,7 @@ export function ProductRow({
   description,
   products,
   seeAll,
+  covers,
 }: {
   /** Makes the heading's id unique on the page. */
   id: string;
@@ -21,11 +23,19 @@ export function ProductRow({
   products: ListingProduct[];
   /** Where the whole sorted listing is. */
   seeAll?: { href: string; label: string };
+  /** The products' covers (lib/media coversOf), by product id. */
+  covers?: ReadonlyMap<string, MediaView>;
 }) {
   if (products.length === 0) return null;
   const headingId = `${id}-heading`;
   return (
-    <section aria-labelledby={headingId} data-testid={`row-${id}`}>
+    // Laid out and painted only near the screen (content-visibility); the padding, offset by the margin, keeps the
+    // scroller's full width and the cards' focus rings inside the painted box.
+    <section
+      aria-labelledby={headingId}
+      data-testid={`row-${id}`}
+      className="-mx-4 px-4 [content-visibility:auto] [contain-intrinsic-size:auto_26rem]"
+    >
       <div className="flex items-end justify-between gap-4">
         <div className="min-w-0">
           <h2 id={headingId} className="text-lg font-semibold text-slate-900">
@@ -44,7 +54,7 @@ export function ProductRow({
       <ul className="-mx-4 mt-3 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pt-1 pb-4 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-1 lg:grid-cols-4">
         {products.map((p) => (
           <li key={p.id} className="w-[80%] max-w-xs shrink-0 snap-start sm:w-auto sm:max-w-none">
-            <ProductCard product={p} />
+            <ProductCard product={p} cover={covers?.get(p.id)} />
           </li>
         ))}
       </ul>

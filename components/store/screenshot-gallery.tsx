@@ -1,14 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { lazy, Suspense, useRef, useState, type MouseEvent } from "react";
 import { focusRing } from "@/components/ui/styles";
+import type { GalleryImage } from "./screenshot-lightbox";
 
-export interface GalleryImage {
-  src: string;
-  alt: string;
-}
-
-const FOCUSABLE = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+// The viewer's code loads on the first click, not with the page: a product page's first load stays light on a phone.
+const loadLightbox = () => import("./screenshot-lightbox");
+const ScreenshotLightbox = lazy(() => loadLightbox().then((m) => ({ default: m.ScreenshotLightbox })));
 
 /**
  * A product's screenshots: a grid of links to the images, and with JavaScript a lightbox over the page. Without
@@ -22,31 +20,8 @@ const FOCUSABLE = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  */
 export function ScreenshotGallery({ images, productName }: { images: GalleryImage[]; productName: string }) {
   const [index, setIndex] = useState<number | null>(null);
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const closeRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<HTMLAnchorElement | null>(null);
   const count = images.length;
-
-  const close = useCallback(() => {
-    setIndex(null);
-  }, []);
-
-  // Open and close the native dialog with the state; focus goes to Close on opening and back to the opener after.
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (index !== null && !dialog.open) {
-      dialog.showModal();
-      closeRef.current?.focus();
-    } else if (index === null && dialog.open) {
-      dialog.close();
-    }
-  }, [index]);
-
-  const onDialogClose = () => {
-    setIndex(null);
-    openerRef.current?.focus();
-  };
 
   const open = (i: number) => (event: MouseEvent<HTMLAnchorElement>) => {
     // A new tab, a download or a middle click keep the link's own behaviour.
@@ -56,36 +31,11 @@ export function ScreenshotGallery({ images, productName }: { images: GalleryImag
     setIndex(i);
   };
 
-  const move = (step: number) => setIndex((i) => (i === null ? i : (i + step + count) % count));
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key === "ArrowRight") {
-      event.preventDefault();
-      move(1);
-    } else if (event.key === "ArrowLeft") {
-      event.preventDefault();
-      move(-1);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      close();
-    } else if (event.key === "Tab") {
-      // showModal() makes the page inert, but Tab can still leave for the browser's own controls: keep it inside.
-      const nodes = Array.from(dialogRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
-      const first = nodes[0];
-      const last = nodes[nodes.length - 1];
-      if (!first || !last) return;
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
+  // Called once the dialog has closed (the page is no longer inert), so focus can return to the thumbnail.
+  const close = () => {
+    setIndex(null);
+    openerRef.current?.focus();
   };
-
-  const current = index === null ? null : images[index];
-  const button = `inline-flex items-center justify-center gap-1.5 rounded-lg bg-white/10 px-3 py-2 text-sm font-semibold text-white hover:bg-white/20 ${focusRing} focus-visible:outline-white`;
 
   return (
     <>
@@ -95,6 +45,9 @@ export function ScreenshotGallery({ images, productName }: { images: GalleryImag
             <a
               href={image.src}
               onClick={open(i)}
+              // Hovering or focusing a thumbnail fetches the viewer's code before the click needs it.
+              onPointerEnter={() => void loadLightbox()}
+              onFocus={() => void loadLightbox()}
               aria-haspopup="dialog"
               className={`block overflow-hidden rounded-xl border border-slate-200 bg-slate-900 shadow-sm ${focusRing}`}
             >
@@ -105,46 +58,11 @@ export function ScreenshotGallery({ images, productName }: { images: GalleryImag
         ))}
       </ul>
 
-      <dialog
-        ref={dialogRef}
-        aria-modal="true"
-        aria-labelledby="gallery-title"
-        onKeyDown={onKeyDown}
-        onClose={onDialogClose}
-        onCancel={(event) => {
-          event.preventDefault();
-          close();
-        }}
-        className="m-auto h-full max-h-none w-full max-w-none bg-slate-950/95 p-0 text-white backdrop:bg-slate-950/80"
-      >
-        {current && index !== null ? (
-          <div className="flex h-full flex-col gap-3 p-4 sm:p-6">
-            <div className="flex items-center justify-between gap-3">
-              <h2 id="gallery-title" className="text-sm font-medium" aria-live="polite">
-                {productName}: screenshot {index + 1} of {count}
-              </h2>
-              <button ref={closeRef} type="button" onClick={close} className={button}>
-                Close<span className="sr-only"> the screenshot viewer</span>
-              </button>
-            </div>
-            <div className="flex min-h-0 flex-1 items-center justify-center">
-              {/* eslint-disable-next-line @next/next/no-img-element -- the same image the thumbnail shows */}
-              <img src={current.src} alt={current.alt} className="max-h-full max-w-full rounded-lg object-contain" />
-            </div>
-            {count > 1 ? (
-              <div className="flex items-center justify-center gap-3">
-                <button type="button" onClick={() => move(-1)} className={button}>
-                  <span aria-hidden="true">←</span> Previous
-                </button>
-                <button type="button" onClick={() => move(1)} className={button}>
-                  Next <span aria-hidden="true">→</span>
-                </button>
-              </div>
-            ) : null}
-            <p className="text-center text-xs text-slate-300">{count > 1 ? "← and → move between screenshots; " : ""}Escape closes.</p>
-          </div>
-        ) : null}
-      </dialog>
+      {index !== null ? (
+        <Suspense fallback={null}>
+          <ScreenshotLightbox images={images} productName={productName} index={index} onMove={setIndex} onClose={close} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -6,7 +6,9 @@ const NAV = [
   { href: "/", label: "Browse" },
   { href: "/agents", label: "For AI agents", short: "Agents" },
   { href: "/licenses", label: "My licenses", short: "Licenses" },
-  { href: "/dashboard", label: "Sell" },
+  // Straight to the seller sign-in page, which shows at once: /dashboard would first have to find that nobody is signed
+  // in and redirect there (a blank wait on a phone). A signed-in seller is sent on to the dashboard (or onboarding).
+  { href: "/dashboard/sign-in", label: "Sell" },
 ] as const;
 
 export function LogoMark({ className = "size-8" }: { className?: string }) {

@@ -21,9 +21,8 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A valid 16 × 16 PNG in one colour, made here so the test needs no fixture file. */
-export function tinyPng(rgb: [number, number, number] = [79, 70, 229]): Buffer {
-  const size = 16;
+/** A valid PNG in one colour, 128 × 128 (the smallest icon taken) unless `size` says, made here so the test needs no fixture file. */
+export function tinyPng(rgb: [number, number, number] = [79, 70, 229], size = 128): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);

@@ -30,6 +30,7 @@ export async function newSeller(page: Page, email: string, profile: { name: stri
 export async function createSeatProduct(page: Page, p: { name: string; pluginId: string; tagline: string; description: string }): Promise<string> {
   const created = await page.request.post("/api/v1/products", {
     data: {
+      publish: true,
       name: p.name,
       tagline: p.tagline,
       description: p.description,
@@ -46,4 +47,10 @@ export async function createSeatProduct(page: Page, p: { name: string; pluginId:
   });
   expect(created.status(), await created.text()).toBe(201);
   return ((await created.json()) as { product: { id: string } }).product.id;
+}
+
+/** Publishes the product whose dashboard page is open: a new product is a draft, shown to no buyer, until then. */
+export async function publishOpenProduct(page: Page) {
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/products\/[a-z0-9-]+\?notice=product-published$/);
 }

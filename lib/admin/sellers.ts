@@ -2,6 +2,9 @@ import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
 import { closeOpenCheckouts, expireClosedSessions, type ClosedCheckout } from "../checkout/close-order.ts";
+import { kickOutbox } from "../email/deliver-emails.ts";
+import { enqueueEmail } from "../email/enqueue-email.ts";
+import { suspensionEmail } from "../email/seller-templates.ts";
 import type { Admin } from "./access.ts";
 import { writeAudit } from "./audit.ts";
 import { containsText, DEFAULT_LIMIT } from "./search.ts";
@@ -102,7 +105,12 @@ export async function suspendSeller(admin: Admin, id: string, reason: string, no
       targetId: id,
       detail: { reason, products_hidden: hidden.count, checkouts_closed: closed.length },
     });
+    // The seller hears of it, with the operator's reason, from the same transaction (one mail per suspension).
+    const seller = await tx.developer.findUniqueOrThrow({ where: { id }, select: { name: true, email: true } });
+    const mail = suspensionEmail({ sellerName: seller.name, reason });
+    await enqueueEmail(tx, { to: seller.email, ...mail, kind: "seller-suspended", dedupeKey: `seller-suspended:${id}:${now.toISOString()}` });
   });
+  kickOutbox();
   // This instance's marketplace reads forget the listings at once (after commit, so no reader re-caches them);
   // other instances within LISTING_CACHE_TTL_MS.
   clearReadCache();

@@ -19,6 +19,7 @@ export const SIGN_IN_TTL_MINUTES = 15;
 export const SESSION_DAYS: Record<SessionKind, number> = { seller: 30, buyer: 7 };
 export const SESSION_COOKIE: Record<SessionKind, string> = { seller: "ilm_seller", buyer: "ilm_buyer" };
 const HOME: Record<SessionKind, string> = { seller: "/dashboard", buyer: "/licenses" };
+const OPERATOR_HOME = "/admin";
 
 /**
  * Only paths on this site, so a sign-in link can never send someone elsewhere: checked as written and as decoded
@@ -87,7 +88,8 @@ export async function requestSignIn(input: SignInRequest, now = new Date()): Pro
         tokenHash: hash,
         email: input.email,
         purpose: input.purpose,
-        next: input.next ?? HOME[input.purpose],
+        // The operator's own entrance: an ADMIN_EMAILS address signing in to the dashboard lands on the console.
+        next: input.next ?? (input.purpose === "seller" && isAdminEmail(input.email) ? OPERATOR_HOME : HOME[input.purpose]),
         expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MINUTES * 60_000),
       },
     });

@@ -10,7 +10,8 @@ import { absoluteUrl, paths } from "../urls.ts";
 /** Every license bought with (or given to) an e-mail address, with its machines. */
 export async function buyerLicenses(email: string) {
   const licenses = await getDb().license.findMany({
-    where: { buyerEmail: email.toLowerCase() },
+    // A key retired by a transfer (lib/transfers) is no license of anyone's any more: the license lives on under its new key.
+    where: { buyerEmail: email.toLowerCase(), source: { not: "transferred" } },
     orderBy: { issuedAt: "desc" },
     select: {
       id: true,

@@ -6,6 +6,7 @@ import { bundleSaleRefusal } from "../bundles/bundle-sale.ts";
 import { issueBundleLicenses } from "../bundles/fulfil-bundle.ts";
 import { recordEntries, saleEntries } from "../ledger/ledger.ts";
 import { issueLicense } from "../licensing/issue-license.ts";
+import { issueInvoice } from "../invoices/number-invoice.ts";
 import { linkOrderPaid } from "../links/link-uses.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { formatPrice, orderCharges } from "../pricing.ts";
@@ -16,6 +17,8 @@ import { addMonths, UPDATES_PLAN_MONTHS, type Interval } from "../subscriptions/
 import { orderPayload } from "../seller-webhooks/payloads.ts";
 import { completeUpgrade, upgradeSaleRefusal } from "../upgrades/apply-upgrade.ts";
 import { absoluteUrl, paths } from "../urls.ts";
+import { queueSaleEmail } from "../seller-mail/sale-emails.ts";
+import { mailDownloads } from "../updates/mail-downloads.ts";
 import { saleRefusal, type SaleRefusal } from "./quote-checkout.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -94,10 +97,15 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
   // The money came in either way: the ledger records the sale, and a refused one's refund against it.
   await recordEntries(tx, saleEntries({ ...order, developerId: order.product.developerId, paidAt }));
   await emitSellerEvent(tx, order.product.developerId, "order.paid", { order: orderPayload(order) }, order.id, paidAt);
+  // Every paid charge has its invoice, numbered in the seller's series in this transaction (lib/invoices).
+  await issueInvoice(tx, order.id);
   if (refused) {
     console.error(`order ${order.id}: paid, but ${refused}: no license issued; the payment is refunded`);
     return { fulfilled: false, refused };
   }
+  // The seller hears of the payment (when their setting is "each"; the daily digest reads paid orders later).
+  const saleKind = renewal ? "renewal" : adjustment !== null ? "plan_change" : order.renewsLicenseId ? "updates_renewal" : "sale";
+  await queueSaleEmail(tx, order, saleKind);
   if (renewal) {
     await applyRenewal(tx, { ...order, ...renewal }, paidAt);
     return { fulfilled: true };
@@ -171,6 +179,8 @@ export async function fulfilOrder(tx: Tx, orderId: string, paidAt: Date, paid: P
     pluginId: order.product.pluginId,
     // This site's license-gated link: the seller's own URL is only reached through it.
     downloadUrl: absoluteUrl(downloadPath(order.productId, license)),
+    // The product's release builds when it has any (each link checks the license), else the single link above.
+    release: await mailDownloads(tx, license.id),
     receiptUrl: absoluteUrl(`/api/receipt?key=${license.key}`),
     productPageUrl: absoluteUrl(paths.product(order.productId)),
     orderId: order.id,

@@ -57,6 +57,12 @@ export const checkoutQuoteRequestSchema = z.object({
     .describe(
       "A bundle that prorates: the buyer, whose active licenses of included products lower the price (as the checkout with this address would). Counted only when the request carries that buyer's My licenses session: an address alone never reveals what it holds",
     ),
+  coupon_refusal: z
+    .enum(["problem", "inline"])
+    .optional()
+    .describe(
+      '"problem" (the default): a coupon code that cannot be used is 404 coupon_not_found. "inline": the answer is the price without it, with `coupon_refused` saying why (a live price check as the buyer types, which is not an error)',
+    ),
 });
 export type CheckoutQuoteRequest = z.infer<typeof checkoutQuoteRequestSchema>;
 
@@ -75,6 +81,10 @@ export const checkoutQuoteSchema = z.object({
   interval: z.enum(INTERVALS).nullable().describe("A subscription: amount_cents is charged each month or year; null: charged once"),
   trial_days: z.int().describe("A subscription's free days before its first charge (amount_cents is then charged at their end); 0: none"),
   bundle: bundleQuoteSchema.optional(),
+  coupon_refused: z
+    .object({ code: z.literal("coupon_not_found"), detail: z.string() })
+    .optional()
+    .describe('With coupon_refusal "inline": the coupon code given cannot be used, and the price is without it'),
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 

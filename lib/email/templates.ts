@@ -118,6 +118,11 @@ export interface LicenseEmailData {
    */
   downloadUrl: string;
   /**
+   * The newest release the license is entitled to, with each build's license-gated link (lib/updates/mail-downloads.ts):
+   * when present, the mail links these builds instead of `downloadUrl`.
+   */
+  release?: { version: string; files: Array<{ label: string; url: string }> } | null;
+  /**
    * Where the holder opens the signed receipt: a page on this site whose URL holds no key (My licenses). A URL with
    * the key in it (GET /api/receipt?key=…) is never put in a mail — mail scanners, forwards and logs would keep the
    * key — and is replaced by My licenses (see receiptLink).
@@ -193,6 +198,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
   const gift = d.source === "complimentary";
   const licensesUrl = absoluteUrl("/licenses");
   const downloadUrl = ownLink(d.downloadUrl, licensesUrl);
+  const release = d.release?.files.length ? { ...d.release, files: d.release.files.map((f) => ({ ...f, url: ownLink(f.url, licensesUrl) })) } : null;
   const receiptUrl = receiptLink(d.receiptUrl, d.licenseKey, licensesUrl);
   const receiptText = receiptWording(gift);
   const subject = gift
@@ -230,14 +236,21 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
       ["Licensed to", d.buyerEmail],
     ]),
     h2("Download"),
-    gift
-      ? p(
-          `The link opens on ${escapeHtml(SITE_NAME)}, checks this license, then hands you to the seller's own download.`,
-          `font-size:13px;line-height:20px;color:${FAINT};`,
-        )
-      : "",
-    button(downloadUrl, `Download ${oneLine(d.productName)}`),
-    rawLink(downloadUrl),
+    ...(release
+      ? [
+          p(`Version ${escapeHtml(release.version)}. Choose the build for your system; each link checks this license first.`, `color:${MUTED};`),
+          `<ul style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">\n${release.files.map((f) => `<li style="margin:0 0 6px 0;">${a(f.url, f.label)}</li>`).join("\n")}\n</ul>`,
+        ]
+      : [
+          gift
+            ? p(
+                `The link opens on ${escapeHtml(SITE_NAME)}, checks this license, then hands you to the seller's own download.`,
+                `font-size:13px;line-height:20px;color:${FAINT};`,
+              )
+            : "",
+          button(downloadUrl, `Download ${oneLine(d.productName)}`),
+          rawLink(downloadUrl),
+        ]),
     h2("How to activate"),
     `<ol style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">
 <li style="margin:0 0 6px 0;">Install ${escapeHtml(d.productName)} and open it.</li>
@@ -276,8 +289,12 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     `Licensed to:  ${d.buyerEmail}`,
     "",
     "DOWNLOAD",
-    ...(gift ? [`The link opens on ${SITE_NAME}, checks this license, then hands you to the seller's own download:`] : []),
-    downloadUrl,
+    ...(release
+      ? [
+          `Version ${release.version}. Choose the build for your system; each link checks this license first:`,
+          ...release.files.flatMap((f) => [`${f.label}:`, `  ${f.url}`]),
+        ]
+      : [...(gift ? [`The link opens on ${SITE_NAME}, checks this license, then hands you to the seller's own download:`] : []), downloadUrl]),
     "",
     "HOW TO ACTIVATE",
     `1. Install ${d.productName} and open it.`,

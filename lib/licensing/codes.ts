@@ -10,6 +10,7 @@ export const LICENSE_CODES = {
   REFUNDED: "The purchase was refunded, so the license is no longer valid.",
   SUSPENDED: "A payment dispute is open for this purchase; the license is suspended until it is resolved.",
   UPGRADED: "The license was upgraded to another product or edition; use the new license's key.",
+  TRANSFERRED: "The license was transferred to another holder and has a new key; this key no longer works.",
   EXPIRED: "The license has expired.",
   SUBSCRIPTION_PAST_DUE:
     "The subscription's renewal payment failed and its grace period is over; the license works again once the payment goes through.",

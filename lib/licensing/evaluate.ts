@@ -12,6 +12,7 @@ function inactiveCode(revocation: string | null | undefined): LicenseCode {
   if (revocation === "refunded") return "REFUNDED";
   if (revocation === "disputed") return "SUSPENDED";
   if (revocation === "upgraded") return "UPGRADED";
+  if (revocation === "transferred") return "TRANSFERRED";
   return "REVOKED";
 }
 

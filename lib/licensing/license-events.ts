@@ -29,6 +29,7 @@ export const LICENSE_EVENT_TYPES = [
   "upgraded_to",
   "upgraded_from",
   "upgrade_refunded",
+  "transferred",
   "validation_failed",
 ] as const;
 export type LicenseEventType = (typeof LICENSE_EVENT_TYPES)[number];

@@ -1,6 +1,7 @@
 import type { Db } from "../db.ts";
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
+import { lockProduct, recomputeRating } from "../reviews/aggregate.ts";
 import { LICENSE_FACTS } from "../seller-webhooks/payloads.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { licenseChanged } from "./license-change.ts";
@@ -149,6 +150,12 @@ async function paymentChange(
         : { isActive: false, revokedAt: now, revokedReason: reason, revocation: to },
   });
   if (n.count === 0) return false;
+  // A review from this license enters or leaves the product's rating with its purchase (refunded, lost, won back).
+  const review = await tx.review.findUnique({ where: { licenseId: license.id }, select: { productId: true } });
+  if (review) {
+    await lockProduct(tx, review.productId);
+    await recomputeRating(tx, review.productId);
+  }
   const facts = await tx.license.findUniqueOrThrow({ where: { id: license.id }, select: LICENSE_FACTS });
   await licenseChanged(tx, facts, to === null ? "dispute_won" : PAYMENT_EVENT[to], actor, {
     detail: { ...about, ...(reason ? { reason } : {}), ...(license.revocation ? { previous: license.revocation } : {}) },

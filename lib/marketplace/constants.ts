@@ -18,8 +18,11 @@ export type SeatModel = (typeof SEAT_MODELS)[number];
 export const PLATFORMS = ["windows", "macos", "linux"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-/** What a seller may set a product to: listed, or unlisted by them. */
-export const PRODUCT_STATUSES = ["active", "unlisted"] as const;
+/**
+ * What a seller's product may be, by the seller's choice: a draft (never shown to buyers; where every new product
+ * starts until its seller publishes it), listed, or unlisted by them.
+ */
+export const PRODUCT_STATUSES = ["draft", "active", "unlisted"] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 /**

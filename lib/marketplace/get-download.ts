@@ -3,7 +3,7 @@ import { getDb } from "../db.ts";
 import { capabilityToken, capabilityTokenId, capabilityTokenValid } from "../http/capability-token.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { licenseIsActive } from "../receipts/issue-receipt.ts";
-import { paths } from "../urls.ts";
+import { absoluteUrl, paths } from "../urls.ts";
 
 export type Download = { kind: "redirect"; url: string } | { kind: "file"; filename: string; body: string };
 
@@ -58,6 +58,8 @@ export async function getDownload(productId: string, token?: string): Promise<Do
       if (product.status !== "active") throw missing();
       throw licenseRequired();
     }
+    // No download URL: the product ships its files through Releases, which My licenses lists for the key's holder.
+    if (!product.downloadUrl) return { kind: "redirect", url: absoluteUrl(paths.myLicenses) };
     const target = safeDownloadTarget(product.downloadUrl, product.id);
     if (!target) {
       throw new AppError("download_unavailable", 410, "The seller's download link for this product is not usable. Please contact the seller.");

@@ -6,11 +6,18 @@ import { toProductDetails } from "./serialize.ts";
 import type { ProductDetails } from "./schemas.ts";
 import { productSelect } from "./serialize.ts";
 
-/** A listed product with its developer. Unlisted and unknown products are both "not found" to the public. */
-export async function getProduct(id: string): Promise<ProductDetails> {
+/** The statuses the owner's preview shows: the seller's own (a listing the operator holds is not previewed). */
+const PREVIEWABLE = ["draft", "active", "unlisted"];
+
+/**
+ * A listed product with its developer. Unlisted and unknown products are both "not found" to the public. With
+ * `ownerId` (the owner's preview), the seller's own product whether listed, unlisted or a draft; anyone else's is
+ * "not found" as well.
+ */
+export async function getProduct(id: string, options: { ownerId?: string } = {}): Promise<ProductDetails> {
   const db = getDb();
   const row = await db.product.findFirst({
-    where: { id, status: "active" },
+    where: options.ownerId ? { id, developerId: options.ownerId, status: { in: PREVIEWABLE } } : { id, status: "active" },
     select: {
       ...productSelect,
       systemRequirements: true,

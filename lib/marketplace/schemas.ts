@@ -121,7 +121,9 @@ const listingProductSchema = z.object({
   outputs: stringList,
   min_version: z.string().nullable(),
   icon_url: uri.describe("The product's icon, on this site (a placeholder when the product still names another site's image)"),
-  download_url: uri,
+  download_url: uri.describe(
+    "This site's license-gated download route (/downloads/{id}): a license holder's link (license e-mail, My licenses) gets the build; without one it answers 403 download_license_required. The seller's own installer address is never shown.",
+  ),
   product_page: uri,
   checkout_url: uri,
   created_at: dateTime,
@@ -216,7 +218,9 @@ export const catalogProductSchema = z.object({
   category: categorySchema,
   developer: z.string(),
   max_machines: z.int(),
-  download_url: uri,
+  download_url: uri.describe(
+    "This site's license-gated download route (/downloads/{id}): a license holder's link (license e-mail, My licenses) gets the build; without one it answers 403 download_license_required. The seller's own installer address is never shown.",
+  ),
   icon_url: uri,
   created_at: dateTime,
   compatibility: stringList,
@@ -264,6 +268,8 @@ export const productInputSchema = z
     seat_model: z.enum(SEAT_MODELS),
     trial_available: z.boolean().default(false),
     trial_days: z.int().min(0).max(90).default(0),
+    // Absent: a new product does not allow transfers, an update keeps what the product had.
+    allow_transfers: z.boolean().optional().describe("Buyers may transfer their licenses to another e-mail address"),
     platforms: z
       .array(z.enum(PLATFORMS))
       .min(1, "choose at least one platform")
@@ -272,8 +278,12 @@ export const productInputSchema = z
     inputs: tagList.default([]),
     outputs: tagList.default([]),
     min_version: z.string().trim().max(60).refine(singleLineText, CONTROL).nullable().default(null),
-    // The demo catalogue's own downloads are served from this site.
-    download_url: z.union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL")]),
+    // The demo catalogue's own downloads are served from this site. Empty: the product ships its files through
+    // Releases only (publishing then needs a published release with at least one file).
+    download_url: z
+      .union([httpUrl, z.string().regex(/^\/downloads\/[a-z0-9][a-z0-9-]*$/, "must be an http(s) URL"), z.literal("")])
+      .default("")
+      .describe("Where buyers download the software (https); empty or left out when it ships its files through Releases"),
     icon_url: z
       .union([httpUrl, localPath])
       .describe(`The icon: an uploaded image's path (/uploads/…, from storeProductImages or the dashboard), or ${IMAGE_BY_URL}`),

@@ -117,7 +117,9 @@ export function toListingProduct(p: ProductRow): ListingProduct {
     min_version: p.minVersion,
     // A product saved before images given by URL were stored may hold another site's address: never handed out.
     icon_url: absoluteUrl(productIconPath(p.iconUrl)),
-    download_url: absoluteUrl(p.downloadUrl),
+    // Always this site's license-gated download route, never the seller's installer address: it hands the build to a
+    // license holder's link (from the license e-mail or My licenses) and answers anyone else 403 download_license_required.
+    download_url: absoluteUrl(paths.download(p.id)),
     product_page: absoluteUrl(paths.product(p.id)),
     checkout_url: absoluteUrl(paths.checkout(p.id)),
     created_at: p.createdAt.toISOString(),

@@ -5,9 +5,19 @@ import { CONTROL_CHARACTER_MESSAGE, singleLineText } from "../http/input.ts";
 import { UNDO_WINDOW_MS } from "../licensing/restore-machine.ts";
 import { reviewContentSchema, submitReviewResponseSchema } from "../reviews/schemas.ts";
 import { submitReview } from "../reviews/submit-review.ts";
+import { billingDetailsResultSchema, billingDetailsSchema, setBillingDetails } from "../invoices/billing-details.ts";
+import { emailSchema } from "../licensing/trial-schemas.ts";
+import { acceptTransfer, cancelTransfer, startTransfer } from "../transfers/transfer-license.ts";
 import { operation, type Operation } from "./define.ts";
 
 const id = (what: string) => z.string().trim().min(1).max(64).refine(singleLineText, CONTROL_CHARACTER_MESSAGE).describe(what);
+const transferViewSchema = z.object({
+  transfer_id: z.string(),
+  license_id: z.string(),
+  to_email: z.string(),
+  status: z.string(),
+  expires_at: z.string(),
+});
 const machineParams = z.object({ id: id("The license id"), machine_id: id("The machine's id (an activation of that license)") });
 
 /**
@@ -63,5 +73,70 @@ export const BUYER: Operation[] = [
       const r = await submitReview({ licenseId: license_id, buyerEmail: c.buyer.email }, content);
       return { review: r.review, created: r.created, product_rating: r.productRating };
     },
+  }),
+  operation({
+    id: "buyerSetBillingDetails",
+    summary: "Add or change the billing details of one of your invoices",
+    description:
+      "Name, address, country (two letters) and an optional VAT ID, printed on the invoice of one of the buyer's paid orders. The invoice keeps its number and amounts; the buyer's next invoices start with these details. An order that is not the buyer's, or not paid, is 404.",
+    tag: "Receipts",
+    auth: "buyer",
+    readOnly: false,
+    input: { body: billingDetailsSchema },
+    output: billingDetailsResultSchema,
+    errors: [400, 401, 403, 404, 429],
+    handler: (i, c) => setBillingDetails(c.buyer.email, i),
+  }),
+  operation({
+    id: "buyerStartTransfer",
+    summary: "Offer one of your licenses to another e-mail address",
+    description:
+      "E-mails the address a link to accept the license (valid 7 days, single use; an earlier pending offer of the license is cancelled). Only where the seller allows transfers of the product (403 `transfer_not_allowed`); never for a refunded (409 `license_refunded`), disputed (`license_disputed`), revoked (`license_revoked`), trial (`license_trial`), subscription or updates-plan (`license_subscription`) or expired (`license_expired`) license. A license that is not the buyer's is 404.",
+    tag: "Licenses",
+    auth: "buyer",
+    readOnly: false,
+    input: { body: z.object({ license_id: id("The license to transfer"), to_email: emailSchema.describe("Who receives the license") }) },
+    output: transferViewSchema,
+    errors: [400, 401, 403, 404, 409, 429],
+    handler: (i, c) => startTransfer(c.buyer.email, i),
+  }),
+  operation({
+    id: "buyerCancelTransfer",
+    summary: "Cancel a pending transfer of one of your licenses",
+    description: "The link sent to the recipient stops working. A transfer that is not the buyer's, or no longer pending, is 404.",
+    tag: "Licenses",
+    auth: "buyer",
+    readOnly: false,
+    input: { body: z.object({ transfer_id: id("The pending transfer") }) },
+    output: transferViewSchema,
+    errors: [400, 401, 403, 404, 429],
+    handler: (i, c) => cancelTransfer(c.buyer.email, i.transfer_id),
+  }),
+  operation({
+    id: "buyerAcceptTransfer",
+    summary: "Accept a license offered to you",
+    description:
+      "By the link's `token`, or by the offer's `transfer_id` from My licenses; the buyer must be signed in with the address the offer names (403 `transfer_other_recipient`). The license moves to the buyer with a new key; its machines are released and the old key answers TRANSFERRED. 409 `transfer_accepted` / `transfer_cancelled`, 410 `transfer_expired`, and the refusals of buyerStartTransfer when the license may no longer be transferred.",
+    tag: "Licenses",
+    auth: "buyer",
+    readOnly: false,
+    input: {
+      body: z
+        .object({
+          token: z
+            .string()
+            .trim()
+            .min(20)
+            .max(100)
+            .regex(/^[A-Za-z0-9_-]+$/, "must be the token of the link")
+            .optional()
+            .describe("The token of the e-mailed link"),
+          transfer_id: id("The offer, as My licenses lists it").optional(),
+        })
+        .refine((b) => (b.token === undefined) !== (b.transfer_id === undefined), "give either token or transfer_id"),
+    },
+    output: z.object({ license_id: z.string(), license_key: z.string(), released_machines: z.int() }),
+    errors: [400, 401, 403, 404, 409, 410, 429],
+    handler: (i, c) => acceptTransfer(c.buyer.email, i),
   }),
 ];

@@ -15,6 +15,7 @@ import {
   sessionParamsSchema,
 } from "../checkout/schemas.ts";
 import { couponTryScope, spendCouponTries } from "../coupons/try-budget.ts";
+import { AppError } from "../http/errors.ts";
 import { RULES } from "../http/rate-limit.ts";
 import { handleStripeWebhook } from "../payments/stripe-webhook.ts";
 import { formatPrice } from "../pricing.ts";
@@ -134,7 +135,19 @@ export const CHECKOUT = [
     errors: [404, 409, 429],
     handler: async (b, c) => {
       spendCouponTries(b.coupon_code ? [b.coupon_code] : [], [couponTryScope(c)]);
-      return quoteCheckout(b, undefined, await signedInBuyerEmail(c.headers.get("cookie")));
+      const { coupon_refusal, ...request } = b;
+      const buyer = await signedInBuyerEmail(c.headers.get("cookie"));
+      try {
+        return await quoteCheckout(request, undefined, buyer);
+      } catch (error) {
+        // The product page's live check: a mistyped code is an answer to show, not a failed request.
+        if (coupon_refusal !== "inline" || !request.coupon_code || !(error instanceof AppError) || error.code !== "coupon_not_found") throw error;
+        const { coupon_code: _refused, ...withoutCoupon } = request;
+        return {
+          ...(await quoteCheckout(withoutCoupon, undefined, buyer)),
+          coupon_refused: { code: "coupon_not_found" as const, detail: error.message },
+        };
+      }
     },
   }),
   operation({

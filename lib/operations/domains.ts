@@ -14,6 +14,7 @@ import { DEVICE } from "./device.ts";
 import { EMBED } from "./embed.ts";
 import { LICENSING } from "./licensing.ts";
 import { MARKETPLACE } from "./marketplace.ts";
+import { MEDIA } from "./media.ts";
 import { PAYOUTS } from "./payouts.ts";
 import { RECEIPTS } from "./receipts.ts";
 import { RELEASES } from "./releases.ts";
@@ -55,6 +56,7 @@ export function domainOperations(): Operation[] {
     ...EMBED,
     ...SELLER_AGENTS,
     ...RELEASES,
+    ...MEDIA,
     ...UPDATES,
     ...PAYOUTS,
     ...COUPONS,

@@ -38,7 +38,7 @@ export const REVIEWS = [
     id: "listProductReviews",
     summary: "A product's reviews",
     description:
-      "The visible reviews of a listed product, a page at a time (`limit` ≤ 50), newest first or by rating, each with its seller reply; and the product's rating: average (one decimal), count and how many reviews gave each number of stars. Every review comes from a bought license (`verified_purchase` is always true); no buyer's e-mail or key is ever shown.",
+      "The visible reviews of a listed product, a page at a time (`limit` ≤ 50), newest first or by rating, each with its seller reply; and the product's rating: average (one decimal), count and how many reviews gave each number of stars. Every review comes from a bought license; `verified_purchase` is false once that purchase was refunded (or lost in a dispute), and such a review is not in the rating. No buyer's e-mail or key is ever shown.",
     tag: "Reviews",
     auth: "public",
     http: { method: "GET", path: "/api/marketplace/product/{id}/reviews", cache: CACHE.short },

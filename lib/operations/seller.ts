@@ -6,9 +6,16 @@ import {
   toDeveloperProfile,
   updateDeveloperProfile,
 } from "../selling/developer-profile.ts";
-import { createProduct, getSellerProduct, setProductStatus, updateProduct } from "../selling/products.ts";
-import { listSellerProductsForApi, sellerProductInputSchema, sellerProductSchema, toSellerProduct } from "../selling/seller-product.ts";
+import { createProduct, getSellerProduct, publishProduct, setProductStatus, updateProduct } from "../selling/products.ts";
+import {
+  listSellerProductsForApi,
+  sellerProductCreateSchema,
+  sellerProductInputSchema,
+  sellerProductSchema,
+  toSellerProduct,
+} from "../selling/seller-product.ts";
 import { imageFilesInputSchema, saveImageFiles } from "../selling/uploads.ts";
+import { saleEmailsInputSchema, saleEmailsOutputSchema, setSaleEmails } from "../seller-mail/sale-emails.ts";
 import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productParamsSchema } from "../marketplace/schemas.ts";
 import { formatPrice } from "../pricing.ts";
@@ -62,6 +69,20 @@ export const SELLER = [
     handler: async (b, c) => ({ profile: toDeveloperProfile(await updateDeveloperProfile(c.seller.developer.id, b)) }),
   }),
   operation({
+    id: "setSellerSaleEmails",
+    summary: "Choose how you hear of your sales",
+    description:
+      'Your e-mails about paid orders: "each" (one per order: product, amount, seats, the buyer\'s masked address, a link to the order), "daily" (one digest a day with sales, totals per currency, for the previous UTC day) or "off".',
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "session",
+    readOnly: false,
+    input: { body: saleEmailsInputSchema },
+    output: saleEmailsOutputSchema,
+    errors: [401, 403],
+    handler: async (b, c) => setSaleEmails(c.seller.developer.id, b.sale_emails),
+  }),
+  operation({
     id: "listSellerProducts",
     summary: "Your products",
     tag: "Seller",
@@ -87,16 +108,44 @@ export const SELLER = [
   }),
   operation({
     id: "createSellerProduct",
-    summary: "List a new product",
-    description: `Lists a product under your developer profile; its id is made from the name. ${IMAGES_BY_URL}`,
+    summary: "Create a new product",
+    description: `Creates a product under your developer profile; its id is made from the name. It starts as a draft (\`status\` "draft"), shown to no buyer until you publish it (publishSellerProduct); \`"publish": true\` publishes it in the same call, under the same checks (409 \`product_not_ready\` naming what is missing, and then nothing is created). ${IMAGES_BY_URL}`,
     tag: "Seller",
     auth: "seller",
     sellerScope: "products",
     http: { method: "POST", path: "/api/v1/products", status: 201 },
-    input: { body: sellerProductInputSchema },
+    input: { body: sellerProductCreateSchema },
     output: z.object({ product: sellerProductSchema }),
     errors: [401, 403, 409, 413, 415],
-    handler: async (b, c) => ({ product: toSellerProduct(await createProduct(c.seller.developer.id, b)) }),
+    handler: async ({ publish, ...b }, c) => ({ product: toSellerProduct(await createProduct(c.seller.developer.id, b, { publish })) }),
+  }),
+  operation({
+    id: "publishSellerProduct",
+    summary: "Publish one of your products",
+    description:
+      "Lists a draft (or relists an unlisted product) in the store, the API and checkout, once it has what a buyer needs: a name, a price, a description, an icon, a download URL or a published release with at least one file, and for a paid product the refund policy and support contact on your profile and a ready payout account. Anything the product lacks: 409 `product_not_ready`, each missing thing (the seller's among them) named in `errors`; when only the seller's prerequisites are missing, their own codes as for relisting (409 `seller_profile_incomplete`, `payout_account_required`). Publishing a listed product changes nothing. `warnings` names listed platforms no published release has a file for (\"No build for Linux yet\"). A suspended seller: 403 `seller_suspended`; a listing the operator holds: 409 `listing_held_by_operator`.",
+    tag: "Seller",
+    auth: "seller",
+    sellerScope: "products",
+    http: { method: "POST", path: "/api/v1/products/{id}/publish" },
+    input: { params: productParamsSchema },
+    output: z.object({ product: sellerProductSchema, warnings: z.array(z.string()) }),
+    errors: [401, 403, 404, 409],
+    handler: async (p, c) => {
+      const { product, warnings } = await publishProduct(c.seller.developer.id, p.id);
+      return { product: toSellerProduct(product), warnings };
+    },
+    tools: [
+      {
+        name: "seller_publish_product",
+        title: "Publish a product",
+        layer: 6,
+        description:
+          "Publishes one of your draft or unlisted products (id from seller_list_products) so buyers can find and buy it. It needs a name, price, description, icon, and a download URL or a published release with a file; a paid product also needs your refund policy, support contact and a ready payout account. What is missing comes back as error product_not_ready with each item in errors. Publishing a listed product changes nothing.",
+        text: (o) =>
+          `${o.product.name} (${o.product.id}) is ${o.product.status === "active" ? "listed" : o.product.status}.${o.warnings.length ? ` Warnings: ${o.warnings.join("; ")}.` : ""}`,
+      },
+    ],
   }),
   operation({
     id: "getSellerProduct",
@@ -131,7 +180,7 @@ export const SELLER = [
     id: "setSellerProductStatus",
     summary: "Unlist or relist one of your products",
     description:
-      "`unlisted`: hidden from the store, the API and checkout; existing licenses keep working. `active`: listed again, under the rules of a new listing (403 `seller_suspended`, 409 `payout_account_required` or `seller_profile_incomplete` for a paid one). A listing the operator holds is 409 `listing_held_by_operator`.",
+      "`unlisted`: hidden from the store, the API and checkout; existing licenses keep working. `active`: listed again, under the rules of a new listing (403 `seller_suspended`, 409 `payout_account_required` or `seller_profile_incomplete` for a paid one); a draft is published as by publishSellerProduct (409 `product_not_ready`). `draft`: back to a draft, hidden as when unlisted. A listing the operator holds is 409 `listing_held_by_operator`.",
     tag: "Seller",
     auth: "seller",
     sellerScope: "products",

@@ -3,6 +3,7 @@ import { getDb } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import { formatPrice } from "../pricing.ts";
 import { SERVICE_NAME } from "../versions.ts";
+import { invoiceLabel, invoiceOf } from "../invoices/number-invoice.ts";
 
 /**
  * Invoices of a buyer's charges: every paid order (a one-time sale, a subscription's first charge, each renewal, a
@@ -29,6 +30,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 type Charged = {
   id: string;
+  refundedCents: number;
   quantity: number;
   unitAmountCents: number | null;
   subtotalCents: number;
@@ -80,17 +82,44 @@ export async function listInvoices(buyerEmail: string, subscriptionId?: string, 
 /** Text pdf-lib's standard fonts can draw (WinAnsi): anything else becomes "?", so a name never breaks the invoice. */
 const drawable = (text: string) => text.replace(/[^\x20-\x7E\u00A0-\u00FF]/g, "?");
 
+const orderForInvoice = {
+  product: { select: { name: true } },
+} as const;
+
 /** The invoice of one of the buyer's paid orders, as PDF bytes, and its file name. */
 export async function invoicePdf(buyerEmail: string, orderId: string): Promise<{ bytes: Uint8Array; filename: string }> {
   const order = await getDb().order.findFirst({
     where: { id: orderId, status: "paid", buyerEmail: { in: [buyerEmail, buyerEmail.trim().toLowerCase()] } },
-    include: { product: { select: { name: true, developer: { select: { name: true, supportEmail: true, email: true } } } } },
+    include: orderForInvoice,
   });
   if (!order) throw notFound("invoice", "No paid order of yours has this id.");
+  return renderInvoice(order);
+}
+
+/** The invoice of one of the seller's paid orders (from the order page of their dashboard): the same document. */
+export async function sellerInvoicePdf(developerId: string, orderId: string): Promise<{ bytes: Uint8Array; filename: string }> {
+  const order = await getDb().order.findFirst({ where: { id: orderId, status: "paid", product: { developerId } }, include: orderForInvoice });
+  if (!order) throw notFound("invoice", "No paid order of yours has this id.");
+  return renderInvoice(order);
+}
+
+type InvoiceOrder = Charged & {
+  provider: string;
+  couponCode: string | null;
+  product: { name: string };
+};
+
+/**
+ * The PDF: the seller as the seller of record (name and contact as the invoice's snapshot has them), the buyer's
+ * billing name, address, country and VAT ID when given, the line, discount, tax and total in the order's currency,
+ * and the number in the seller's series. The amounts are the invoice's snapshot, taken when the order was paid.
+ */
+async function renderInvoice(order: InvoiceOrder): Promise<{ bytes: Uint8Array; filename: string }> {
+  const invoice = await invoiceOf(order.id);
   const doc = await PDFDocument.create();
-  doc.setTitle(`Invoice ${order.id}`);
+  doc.setTitle(`Invoice ${invoiceLabel(invoice.number)}`);
   doc.setProducer(SERVICE_NAME);
-  doc.setCreationDate(order.paidAt ?? order.createdAt);
+  doc.setCreationDate(invoice.issuedAt);
   const page = doc.addPage([595.28, 841.89]); // A4
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -110,14 +139,17 @@ export async function invoicePdf(buyerEmail: string, orderId: string): Promise<{
 
   write(page, "Invoice", 56, 24, bold);
   y -= 30;
-  const dev = order.product.developer;
+  const billedTo = [invoice.billingName, invoice.billingAddress, invoice.billingCountry].filter((v): v is string => Boolean(v));
   const header: Array<[string, string]> = [
-    ["Invoice number", order.id],
-    ["Date paid", day(order.paidAt ?? order.createdAt)],
-    ["Seller", dev.name],
-    ["Seller contact", dev.supportEmail ?? dev.email],
+    ["Invoice number", invoiceLabel(invoice.number)],
+    ["Order", order.id],
+    ["Date paid", day(invoice.issuedAt)],
+    ["Seller of record", invoice.sellerName],
+    ["Seller contact", invoice.sellerContact],
     ["Sold through", SERVICE_NAME],
-    ["Billed to", order.buyerEmail],
+    ...billedTo.map((v, i): [string, string] => [i === 0 ? "Billed to" : "", v]),
+    [billedTo.length ? "E-mail" : "Billed to", invoice.buyerEmail],
+    ...(invoice.billingVatId ? [["VAT ID", invoice.billingVatId] as [string, string]] : []),
     ["Paid with", order.provider === "stripe" ? "Stripe" : "Test mode (no money moved)"],
   ];
   for (const [k, v] of header) line(k, v);
@@ -126,17 +158,24 @@ export async function invoicePdf(buyerEmail: string, orderId: string): Promise<{
   y -= 18;
   write(page, describe(order), 56, 11, regular, muted);
   y -= 28;
-  const money = (cents: number) => formatPrice(cents, order.currency);
-  if (order.unitAmountCents !== null && !order.planChangeFrom && order.subtotalCents === order.unitAmountCents * order.quantity) {
-    line(`${order.quantity} x ${money(order.unitAmountCents)}`, money(order.subtotalCents));
+  const money = (cents: number) => formatPrice(cents, invoice.currency);
+  if (order.unitAmountCents !== null && !order.planChangeFrom && invoice.subtotalCents === order.unitAmountCents * order.quantity) {
+    line(`${order.quantity} x ${money(order.unitAmountCents)}`, money(invoice.subtotalCents));
   } else {
-    line("Subtotal", money(order.subtotalCents));
+    line("Subtotal", money(invoice.subtotalCents));
   }
-  if (order.discountCents > 0) line(`Discount${order.couponCode ? ` (coupon ${order.couponCode})` : ""}`, `-${money(order.discountCents)}`);
-  line("Tax", order.taxCents === null ? "not calculated" : money(order.taxCents));
-  line("Total paid", money(order.amountCents + (order.taxCents ?? 0)), true);
+  if (invoice.discountCents > 0) line(`Discount${order.couponCode ? ` (coupon ${order.couponCode})` : ""}`, `-${money(invoice.discountCents)}`);
+  line("Tax", invoice.taxCents === null ? "not calculated" : money(invoice.taxCents));
+  line("Total paid", money(invoice.totalCents), true);
   if (order.refundedCents > 0) line("Refunded since", `-${money(order.refundedCents)}`);
   y -= 20;
-  write(page, `${SERVICE_NAME} issues this invoice on the seller's behalf. Amounts in ${order.currency.toUpperCase()}.`, 56, 9, regular, muted);
+  write(
+    page,
+    `${SERVICE_NAME} issues this invoice on behalf of the seller of record. Amounts in ${invoice.currency.toUpperCase()}.`,
+    56,
+    9,
+    regular,
+    muted,
+  );
   return { bytes: await doc.save({ useObjectStreams: false }), filename: `invoice-${order.id}.pdf` };
 }

@@ -5,6 +5,7 @@ import { kickOutbox } from "../email/deliver-emails.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { disputeEmail } from "../email/money-templates.ts";
+import { disputeClosedEmail } from "../email/seller-templates.ts";
 import { recordEntries } from "../ledger/ledger.ts";
 import { licenseCache } from "../licensing/license-state.ts";
 import { changeBundleLicenses, changeOrderLicense } from "../licensing/set-license-status.ts";
@@ -163,8 +164,17 @@ export async function disputeClosed(tx: Tx, orderId: string, dispute: DisputeFac
   const outcome = won ? "won" : "lost";
   const data = { order: orderPayload({ ...order, disputeStatus: outcome }), dispute: disputePayload(dispute, outcome) };
   await emitSellerEvent(tx, order.product.developerId, "dispute.closed", data, orderId);
+  const mail = disputeClosedEmail({
+    productName: order.product.name,
+    orderId,
+    amountCents: dispute.amount,
+    currency: dispute.currency.toLowerCase(),
+    disputeId: dispute.id,
+    outcome,
+  });
+  await enqueueEmail(tx, { to: order.product.developer.email, ...mail, kind: "dispute-closed", dedupeKey: `dispute:${dispute.id}:${outcome}` });
   await recordAcpOrderEvent(tx, orderId, "order_update", `dispute:${dispute.id}:${won ? "won" : "lost"}`);
-  return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey, bundleKeys };
+  return { outcome: `dispute ${won ? "won" : "lost"}`, applied: true, licenseKey, bundleKeys, mail: true };
 }
 
 /**

@@ -108,7 +108,11 @@ const publicReviewSchema = z.object({
   title: z.string(),
   body: z.string(),
   author_name: z.string(),
-  verified_purchase: z.literal(true).describe("Always true: only holders of a bought license can review"),
+  verified_purchase: z
+    .boolean()
+    .describe(
+      "Only holders of a bought license can review; false once that purchase was refunded (or lost in a dispute): such a review is not in the rating",
+    ),
   created_at: dateTime,
   edited_at: dateTime.nullable().describe("When the buyer last changed it; null if never"),
   seller_reply: sellerReplySchema,

@@ -1,3 +1,4 @@
+import { isVerifiedPurchase } from "./aggregate.ts";
 import type { AdminReview, PublicReview, SellerReview } from "./schemas.ts";
 
 /** The Review columns every view reads. */
@@ -11,6 +12,8 @@ export const reviewSelect = {
   editedAt: true,
   sellerReply: true,
   repliedAt: true,
+  // Whether the purchase still stands: a refunded license's review is shown, but not as a verified purchase.
+  license: { select: { revocation: true } },
 } as const;
 
 interface ReviewRow {
@@ -23,6 +26,7 @@ interface ReviewRow {
   editedAt: Date | null;
   sellerReply: string | null;
   repliedAt: Date | null;
+  license: { revocation: string | null };
 }
 
 /** A review as anyone reads it. Nothing about the buyer but the name they chose. */
@@ -33,7 +37,7 @@ export function toPublicReview(r: ReviewRow): PublicReview {
     title: r.title,
     body: r.body,
     author_name: r.authorName,
-    verified_purchase: true,
+    verified_purchase: isVerifiedPurchase(r.license),
     created_at: r.createdAt.toISOString(),
     edited_at: r.editedAt?.toISOString() ?? null,
     seller_reply: r.sellerReply !== null && r.repliedAt ? { body: r.sellerReply, replied_at: r.repliedAt.toISOString() } : null,

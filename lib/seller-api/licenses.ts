@@ -396,6 +396,7 @@ export const EVENT_LABELS: Record<Exclude<LicenseEventType, "validation_failed">
   upgraded_to: "Upgraded",
   upgraded_from: "Issued as an upgrade",
   upgrade_refunded: "Upgrade refunded",
+  transferred: "Transferred to a new holder",
 };
 
 /**

@@ -154,7 +154,7 @@ const licenseData = z.object({
   license: licenseSchema,
   actor: actorSchema,
   machine: machineSchema.optional(),
-  reason: z.string().optional().describe("license.revoked: why (as `license.revocation`)"),
+  reason: z.string().optional().describe('license.revoked: why (as `license.revocation`); license.transferred: "transferred"'),
 });
 
 /** An event type's family: the part before the dot ("license" of "license.revoked"). */
@@ -183,6 +183,7 @@ const EVENT_SUMMARIES: Partial<Record<SellerEventType, string>> = {
   "license.deactivated": "A machine was released from a license",
   "license.revoked": "A license was revoked (by the seller, a refund, a dispute or an upgrade)",
   "license.reinstated": "A revoked license was reinstated",
+  "license.transferred": "A license moved to another holder (a new key; its machines were released)",
   "release.published": "A release was published",
   "release.yanked": "A published release was withdrawn (yanked)",
   "dispute.opened": "A payment dispute was opened; the license is suspended",

@@ -12,6 +12,7 @@ export const SELLER_EVENT_TYPES = [
   "license.deactivated",
   "license.revoked",
   "license.reinstated",
+  "license.transferred",
   "release.published",
   "release.yanked",
   "dispute.opened",

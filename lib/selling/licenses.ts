@@ -12,6 +12,7 @@ import type { Actor } from "../licensing/license-events.ts";
 import { setLicenseStatus } from "../licensing/set-license-status.ts";
 import { emailSchema } from "../licensing/trial-schemas.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
+import { mailDownloads } from "../updates/mail-downloads.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { kickWebhooks } from "../webhooks/deliver.ts";
 
@@ -134,6 +135,7 @@ export async function issueComplimentaryLicense(
       maxMachines: l.maxMachines,
       pluginId: product.pluginId,
       downloadUrl: absoluteUrl(downloadPath(product.id, l)),
+      release: await mailDownloads(tx, l.id),
       receiptUrl: absoluteUrl(`/api/receipt?key=${l.key}`),
       productPageUrl: absoluteUrl(paths.product(product.id)),
       orderId: `complimentary-${l.id}`,

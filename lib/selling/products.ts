@@ -1,14 +1,15 @@
 import { getDb } from "../db.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { PRODUCT_STATUSES, type ProductStatus } from "../marketplace/constants.ts";
-import { assertMayPublish, publishing } from "./publish-gate.ts";
+import { assertMayPublish, publishBlocker, publishing } from "./publish-gate.ts";
+import { assertReady, platformWarnings, productReadiness, releaseBuilds } from "./publish.ts";
 import type { ProductInput } from "../marketplace/schemas.ts";
 import { buildSearchText } from "../marketplace/search-text.ts";
 import { syncProductSearch } from "../marketplace/search-index.ts";
 import { demoLinks, stringList, updatePolicyOf } from "../marketplace/serialize.ts";
 import { slugify } from "./developer-profile.ts";
 import { assertDownloadUrl } from "./download-url.ts";
-import { droppedUploads, releaseUploads, storeImagesByUrl } from "./uploads.ts";
+import { assertIconSize, droppedUploads, releaseUploads, storeImagesByUrl } from "./uploads.ts";
 
 /**
  * A seller's products. Every operation is scoped to the seller's developer id on the server: another seller's
@@ -67,6 +68,7 @@ export function productToInput(p: Awaited<ReturnType<typeof getSellerProduct>>):
     seat_model: p.seatModel as ProductInput["seat_model"],
     trial_available: p.trialAvailable,
     trial_days: p.trialDays,
+    allow_transfers: p.allowTransfers,
     platforms: stringList(p.platforms) as ProductInput["platforms"],
     compatibility: stringList(p.compatibility),
     inputs: stringList(p.inputs),
@@ -160,6 +162,7 @@ function columns(input: ProductInput, developerName: string) {
     seatModel: input.seat_model,
     trialAvailable: input.trial_available,
     trialDays: input.trial_available ? input.trial_days : 0,
+    ...(input.allow_transfers !== undefined ? { allowTransfers: input.allow_transfers } : {}),
     platforms: input.platforms,
     compatibility: input.compatibility,
     inputs: input.inputs,
@@ -180,26 +183,54 @@ async function pluginIdFree(pluginId: string, exceptProductId?: string) {
   }
 }
 
-export async function createProduct(developerId: string, given: ProductInput) {
+/**
+ * A new product of the seller's: a draft, shown to no buyer until its seller publishes it (publishProduct), or, with
+ * `publish`, listed at once under the same checks (409 product_not_ready naming what is missing).
+ */
+export async function createProduct(developerId: string, given: ProductInput, options: { publish?: boolean } = {}) {
   const db = getDb();
   const developer = await db.developer.findUniqueOrThrow({ where: { id: developerId } });
-  // A new product has no demo read-me of its own: only a seller's absolute URL.
-  assertDownloadUrl(given.download_url, null);
-  // Checked early for a quick answer; checked again, under the seller's lock, by the write below.
-  await assertMayPublish(developerId, given.price_cents);
+  // A new product has no demo read-me of its own: only a seller's absolute URL (or none: files through Releases).
+  if (given.download_url) assertDownloadUrl(given.download_url, null);
+  // Checked early for a quick answer; a publishing write checks the seller again, under the seller's lock.
+  if (options.publish) {
+    const pricing = pricingColumns(given);
+    assertReady(
+      await productReadiness({
+        id: null,
+        developerId,
+        name: given.name,
+        description: given.description,
+        pricingModel: pricing.pricingModel ?? "one_time",
+        priceCents: pricing.priceCents,
+        monthlyPriceCents: pricing.monthlyPriceCents ?? null,
+        yearlyPriceCents: pricing.yearlyPriceCents ?? null,
+        iconUrl: given.icon_url,
+        downloadUrl: given.download_url,
+        platforms: given.platforms,
+      }),
+    );
+  } else {
+    // A suspended seller starts nothing new, not even a draft.
+    const blocker = await publishBlocker(developerId, 0);
+    if (blocker) throw new AppError(blocker.code, blocker.status, blocker.message);
+  }
   await pluginIdFree(given.plugin_id);
   // Images given by URL, fetched once and stored as uploads, once the cheaper checks passed: only paths are saved.
   const input = await storeImagesByUrl(developerId, given);
+  await assertIconSize(input.icon_url);
   const base = slugify(input.name);
   for (let n = 1; n <= 50; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
     if (await db.product.findUnique({ where: { id }, select: { id: true } })) continue;
     try {
-      return await publishing(developerId, input.price_cents, async (tx) => {
-        const created = await tx.product.create({ data: { id, developerId, status: "active", ...columns(input, developer.name) } });
+      const write = async (tx: Parameters<Parameters<typeof db.$transaction>[0]>[0]) => {
+        const status = options.publish ? "active" : "draft";
+        const created = await tx.product.create({ data: { id, developerId, status, ...columns(input, developer.name) } });
         await syncProductSearch(tx, { productIds: [id] });
         return created;
-      });
+      };
+      return await (options.publish ? publishing(developerId, input.price_cents, write) : db.$transaction(write));
     } catch (error) {
       if ((error as { code?: string }).code !== "P2002") throw error;
       await pluginIdFree(input.plugin_id);
@@ -212,12 +243,25 @@ export async function updateProduct(developerId: string, productId: string, give
   const product = await getSellerProduct(developerId, productId);
   const developer = await getDb().developer.findUniqueOrThrow({ where: { id: developerId } });
   // A demo product keeps its own read-me path; any other relative path would send buyers elsewhere on this site.
-  assertDownloadUrl(given.download_url, product.id);
+  if (given.download_url) assertDownloadUrl(given.download_url, product.id);
+  // A listed product keeps a way to its files: a download URL or a published release with one.
+  if (product.status === "active" && !given.download_url && !(await releaseBuilds(product.id)).any) {
+    throw new AppError(
+      "invalid_body",
+      400,
+      'Invalid field "download_url": a listed product needs a download URL until a published release has a file',
+      {
+        errors: [{ in: "body", name: "download_url", message: "a listed product needs a download URL until a published release has a file" }],
+      },
+    );
+  }
   // Turning a listed free product into a paid one is publishing a paid listing.
   if (product.status === "active" && given.price_cents > 0 && product.priceCents === 0) await assertMayPublish(developerId, given.price_cents);
   await pluginIdFree(given.plugin_id, product.id);
   // As for a new product: images given by URL are fetched once and saved as the paths of their stored copies.
   const input = await storeImagesByUrl(developerId, given);
+  // A new icon is held to the stated minimum size; one saved before the rule stays until it is replaced.
+  if (input.icon_url !== product.iconUrl) await assertIconSize(input.icon_url);
   let updated: typeof product;
   try {
     // The search index is written in the same transaction as the product: a search never finds the old words.
@@ -236,18 +280,47 @@ export async function updateProduct(developerId: string, productId: string, give
   return updated;
 }
 
-/** Unlists (hidden from the store, the API and checkout; existing licenses keep working) or relists a product. */
+function heldByOperator(product: { status: string; moderationReason: string | null }): AppError {
+  return new AppError(
+    "listing_held_by_operator",
+    409,
+    product.status === "removed"
+      ? `The operator removed this listing${product.moderationReason ? `: ${product.moderationReason}` : ""}. Contact the operator to have it restored.`
+      : "Your seller account is suspended, so this listing is hidden until the operator reinstates it.",
+  );
+}
+
+/**
+ * Publishes a draft (or relists an unlisted product) once it has what a buyer needs, else 409 product_not_ready
+ * naming each missing thing; a listed product is answered as it is (publishing twice changes nothing). The warnings
+ * name listed platforms no published release has a file for. A listing the operator holds: 409 listing_held_by_operator.
+ */
+export async function publishProduct(developerId: string, productId: string) {
+  const product = await getSellerProduct(developerId, productId);
+  if (product.status === "active") return { product, warnings: platformWarnings(stringList(product.platforms), await releaseBuilds(product.id)) };
+  if (!(PRODUCT_STATUSES as readonly string[]).includes(product.status)) throw heldByOperator(product);
+  const readiness = await productReadiness(product);
+  assertReady(readiness);
+  // Conditional on the status read above (an operator's change in between is not overwritten), under the seller's lock.
+  const { count } = await publishing(developerId, product.priceCents, (tx) =>
+    tx.product.updateMany({ where: { id: product.id, status: product.status }, data: { status: "active" } }),
+  );
+  const now = await getSellerProduct(developerId, productId);
+  if (count === 0 && now.status !== "active") {
+    throw new AppError("listing_changed", 409, "This listing was changed by someone else in the meantime; reload and try again.");
+  }
+  return { product: now, warnings: readiness.warnings };
+}
+
+/**
+ * Unlists (hidden from the store, the API and checkout; existing licenses keep working), relists, or takes a product
+ * back to a draft. Listing a draft is publishing it (publishProduct's checks); unlisting a draft leaves it a draft.
+ */
 export async function setProductStatus(developerId: string, productId: string, status: ProductStatus) {
   const product = await getSellerProduct(developerId, productId);
-  if (!(PRODUCT_STATUSES as readonly string[]).includes(product.status)) {
-    throw new AppError(
-      "listing_held_by_operator",
-      409,
-      product.status === "removed"
-        ? `The operator removed this listing${product.moderationReason ? `: ${product.moderationReason}` : ""}. Contact the operator to have it restored.`
-        : "Your seller account is suspended, so this listing is hidden until the operator reinstates it.",
-    );
-  }
+  if (!(PRODUCT_STATUSES as readonly string[]).includes(product.status)) throw heldByOperator(product);
+  if (status === "active" && product.status === "draft") return (await publishProduct(developerId, productId)).product;
+  if (status === "unlisted" && product.status === "draft") return product;
   // Conditional on the status read above, so an operator's suspension or removal in between is not overwritten; a
   // relist is checked against the rule under the seller's lock (see publishing).
   const change = (tx: Pick<ReturnType<typeof getDb>, "product">) =>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb } from "../db.ts";
-import { PRODUCT_STATUSES } from "../marketplace/constants.ts";
+import { OPERATOR_PRODUCT_STATUSES, PRODUCT_STATUSES } from "../marketplace/constants.ts";
 import { productInputSchema } from "../marketplace/schemas.ts";
 import { DOWNLOAD_URL_MAX, downloadUrlProblem } from "./download-url.ts";
 import { productToInput } from "./products.ts";
@@ -13,18 +13,29 @@ export const sellerProductInputSchema = productInputSchema.safeExtend({
   download_url: z
     .string()
     .trim()
-    .min(1)
     .max(DOWNLOAD_URL_MAX)
     .superRefine((value, ctx) => {
-      const problem = downloadUrlProblem(value);
+      const problem = value === "" ? null : downloadUrlProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+    })
+    .default("")
+    .describe("Where buyers download the software (https); empty or left out when it ships its files through Releases"),
+});
+
+/** A new product: the same fields, and whether to publish it at once (default: it starts as a draft). */
+export const sellerProductCreateSchema = sellerProductInputSchema.safeExtend({
+  publish: z
+    .boolean()
+    .default(false)
+    .describe(
+      "true: publish the product in the same call, under the same checks as publishSellerProduct (409 `product_not_ready`); false or left out: it is created as a draft",
+    ),
 });
 
 /** A product as its seller sees it over the API: the form's fields plus what the store adds. Internal columns stay in. */
 export const sellerProductSchema = productInputSchema.safeExtend({
   id: z.string(),
-  status: z.enum(PRODUCT_STATUSES),
+  status: z.enum([...PRODUCT_STATUSES, ...OPERATOR_PRODUCT_STATUSES]),
   sales_count: z.int(),
   license_file_ttl_days: z.int(),
   created_at: z.iso.datetime(),

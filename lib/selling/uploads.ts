@@ -8,6 +8,7 @@ import { stringList } from "../marketplace/serialize.ts";
 import { getFromTarget } from "../seller-webhooks/target.ts";
 import { objectStore, type StoredObjectInfo } from "../storage/index.ts";
 import { siteImagePath } from "../urls.ts";
+import { imageSize } from "./image-size.ts";
 
 /**
  * Uploaded images (product icons and screenshots) live in the object store (lib/storage: UPLOAD_DIR on local disk, or
@@ -237,6 +238,28 @@ export async function openUpload(name: string): Promise<{ body: Readable; size: 
 function uploadName(path: string): string | null {
   const m = PUBLIC_PATH.exec(path);
   return m?.[1] && NAME.test(m[1]) ? m[1] : null;
+}
+
+/** The smallest icon the product form asks for ("Square, at least 128 × 128 pixels"), in pixels each way. */
+const ICON_MIN_PX = 128;
+
+/**
+ * Holds an uploaded icon to ICON_MIN_PX each way, read from the stored image's header: 400 `icon_too_small` naming
+ * the size read (field icon_url). Anything that is not an upload (the demo catalogue's bundled icons) is not checked.
+ */
+export async function assertIconSize(iconPath: string): Promise<void> {
+  const name = uploadName(iconPath);
+  if (!name) return;
+  const found = await objectStore().get(name);
+  if (!found) return;
+  const chunks: Buffer[] = [];
+  for await (const chunk of found.body) chunks.push(Buffer.from(chunk as Uint8Array));
+  const size = imageSize(new Uint8Array(Buffer.concat(chunks)));
+  if (size && size.width >= ICON_MIN_PX && size.height >= ICON_MIN_PX) return;
+  const message = size
+    ? `The icon is ${size.width} × ${size.height} pixels; it must be at least ${ICON_MIN_PX} × ${ICON_MIN_PX}.`
+    : `The icon's size could not be read from the image; use a PNG, JPEG, WebP or GIF of at least ${ICON_MIN_PX} × ${ICON_MIN_PX} pixels.`;
+  throw new AppError("icon_too_small", 400, message, { errors: [{ in: "body", name: "icon_url", message }] });
 }
 
 /** Every uploaded file some product refers to (its icon or a screenshot). */

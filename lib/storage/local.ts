@@ -95,9 +95,9 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
-  async get(key: string) {
+  async get(key: string, opts?: { range?: { start: number; end: number } }) {
     const file = await this.openFile(key);
-    return file && { body: file.read(), size: file.size, contentType: file.contentType };
+    return file && { body: file.read(opts?.range), size: file.size, contentType: file.contentType };
   }
 
   async head(key: string) {

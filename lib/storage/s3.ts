@@ -101,15 +101,24 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async get(key: string) {
+  async get(key: string, opts?: { range?: { start: number; end: number } }) {
     const { GetObjectCommand } = await import("@aws-sdk/client-s3");
     const client = await this.client();
+    const range = opts?.range;
     try {
-      const out = await client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+      const out = await client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.full(key),
+          ...(range ? { Range: `bytes=${String(range.start)}-${String(range.end)}` } : {}),
+        }),
+      );
       if (!out.Body) return null;
+      // A ranged answer's length is the range's; the whole object's size is in Content-Range (`bytes a-b/size`).
+      const total = range ? Number(/\/(\d+)$/.exec(out.ContentRange ?? "")?.[1] ?? Number.NaN) : Number.NaN;
       return {
         body: out.Body as Readable,
-        size: out.ContentLength ?? 0,
+        size: Number.isFinite(total) ? total : (out.ContentLength ?? 0),
         contentType: out.ContentType ?? contentTypeFor(key),
       };
     } catch (error) {

@@ -17,7 +17,7 @@ import { LocalObjectStore } from "./local.ts";
  * server may always ignore Range; clients that asked for several fall back to a whole download). "unsatisfiable" is
  * a range that starts past the end (416).
  */
-function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === "" && m[2] === "")) return null;

@@ -20,8 +20,11 @@ export interface ObjectStore {
    * local driver writes a temporary file and renames it, S3 makes an object visible only once it is complete.
    */
   put(key: string, body: Buffer | Readable, opts: { size: number; contentType: string }): Promise<void>;
-  /** The object's bytes as a stream (the caller must consume or destroy it), or null when there is none. */
-  get(key: string): Promise<{ body: Readable; size: number; contentType: string } | null>;
+  /**
+   * The object's bytes as a stream (the caller must consume or destroy it), or null when there is none. With `range`
+   * (inclusive byte offsets within the object), only those bytes; `size` is still the whole object's.
+   */
+  get(key: string, opts?: { range?: { start: number; end: number } }): Promise<{ body: Readable; size: number; contentType: string } | null>;
   head(key: string): Promise<{ size: number; contentType: string; lastModified: Date } | null>;
   /** Deleting an absent key is not an error. */
   delete(key: string): Promise<void>;

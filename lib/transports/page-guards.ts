@@ -1,3 +1,5 @@
+import { readCookie } from "../auth/cookies.ts";
+import { SESSION_COOKIE, sessionFromToken } from "../auth/sign-in.ts";
 import { getDb } from "../db.ts";
 import { missingPath, type MissingKind } from "../http/request-path.ts";
 
@@ -7,18 +9,33 @@ import { missingPath, type MissingKind } from "../http/request-path.ts";
  * not-found page. So server.ts asks here first and sends requests for missing records to an unmatched URL that
  * names the kind of record, which the root not-found page reads (lib/http/request-path.ts).
  */
-const guards: Array<{ kind: MissingKind; pattern: RegExp; exists: (id: string) => Promise<boolean> }> = [
+function decoded(id: string): string | null {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return null;
+  }
+}
+
+const guards: Array<{ kind: MissingKind; pattern: RegExp; exists: (id: string, cookie: string | null) => Promise<boolean> }> = [
   {
     kind: "product",
     pattern: /^\/products\/([^/?#]+)\/?$/,
     exists: async (id) => {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(id);
-      } catch {
-        return false;
-      }
-      return (await getDb().product.count({ where: { id: decoded, status: "active" } })) > 0;
+      const productId = decoded(id);
+      return productId !== null && (await getDb().product.count({ where: { id: productId, status: "active" } })) > 0;
+    },
+  },
+  {
+    // The owner's preview: for anyone but the signed-in seller who owns the product, the same 404 as an unknown id.
+    kind: "product",
+    pattern: /^\/products\/([^/?#]+)\/preview\/?$/,
+    exists: async (id, cookie) => {
+      const productId = decoded(id);
+      const session = productId === null ? null : await sessionFromToken(readCookie(cookie, SESSION_COOKIE.seller), "seller");
+      if (!session || productId === null) return false;
+      const where = { id: productId, status: { in: ["draft", "active", "unlisted"] }, developer: { email: session.email } };
+      return (await getDb().product.count({ where })) > 0;
     },
   },
   {
@@ -29,11 +46,11 @@ const guards: Array<{ kind: MissingKind; pattern: RegExp; exists: (id: string) =
 ];
 
 /** The URL to hand Next instead of `url` when it names a missing record, or null to serve it as it is. */
-export async function missingPageRewrite(url: string): Promise<string | null> {
+export async function missingPageRewrite(url: string, cookie: string | null = null): Promise<string | null> {
   const pathname = url.replace(/\?.*$/s, "");
   for (const guard of guards) {
     const id = guard.pattern.exec(pathname)?.[1];
-    if (id !== undefined && !(await guard.exists(id))) return missingPath(guard.kind);
+    if (id !== undefined && !(await guard.exists(id, cookie))) return missingPath(guard.kind);
   }
   return null;
 }

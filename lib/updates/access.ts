@@ -45,6 +45,7 @@ const PROBLEMS: Record<Exclude<LicenseCode, "VALID">, [string, number, string]> 
   REFUNDED: ["license_refunded", 403, "The purchase was refunded, so the license receives no downloads or updates."],
   SUSPENDED: ["license_suspended", 403, "A payment dispute is open for this purchase; downloads and updates resume once it is resolved."],
   UPGRADED: ["license_upgraded", 403, "The license was upgraded and retired; the new license receives the downloads and updates."],
+  TRANSFERRED: ["license_transferred", 403, "The license was transferred to another holder; its new key receives the downloads and updates."],
   EXPIRED: ["license_expired", 403, "The license has expired, so it receives no downloads or updates."],
   SUBSCRIPTION_PAST_DUE: [
     "subscription_past_due",

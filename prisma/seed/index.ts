@@ -2,6 +2,7 @@ import type { Db } from "../../lib/db.ts";
 import { buildSearchText } from "../../lib/marketplace/search-text.ts";
 import { syncProductSearch } from "../../lib/marketplace/search-index.ts";
 import { paths } from "../../lib/urls.ts";
+import { seedMediaFiles } from "./media.ts";
 import { developers, products } from "./catalogue.ts";
 
 const DAY = 86_400_000;
@@ -11,6 +12,10 @@ const DAY = 86_400_000;
  * start and never touches a database that holds real data. Returns the number of products written.
  */
 export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<number> {
+  if ((await db.developer.count()) > 0) return 0;
+  // The cover art and audio demos go to the object store first (content-addressed: storing them again is harmless),
+  // so that no row below points at a file that is not there.
+  const media = await seedMediaFiles(products.map((p) => ({ id: p.id, name: p.name })));
   return db.$transaction(async (tx) => {
     if ((await tx.developer.count()) > 0) return 0;
     await tx.developer.createMany({
@@ -73,6 +78,7 @@ export async function seedDemoCatalogue(db: Db, now = new Date()): Promise<numbe
         };
       }),
     });
+    await tx.productMedia.createMany({ data: media });
     await syncProductSearch(tx, { productIds: products.map((p) => p.id) });
     return products.length;
   }, SEED_TRANSACTION);

@@ -50,6 +50,6 @@ export const testProductBody = (name: string, pluginId: string, fields: Record<s
   ...fields,
 });
 
-/** Creates a product of the seller's from testProductBody. */
+/** Creates and publishes a product of the seller's from testProductBody (a new product is otherwise a draft). */
 export const createTestProduct = (developerId: string, name: string, pluginId: string, fields: Record<string, unknown> = {}) =>
-  createProduct(developerId, productInputSchema.parse(testProductBody(name, pluginId, fields)));
+  createProduct(developerId, productInputSchema.parse(testProductBody(name, pluginId, fields)), { publish: true });

@@ -205,7 +205,7 @@ describe("seller operations are scoped to the seller", () => {
   it("create, edit, unlist; another seller can neither see nor change them", async () => {
     const a = await sellingDeveloper(`a-${unique()}@example.com`, { name: "Alpha Audio", website: null, bio: "" });
     const b = await sellingDeveloper(`b-${unique()}@example.com`, { name: "Beta Tools", website: null, bio: "" });
-    const product = await createProduct(a.id, productInput());
+    const product = await createProduct(a.id, productInput(), { publish: true });
     expect(product).toMatchObject({ developerId: a.id, status: "active" });
     expect(product.searchText).toContain("alpha audio");
 
@@ -213,7 +213,10 @@ describe("seller operations are scoped to the seller", () => {
     await expect(setProductStatus(b.id, product.id, "unlisted")).rejects.toMatchObject({ status: 404 });
     const edited = await updateProduct(a.id, product.id, { ...productInput({ plugin_id: product.pluginId }), name: "Renamed Synth" });
     expect(edited.name).toBe("Renamed Synth");
-    await expect(createProduct(b.id, productInput({ plugin_id: product.pluginId }))).rejects.toMatchObject({ status: 409, code: "plugin_id_taken" });
+    await expect(createProduct(b.id, productInput({ plugin_id: product.pluginId }), { publish: true })).rejects.toMatchObject({
+      status: 409,
+      code: "plugin_id_taken",
+    });
     expect((await setProductStatus(a.id, product.id, "unlisted")).status).toBe("unlisted");
   });
 
@@ -222,7 +225,7 @@ describe("seller operations are scoped to the seller", () => {
     const other = `other-${unique()}@example.com`;
     const dev = await sellingDeveloper(owner, { name: "Owner Studio", website: null, bio: "" });
     await sellingDeveloper(other, { name: "Other Studio", website: null, bio: "" });
-    const product = await createProduct(dev.id, productInput());
+    const product = await createProduct(dev.id, productInput(), { publish: true });
     const body = productInput({ plugin_id: product.pluginId });
     expectProblem(
       await call(updateApi, `/api/v1/products/${product.id}`, { method: "PUT", json: body, params: { id: product.id } }),
@@ -256,7 +259,7 @@ describe("seller operations are scoped to the seller", () => {
 
   it("sales show fee, net and agents; licenses can be searched, released, revoked and given away", async () => {
     const dev = await sellingDeveloper(`sales-${unique()}@example.com`, { name: "Sales Studio", website: null, bio: "" });
-    const product = await createProduct(dev.id, productInput({ price_cents: 4000 }));
+    const product = await createProduct(dev.id, productInput({ price_cents: 4000 }), { publish: true });
     const s1 = await createCheckout({ product_id: product.id, buyer_email: "one@example.com", agent_id: "agent-x" });
     const s2 = await createCheckout({ product_id: product.id, buyer_email: "two@example.com" });
     await payTestCheckout(s1.session_id);

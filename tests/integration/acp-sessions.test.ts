@@ -112,6 +112,7 @@ beforeAll(async () => {
         download_url: "https://example.com/download",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     );
   fx.perMachine = (await product("solo", "per-machine", "usd")).id;
   fx.perSeat = (await product("team", "per-seat", "usd")).id;
@@ -575,6 +576,7 @@ describe("security review, issue 31", () => {
         download_url: "https://example.com/download",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     );
     return p.id;
   }

@@ -117,7 +117,11 @@ describe("the console's actions", () => {
     const order = await paidOrder();
     as(cookies.operator);
     const key = randomUUID();
-    const fields = { id: order, amount: "1,5", reason: "Half a preset bank was missing.", idempotency_key: key };
+    // Unconfirmed, nothing is refunded (the form's checkbox, as on the seller's refund form).
+    const unconfirmed = { id: order, amount: "1,5", reason: "Half a preset bank was missing.", idempotency_key: randomUUID() };
+    expect(await outcome(refundOrderAction(form(unconfirmed)))).toBe(`/admin/orders/${order}?error=refund_unconfirmed`);
+    expect(await getDb().refund.count({ where: { orderId: order } })).toBe(0);
+    const fields = { id: order, amount: "1,5", reason: "Half a preset bank was missing.", confirm: "on", idempotency_key: key };
     expect(await outcome(refundOrderAction(form(fields)))).toBe(`/admin/orders/${order}?notice=refunded`);
     expect(await outcome(refundOrderAction(form(fields)))).toBe(`/admin/orders/${order}?notice=refunded`);
     const refunds = await getDb().refund.findMany({ where: { orderId: order } });
@@ -131,17 +135,18 @@ describe("the console's actions", () => {
       ["1.234", "amount_ambiguous"],
       ["5000000000", "refund_exceeds_remaining"],
     ] as const)
-      expect(await outcome(refundOrderAction(form({ id: order, amount, reason: "Refused", idempotency_key: randomUUID() }))), amount).toBe(
-        `/admin/orders/${order}?error=${code}`,
-      );
-    expect(await outcome(refundOrderAction(form({ id: order, amount: "50", reason: "Too much", idempotency_key: randomUUID() })))).toBe(
-      `/admin/orders/${order}?error=refund_exceeds_remaining`,
-    );
+      expect(
+        await outcome(refundOrderAction(form({ id: order, amount, reason: "Refused", confirm: "on", idempotency_key: randomUUID() }))),
+        amount,
+      ).toBe(`/admin/orders/${order}?error=${code}`);
+    expect(
+      await outcome(refundOrderAction(form({ id: order, amount: "50", reason: "Too much", confirm: "on", idempotency_key: randomUUID() }))),
+    ).toBe(`/admin/orders/${order}?error=refund_exceeds_remaining`);
     expect(await outcome(refundOrderAction(form({ id: "cs_nosuchorder", amount: "", reason: "Gone" })))).toBe("/admin/orders?error=order_not_found");
     expect(await getDb().refund.count({ where: { orderId: order } })).toBe(1);
 
     // Blank: all that remains.
-    expect(await outcome(refundOrderAction(form({ id: order, amount: " ", reason: "The rest", idempotency_key: randomUUID() })))).toBe(
+    expect(await outcome(refundOrderAction(form({ id: order, amount: " ", reason: "The rest", confirm: "on", idempotency_key: randomUUID() })))).toBe(
       `/admin/orders/${order}?notice=refunded`,
     );
     expect((await getDb().order.findUniqueOrThrow({ where: { id: order } })).refundedCents).toBe(1990);
@@ -155,6 +160,10 @@ describe("the console's actions", () => {
     expect(await outcome(testDisputeAction(form(fields)))).toBe(`/admin/orders/${order}?notice=test-dispute`);
     expect((await getDb().order.findUniqueOrThrow({ where: { id: order } })).disputeStatus).toBe("open");
     expect(await outcome(testDisputeAction(form({ ...fields, idempotency_key: randomUUID() })))).toBe(`/admin/orders/${order}?error=dispute_exists`);
+    // While the bank decides, the refund form is disabled on the page, and a refund sent anyway is refused.
+    const refund = { id: order, amount: "", reason: "During a dispute", confirm: "on", idempotency_key: randomUUID() };
+    expect(await outcome(refundOrderAction(form(refund)))).toBe(`/admin/orders/${order}?error=order_disputed`);
+    expect(await getDb().refund.count({ where: { orderId: order } })).toBe(0);
   });
 
   it("register a platform: a bad field is worded, the key is shown, and the same form sent twice registers one", async () => {

@@ -123,9 +123,9 @@ beforeAll(async () => {
   await createDeveloperProfile(`console-other-${run}@example.com`, { ...SELLER_TRUST, name: `Other Studio ${run}`, website: null, bio: "" });
   cookies.other = await signIn(`console-other-${run}@example.com`, "seller");
 
-  fx.listed = (await createProduct(dev.id, product(`Consolelisted ${run}`, `com.console.listed${run}`))).id;
-  fx.unlisted = (await createProduct(dev.id, product(`Consoleunlisted ${run}`, `com.console.unlisted${run}`))).id;
-  fx.removed = (await createProduct(dev.id, product(`Consoleremoved ${run}`, `com.console.removed${run}`))).id;
+  fx.listed = (await createProduct(dev.id, product(`Consolelisted ${run}`, `com.console.listed${run}`), { publish: true })).id;
+  fx.unlisted = (await createProduct(dev.id, product(`Consoleunlisted ${run}`, `com.console.unlisted${run}`), { publish: true })).id;
+  fx.removed = (await createProduct(dev.id, product(`Consoleremoved ${run}`, `com.console.removed${run}`), { publish: true })).id;
   await setProductStatus(dev.id, fx.unlisted, "unlisted");
 
   const { session_id } = await createCheckout({ product_id: fx.listed, buyer_email: `console-buyer-${run}@example.com` });
@@ -296,11 +296,13 @@ describe("suspending a seller", () => {
   it("a listing created or relisted while the seller is being suspended never stays listed", async () => {
     for (let round = 0; round < 4; round++) {
       const dev = await sellingDeveloper(`slip-${round}-${run}@example.com`, { name: `Slip Studio ${round} ${run}`, website: null, bio: "" });
-      const parked = await createProduct(dev.id, product(`Parked ${round} ${run}`, `com.console.parked${round}${run}`));
+      const parked = await createProduct(dev.id, product(`Parked ${round} ${run}`, `com.console.parked${round}${run}`), { publish: true });
       await setProductStatus(dev.id, parked.id, "unlisted");
       // The seller publishes and relists while the operator suspends them, all at once.
       await Promise.allSettled([
-        ...[0, 1, 2].map((i) => createProduct(dev.id, product(`Slip ${round} ${i} ${run}`, `com.console.slip${round}x${i}${run}`))),
+        ...[0, 1, 2].map((i) =>
+          createProduct(dev.id, product(`Slip ${round} ${i} ${run}`, `com.console.slip${round}x${i}${run}`), { publish: true }),
+        ),
         setProductStatus(dev.id, parked.id, "active"),
         rest("suspendSeller", { cookie: cookies.admin, params: { id: dev.id }, body: { reason: "race" } }),
       ]);

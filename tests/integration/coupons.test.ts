@@ -44,6 +44,7 @@ async function newSeller(): Promise<Seller> {
         download_url: "https://example.com/download",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     );
   const usd = await product("usd", 1990, "usd");
   const eur = await product("eur", 1000, "eur");

@@ -32,7 +32,7 @@ async function euroProduct() {
     download_url: "https://example.com/download",
     icon_url: "/icons/tape-warmth.svg",
   };
-  const product = await createProduct(dev.id, productInputSchema.parse(body));
+  const product = await createProduct(dev.id, productInputSchema.parse(body), { publish: true });
   return { dev, product, body };
 }
 

@@ -38,8 +38,8 @@ describe("renaming a developer", () => {
     const dev = await sellingDeveloper(`rename-${unique()}@example.com`, { name: `${before} Audio`, website: null, bio: "" });
     const other = await sellingDeveloper(`other-${unique()}@example.com`, { name: `${before} Others`, website: null, bio: "" });
     const inputs = [productInput(), productInput()];
-    const mine = [await createProduct(dev.id, inputs[0]!), await createProduct(dev.id, inputs[1]!)];
-    const theirs = await createProduct(other.id, productInput());
+    const mine = [await createProduct(dev.id, inputs[0]!, { publish: true }), await createProduct(dev.id, inputs[1]!, { publish: true })];
+    const theirs = await createProduct(other.id, productInput(), { publish: true });
     expect(await search(before)).toEqual([...mine.map((p) => p.id), theirs.id].sort());
 
     await updateDeveloperProfile(dev.id, { name: `${after} Tools`, website: "https://example.com", bio: "Renamed." });
@@ -61,7 +61,7 @@ describe("renaming a developer", () => {
   it("clears the marketplace read cache, also when no search text changes", async () => {
     const word = `cache${unique()}`;
     const dev = await sellingDeveloper(`cache-${unique()}@example.com`, { name: `${word} audio`, website: null, bio: "" });
-    const product = await createProduct(dev.id, productInput());
+    const product = await createProduct(dev.id, productInput(), { publish: true });
     const listing = () => listProducts({ developerId: dev.id, sort: "newest", page: 1, limit: 10 });
     expect((await listing()).rows.map((r) => r.developer.name)).toEqual([`${word} audio`]);
 

@@ -3,12 +3,15 @@ import { GET as download } from "@/app/downloads/[id]/route";
 import { sellingDeveloper } from "../helpers/sellers";
 import { issueComplimentaryLicense } from "@/lib/selling/licenses";
 import { createProduct, updateProduct } from "@/lib/selling/products";
-import { sellerProductInputSchema } from "@/lib/selling/seller-product";
+import { sellerProductCreateSchema, sellerProductInputSchema } from "@/lib/selling/seller-product";
 import { disconnectDb, getDb } from "@/lib/db";
 import { setLicenseStatus } from "@/lib/licensing/set-license-status";
 import { downloadPath } from "@/lib/marketplace/get-download";
-import { productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
+import { catalogQuerySchema, productInputSchema, type ProductInput } from "@/lib/marketplace/schemas";
 import { SELLER } from "@/lib/operations/seller";
+import { clearReadCache } from "@/lib/cache/read-cache";
+import { getCatalog } from "@/lib/marketplace/get-catalog";
+import { getProduct } from "@/lib/marketplace/get-product";
 import { call, expectProblem } from "../helpers/http";
 
 /**
@@ -45,7 +48,7 @@ function input(downloadUrl: string): ProductInput {
 async function sellerWithProduct(downloadUrl = SELLER_URL) {
   const dev = await sellingDeveloper(`dl-${unique()}@example.com`, { name: `DL ${unique()}`, website: null, bio: "" });
   await getDb().developer.update({ where: { id: dev.id }, data: { createdAt: new Date(Date.now() - 30 * 86_400_000) } });
-  const product = await createProduct(dev.id, input(downloadUrl));
+  const product = await createProduct(dev.id, input(downloadUrl), { publish: true });
   return { dev, product };
 }
 
@@ -53,6 +56,22 @@ const get = (path: string) => {
   const id = new URL(path, "http://localhost:3000").pathname.split("/")[2] ?? "";
   return call(download, path, { params: { id } });
 };
+
+describe("the seller's installer address", () => {
+  it("is in no public answer: product details and the catalog name the license-gated route instead", async () => {
+    const { product } = await sellerWithProduct();
+    clearReadCache();
+    const details = await getProduct(product.id);
+    expect(details.download_url).toBe(`http://localhost:3000/downloads/${product.id}`);
+    expect(JSON.stringify(details)).not.toContain("builds.example.com");
+    const catalog = await getCatalog(catalogQuerySchema.parse({ search: product.name }));
+    const item = catalog.products.find((p: { id: string }) => p.id === product.id);
+    expect(item).toMatchObject({ download_url: `http://localhost:3000/downloads/${product.id}` });
+    expect(JSON.stringify(catalog)).not.toContain("builds.example.com");
+    // And the route it names hands nothing to a visitor without a license.
+    expectProblem(await get(`/downloads/${product.id}`), 403, "download_license_required");
+  });
+});
 
 describe("/downloads/{id}: no open redirect", () => {
   it("does not redirect an anonymous visitor to the seller's URL", async () => {
@@ -108,7 +127,7 @@ describe("/downloads/{id}: no open redirect", () => {
       // The demo read-me path passes the schema (a demo product keeps its own); lib refuses it for any other product.
       if (!bad.startsWith("/downloads/"))
         expect(sellerProductInputSchema.safeParse({ ...input(SELLER_URL), download_url: bad }).success, bad).toBe(false);
-      await expect(createProduct(dev.id, { ...input(SELLER_URL), download_url: bad }), bad).rejects.toMatchObject({ status: 400 });
+      await expect(createProduct(dev.id, { ...input(SELLER_URL), download_url: bad }, { publish: true }), bad).rejects.toMatchObject({ status: 400 });
     }
     // An existing product cannot point at another product's read-me either.
     await expect(updateProduct(dev.id, product.id, { ...input(SELLER_URL), download_url: "/downloads/some-other-product" })).rejects.toMatchObject({
@@ -117,7 +136,8 @@ describe("/downloads/{id}: no open redirect", () => {
     });
     // The seller API validates with the same schema.
     const create = SELLER.find((o) => o.id === "createSellerProduct");
-    expect(create?.input?.body).toBe(sellerProductInputSchema);
+    expect(create?.input?.body).toBe(sellerProductCreateSchema);
+    expect(sellerProductCreateSchema.safeParse({ ...input(SELLER_URL), download_url: "javascript:alert(1)" }).success).toBe(false);
     expect(sellerProductInputSchema.safeParse({ ...input(SELLER_URL), download_url: "https://builds.example.com/ok.zip" }).success).toBe(true);
   });
 

@@ -110,6 +110,7 @@ beforeAll(async () => {
       download_url: "https://builds.example.com/update-synth.tar.gz",
       icon_url: "/icons/tape-warmth.svg",
     }),
+    { publish: true },
   );
   developerId = dev.id;
   productId = product.id;

@@ -35,6 +35,7 @@ async function seller(priceCents = 2500) {
       download_url: "https://example.com/download",
       icon_url: "/icons/tape-warmth.svg",
     }),
+    { publish: true },
   );
   return { dev, product };
 }

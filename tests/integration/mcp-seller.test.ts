@@ -35,6 +35,7 @@ const SELLER_TOOLS = [
   "seller_create_checkout_link",
   "seller_list_checkout_links",
   "seller_create_upgrade_offer",
+  "seller_publish_product",
   "seller_publish_release",
   "seller_list_licenses",
   "seller_license_events",

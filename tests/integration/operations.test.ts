@@ -44,6 +44,8 @@ import { feedToken } from "@/lib/updates/feed-token";
 import { issueLicense } from "@/lib/licensing/issue-license";
 import { submitReview } from "@/lib/reviews/submit-review";
 import { hideReview } from "@/lib/reviews/respond";
+import { addProductMedia } from "@/lib/media/manage";
+import { startTransfer } from "@/lib/transfers/transfer-license";
 
 /**
  * Walks the operation registry: every operation answers a live success that matches its declared output schema and
@@ -155,7 +157,9 @@ const ordersFx = { cookie: "", order: "" };
 beforeAll(async () => {
   const email = `walk-orders-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Orders ${run}`, website: null, bio: "" });
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Orders ${run}`, `com.walk.orders${run}`)));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Orders ${run}`, `com.walk.orders${run}`)), {
+    publish: true,
+  });
   ordersFx.order = (await createCheckout({ product_id: product.id, buyer_email: `walk-buyer-${run}@example.com` })).session_id;
   await payTestCheckout(ordersFx.order);
   await requestSignIn({ email, purpose: "seller" });
@@ -347,8 +351,10 @@ beforeAll(async () => {
   const dev = await sellingDeveloper(`walk-licenses-${run}@example.com`, { name: `Walk Licenses ${run}`, website: null, bio: "" });
   const stranger = await sellingDeveloper(`walk-licenses-other-${run}@example.com`, { name: `Walk Licenses Other ${run}`, website: null, bio: "" });
   licFx.bearer = (await createSellerToken(dev.id, "walk", { name: "Walk licenses", scopes: ["licenses"] })).token;
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Licenses ${run}`, `com.walk.lic${run}`)));
-  const otherProduct = await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Licenses Other ${run}`, `com.walk.lico${run}`)));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Licenses ${run}`, `com.walk.lic${run}`)), { publish: true });
+  const otherProduct = await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Licenses Other ${run}`, `com.walk.lico${run}`)), {
+    publish: true,
+  });
   licFx.product = product.id;
   const { license } = await newLicense({ productId: product.id, maxMachines: 10 });
   licFx.license = license.id;
@@ -398,7 +404,9 @@ beforeAll(async () => {
   resetEnv();
   const dev = await sellingDeveloper(`walk-admin-seller-${run}@example.com`, { name: `Walk Admin ${run}`, website: null, bio: "" });
   adminFx.seller = dev.id;
-  adminFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Admin ${run}`, `com.walk.admin${run}`)))).id;
+  adminFx.product = (
+    await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Admin ${run}`, `com.walk.admin${run}`)), { publish: true })
+  ).id;
   adminFx.order = (await createCheckout({ product_id: adminFx.product, buyer_email: `walk-admin-buyer-${run}@example.com` })).session_id;
   await payTestCheckout(adminFx.order);
   adminFx.disputed = (await createCheckout({ product_id: adminFx.product, buyer_email: `walk-admin-bank-${run}@example.com` })).session_id;
@@ -471,9 +479,12 @@ beforeAll(async () => {
   const stranger = await sellingDeveloper(`walk-reviews-other-${run}@example.com`, { name: `Walk Reviews Other ${run}`, website: null, bio: "" });
   for (const d of [dev, stranger])
     await getDb().developer.update({ where: { id: d.id }, data: { refundPolicy: "Refunds within 14 days.", supportEmail: email } });
-  revFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Reviews ${run}`, `com.walk.rev${run}`)))).id;
-  const otherProduct = (await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Reviews Other ${run}`, `com.walk.revo${run}`))))
-    .id;
+  revFx.product = (
+    await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Reviews ${run}`, `com.walk.rev${run}`)), { publish: true })
+  ).id;
+  const otherProduct = (
+    await createProduct(stranger.id, productInputSchema.parse(productBody(`Walk Reviews Other ${run}`, `com.walk.revo${run}`)), { publish: true })
+  ).id;
   const bought = (productId: string) =>
     issueLicense(getDb(), { productId, buyerEmail: `walk-reviewer-${randomUUID().slice(0, 8)}@example.com`, maxMachines: 1, source: "purchase" });
   const review = async (productId: string) =>
@@ -625,6 +636,7 @@ beforeAll(async () => {
       }),
       seat_model: "per-seat",
     }),
+    { publish: true },
   );
   const buyerEmail = `walk-my-licenses-${run}@example.com`;
   const subscribe = async () => {
@@ -681,6 +693,31 @@ const SUBSCRIPTIONS_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// Invoices and transfers: three paid orders of the My licenses buyer for a product that allows transfers; two of
+// their licenses are offered to a recipient (one to cancel, one the recipient accepts).
+const transferFx = { order: "", license: "", toCancel: "", toAccept: "", recipientCookie: "" };
+beforeAll(async () => {
+  const buyerEmail = `walk-my-licenses-${run}@example.com`;
+  const recipient = `walk-transfer-to-${run}@example.com`;
+  const dev = await sellingDeveloper(`walk-transfers-${run}@example.com`, { name: `Walk Transfers ${run}`, website: null, bio: "" });
+  const product = await createProduct(
+    dev.id,
+    productInputSchema.parse({ ...productBody(`Walk Transfers ${run}`, `com.walk.transfers${run}`), allow_transfers: true }),
+    { publish: true },
+  );
+  const buy = async () => {
+    const { session_id } = await createCheckout({ product_id: product.id, buyer_email: buyerEmail });
+    await payTestCheckout(session_id);
+    const license = await getDb().license.findFirstOrThrow({ where: { orderId: session_id } });
+    return { order: session_id, license: license.id };
+  };
+  const first = await buy();
+  transferFx.order = first.order;
+  transferFx.license = first.license;
+  transferFx.toCancel = (await startTransfer(buyerEmail, { license_id: (await buy()).license, to_email: recipient })).transfer_id;
+  transferFx.toAccept = (await startTransfer(buyerEmail, { license_id: (await buy()).license, to_email: recipient })).transfer_id;
+  transferFx.recipientCookie = await buyerCookie(recipient);
+});
 const asBuyer = (c: Call = {}): Call => ({ ...c, headers: { cookie: buyerFx.cookie, ...c.headers } });
 const BUYER_EXAMPLES: Record<string, Example> = {
   buyerCancelSubscription: {
@@ -716,6 +753,23 @@ const BUYER_EXAMPLES: Record<string, Example> = {
   buyerReleaseMachine: {
     ok: () => asBuyer({ params: { id: buyerFx.license, machine_id: buyerFx.machine } }),
     error: () => ({ ...asBuyer({ params: { id: "not-their-license", machine_id: buyerFx.machine } }), status: 404 }),
+  },
+  buyerSetBillingDetails: {
+    ok: () => asBuyer({ body: { order_id: transferFx.order, name: "Walk Buyer GmbH", address: "1 Example Street, Berlin", country: "de" } }),
+    error: () => ({ ...asBuyer({ body: { order_id: "ord_not_theirs", name: "Walk", address: "Nowhere", country: "DE" } }), status: 404 }),
+  },
+  buyerStartTransfer: {
+    ok: () => asBuyer({ body: { license_id: transferFx.license, to_email: `walk-transfer-other-${run}@example.com` } }),
+    // The My licenses fixture's product does not allow transfers.
+    error: () => ({ ...asBuyer({ body: { license_id: buyerFx.license, to_email: `walk-transfer-other-${run}@example.com` } }), status: 403 }),
+  },
+  buyerCancelTransfer: {
+    ok: () => asBuyer({ body: { transfer_id: transferFx.toCancel } }),
+    error: () => ({ ...asBuyer({ body: { transfer_id: "transfer_not_theirs" } }), status: 404 }),
+  },
+  buyerAcceptTransfer: {
+    ok: () => ({ body: { transfer_id: transferFx.toAccept }, headers: { cookie: transferFx.recipientCookie } }),
+    error: () => ({ body: { transfer_id: transferFx.toAccept }, status: 401 }),
   },
   buyerSaveReview: {
     ok: () => asBuyer({ body: { license_id: buyerFx.license, rating: 4, title: "Walk review from My licenses", author_name: "Walker" } }),
@@ -870,7 +924,9 @@ beforeAll(async () => {
   resetObjectStore();
   const email = `walk-releases-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Releases ${run}`, website: null, bio: "" });
-  relFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Releases ${run}`, `com.walk.rel${run}`)))).id;
+  relFx.product = (
+    await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Releases ${run}`, `com.walk.rel${run}`)), { publish: true })
+  ).id;
   const upload = (version: string, platform: string) =>
     ingestArtifact(dev.id, relFx.product, version, {
       platform,
@@ -917,7 +973,7 @@ const RELEASES_EXAMPLES: Record<string, Example> = {
 const updFx = { pluginId: "", key: "", machine: fingerprint(), token: "", artifact: "" };
 beforeAll(async () => {
   const dev = await sellingDeveloper(`walk-updates-${run}@example.com`, { name: `Walk Updates ${run}`, website: null, bio: "" });
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Updates ${run}`, `com.walk.upd${run}`)));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Updates ${run}`, `com.walk.upd${run}`)), { publish: true });
   updFx.pluginId = product.pluginId;
   await createRelease(dev.id, product.id, { version: "1.0.0", notes: "First." });
   for (const platform of ["windows-x64", "macos-universal", "linux-x64"]) {
@@ -988,6 +1044,10 @@ const DASHBOARD_EXAMPLES: Record<string, Example> = {
     ok: () => ({ headers: { cookie: fx.cookie }, body: { name: `Walk Studio ${run}`, ...SELLER_TRUST } }),
     error: () => ({ body: { name: `Walk Studio ${run}` }, status: 401 }),
   },
+  setSellerSaleEmails: {
+    ok: () => ({ headers: { cookie: fx.cookie }, body: { sale_emails: "each" } }),
+    error: () => ({ headers: { cookie: fx.cookie }, body: { sale_emails: "weekly" }, status: 400 }),
+  },
   setSellerProductStatus: {
     ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct }, body: { status: "active" } }),
     error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, body: { status: "unlisted" }, status: 404 }),
@@ -995,6 +1055,10 @@ const DASHBOARD_EXAMPLES: Record<string, Example> = {
   checkSellerProduct: {
     ok: () => ({ headers: { cookie: fx.cookie }, body: productBody(`Walk Checked ${run}`, `com.walk.checked${run}`) }),
     error: () => ({ headers: { cookie: fx.cookie }, body: { name: "x" }, status: 400 }),
+  },
+  moveProductMedia: {
+    ok: () => ({ ...mediaCall({ media_id: mediaFx.d }, mediaFx.product2), body: { direction: "down" } }),
+    error: () => ({ ...mediaCall({ media_id: "no-such-media" }, mediaFx.product2), body: { direction: "up" }, status: 404 }),
   },
   storeProductImages: {
     ok: () => ({ headers: { cookie: fx.cookie }, body: { files: [new File([new Uint8Array(Buffer.concat([PNG, Buffer.from(run)]))], "icon.png")] } }),
@@ -1044,7 +1108,8 @@ beforeAll(async () => {
   const email = `walk-bundles-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Bundles ${run}`, website: null, bio: "" });
   const make = async (n: string) =>
-    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Bundle ${n} ${run}`, `com.walk.bundle${n}${run}`)))).id;
+    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Bundle ${n} ${run}`, `com.walk.bundle${n}${run}`)), { publish: true }))
+      .id;
   bundlesFx.items = [await make("a"), await make("b")];
   bundlesFx.bundle = await make("all");
   bundlesFx.cookie = await sellerCookie(email);
@@ -1071,7 +1136,8 @@ beforeAll(async () => {
   const email = `walk-upgrades-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Upgrades ${run}`, website: null, bio: "" });
   const make = async (n: string) =>
-    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Upgrade ${n} ${run}`, `com.walk.upgrade${n}${run}`)))).id;
+    (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Upgrade ${n} ${run}`, `com.walk.upgrade${n}${run}`)), { publish: true }))
+      .id;
   Object.assign(upgradesFx, { from: await make("std"), to: await make("pro"), nextFrom: await make("lite"), nextTo: await make("max") });
   upgradesFx.offer = (
     await getDb().upgradeOffer.create({
@@ -1116,7 +1182,9 @@ beforeAll(async () => {
   const email = `walk-device-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Device ${run}`, website: null, bio: "" });
   deviceFx.pluginId = `com.walk.device${run}`;
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Device ${run}`, deviceFx.pluginId, { max_machines: 5 })));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Device ${run}`, deviceFx.pluginId, { max_machines: 5 })), {
+    publish: true,
+  });
   const buyer = `walk-device-buyer-${run}@example.com`;
   const license = await issueLicense(getDb(), { productId: product.id, buyerEmail: buyer, maxMachines: 5, source: "purchase" });
   deviceFx.license = license.id;
@@ -1206,7 +1274,9 @@ beforeAll(async () => {
   const email = `walk-links-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Links ${run}`, website: null, bio: "" });
   linksFx.developer = dev.id;
-  linksFx.product = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Link ${run}`, `com.walk.link${run}`)))).id;
+  linksFx.product = (
+    await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Link ${run}`, `com.walk.link${run}`)), { publish: true })
+  ).id;
   linksFx.link = (
     await getDb().checkoutLink.create({ data: { developerId: dev.id, productId: linksFx.product, slug: linksFx.slug, name: "Walk link" } })
   ).id;
@@ -1237,6 +1307,30 @@ const LINKS_EXAMPLES: Record<string, Example> = {
   },
 };
 
+// Product media (lib/media): the walk's seller's product with two audio items (an MP3 is recognised by its "ID3"
+// header, so the bodies can be text), and a second product whose two items only ever change order.
+const mediaFx = { product2: "", a: "", c: "", d: "", e: "" };
+const mediaCall = (params: Record<string, string> = {}, product = fx.sellerProduct) => ({
+  headers: { cookie: fx.cookie },
+  params: { id: product, ...params },
+});
+const MEDIA_EXAMPLES: Record<string, Example> = {
+  listProductMedia: { ok: () => mediaCall(), error: () => ({ ...mediaCall(), params: { id: "no-such-product" }, status: 404 }) },
+  uploadProductMedia: {
+    ok: () => ({ ...mediaCall(), query: { kind: "audio", caption: "Walk" }, raw: `ID3 walk upload ${run}` }),
+    error: () => ({ ...mediaCall(), query: { kind: "audio" }, raw: "not a media file", status: 415 }),
+  },
+  updateProductMedia: {
+    ok: () => ({ ...mediaCall({ media_id: mediaFx.a }), body: { caption: "Renamed" } }),
+    error: () => ({ ...mediaCall({ media_id: "no-such-media" }), body: { caption: "x" }, status: 404 }),
+  },
+  reorderProductMedia: {
+    ok: () => ({ ...mediaCall({}, mediaFx.product2), body: { ids: [mediaFx.e, mediaFx.d] } }),
+    error: () => ({ ...mediaCall({}, mediaFx.product2), body: { ids: [mediaFx.d] }, status: 400 }),
+  },
+  deleteProductMedia: { ok: () => mediaCall({ media_id: mediaFx.c }), error: () => ({ ...mediaCall({ media_id: "no-such-media" }), status: 404 }) },
+};
+
 const EXAMPLES: Record<string, Example> = {
   ...DEVICE_EXAMPLES,
   ...EMBED_EXAMPLES,
@@ -1244,6 +1338,7 @@ const EXAMPLES: Record<string, Example> = {
   ...UPGRADES_EXAMPLES,
   ...BUNDLES_EXAMPLES,
   ...RELEASES_EXAMPLES,
+  ...MEDIA_EXAMPLES,
   ...UPDATES_EXAMPLES,
   ...ACP_PAYMENTS_EXAMPLES,
   ...ACP_SESSIONS_EXAMPLES,
@@ -1328,6 +1423,10 @@ const EXAMPLES: Record<string, Example> = {
       body: productBody(`Walk Evil ${run}`, `com.walk.evil${run}`),
       status: 403,
     }),
+  },
+  publishSellerProduct: {
+    ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct } }),
+    error: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.productId }, status: 404 }),
   },
   getSellerProduct: {
     ok: () => ({ headers: { cookie: fx.cookie }, params: { id: fx.sellerProduct } }),
@@ -1439,11 +1538,25 @@ beforeAll(async () => {
   fx.session = (await createCheckout({ product_id: product.id, buyer_email: `status-${run}@example.com` })).session_id;
   const email = `walk-seller-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Walk Studio ${run}`, website: null, bio: "" });
-  fx.sellerProduct = (await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Owned ${run}`, `com.walk.owned${run}`)))).id;
+  fx.sellerProduct = (
+    await createProduct(dev.id, productInputSchema.parse(productBody(`Walk Owned ${run}`, `com.walk.owned${run}`)), { publish: true })
+  ).id;
   await requestSignIn({ email, purpose: "seller" });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
   fx.cookie = `${session.cookieName}=${session.cookieValue}`;
+});
+beforeAll(async () => {
+  const { developerId } = await getDb().product.findUniqueOrThrow({ where: { id: fx.sellerProduct } });
+  const audio = async (product: string, tag: string) =>
+    (await addProductMedia(developerId, product, { kind: "audio", alt: "", caption: tag, bytes: Buffer.from(`ID3 walk ${tag} ${run}`) })).id;
+  mediaFx.a = await audio(fx.sellerProduct, "a");
+  mediaFx.c = await audio(fx.sellerProduct, "c");
+  mediaFx.product2 = (
+    await createProduct(developerId, productInputSchema.parse(productBody(`Walk Media ${run}`, `com.walk.media${run}`)), { publish: true })
+  ).id;
+  mediaFx.d = await audio(mediaFx.product2, "d");
+  mediaFx.e = await audio(mediaFx.product2, "e");
 });
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { createTestProduct, sellingDeveloper, testProductBody } from "../helpers
 
 afterAll(() => disconnectDb());
 
-const WATCHED = ["Product", "Developer", "Release", "Artifact", "Review"];
+const WATCHED = ["Product", "Developer", "Release", "Artifact", "Review", "ProductMedia"];
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const version = async () => {
   const v = await contentVersion();

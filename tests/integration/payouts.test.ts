@@ -157,7 +157,7 @@ function productBody(price: number) {
   };
 }
 const publish = (cookie: string, price: number) =>
-  call(createProductApi, "/api/v1/products", { method: "POST", headers: { cookie }, json: productBody(price) });
+  call(createProductApi, "/api/v1/products", { method: "POST", headers: { cookie }, json: { ...productBody(price), publish: true } });
 
 describe("Stripe Connect onboarding, through the real SDK against the stand-in", () => {
   it("creates one Express account per seller with the documented parameters, then an onboarding link", async () => {

@@ -93,6 +93,7 @@ describe("a seller's product keeps its update policy, requirements and demos", (
     const product = await createProduct(
       dev.id,
       input({ update_policy: "days", update_days: 365, system_requirements: "Windows 10 or later", demo_links: [demo] }),
+      { publish: true },
     );
     expect(product).toMatchObject({ updatePolicy: "days", updateDays: 365, systemRequirements: "Windows 10 or later", demoLinks: [demo] });
 
@@ -125,7 +126,7 @@ describe("a seller's product keeps its update policy, requirements and demos", (
 
   it("a new product without them gets every release, no requirements and no demos", async () => {
     const dev = await sellingDeveloper(`details-${unique()}@example.com`, { name: "Plain Studio", website: null, bio: "" });
-    const product = await createProduct(dev.id, input());
+    const product = await createProduct(dev.id, input(), { publish: true });
     expect(productToInput(product)).toMatchObject({ update_policy: "all", update_days: null, system_requirements: "", demo_links: [] });
   });
 });
@@ -153,6 +154,7 @@ describe("details, listings and the catalog carry the latest version", () => {
     const product = await createProduct(
       dev.id,
       input({ update_policy: "days", update_days: 30, system_requirements: "Linux x64, glibc 2.31", demo_links: [demo] }),
+      { publish: true },
     );
     const details = async () => {
       const r = await call(productApi, `/api/marketplace/product/${product.id}`, { params: { id: product.id } });
@@ -203,7 +205,7 @@ describe("a license's downloads on the buyer's pages", () => {
     const { downloadsForLicense, downloadsForLicenseKey, productsWithReleases } = await import("@/lib/marketplace/license-downloads");
     const { newLicense } = await import("../helpers/licenses");
     const dev = await sellingDeveloper(`dl-${unique()}@example.com`, { name: `Downloads ${unique()}`, website: null, bio: "" });
-    const product = await createProduct(dev.id, input());
+    const product = await createProduct(dev.id, input(), { publish: true });
     const { license } = await newLicense({ productId: product.id });
     expect(await downloadsForLicense({ id: license.id, productId: product.id })).toBeNull();
     expect(await downloadsForLicenseKey(license.key)).toBeNull();

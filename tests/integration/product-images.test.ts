@@ -65,7 +65,7 @@ const hits = new Map<string, number>();
 
 /** A PNG of about `kib` KiB (a valid signature and header, padded), different for every `seed`. */
 const png = (seed: string, kib = 1) =>
-  Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"), Buffer.from(seed), Buffer.alloc(kib * 1024)]);
+  Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d4948445200000080000000800806000000", "hex"), Buffer.from(seed), Buffer.alloc(kib * 1024)]);
 const gif = (seed: string) => Buffer.concat([Buffer.from("GIF89a"), Buffer.from(seed), Buffer.alloc(64)]);
 
 /** What the "remote site" serves, by path; every request is counted. */
@@ -149,7 +149,7 @@ async function seller() {
 const create = (token: string, fields: Record<string, unknown>) =>
   call(createRoute, "/api/v1/products", {
     method: "POST",
-    json: testProductBody(`Image Product ${unique()}`, `com.img.p${unique()}`, fields),
+    json: { ...testProductBody(`Image Product ${unique()}`, `com.img.p${unique()}`, fields), publish: true },
     headers: { authorization: `Bearer ${token}`, "idempotency-key": randomUUID() },
   });
 

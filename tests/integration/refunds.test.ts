@@ -87,7 +87,7 @@ beforeAll(async () => {
   lean = await startLeanServer();
   const dev = await sellingDeveloper(seller.email, { name: `Refund Studio ${run}`, website: null, bio: "" });
   seller.id = dev.id;
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Refundable ${run}`, `com.refunds.app${run}`)));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Refundable ${run}`, `com.refunds.app${run}`)), { publish: true });
   seller.productId = product.id;
   seller.pluginId = product.pluginId;
   seller.cookie = await signIn(seller.email);
@@ -322,7 +322,7 @@ describe("refunds with Stripe", () => {
       },
     });
     stripeSeller.productId = (
-      await createProduct(dev.id, productInputSchema.parse(productBody(`Stripe Refundable ${run}`, `com.refunds.stripe${run}`)))
+      await createProduct(dev.id, productInputSchema.parse(productBody(`Stripe Refundable ${run}`, `com.refunds.stripe${run}`)), { publish: true })
     ).id;
   });
   afterAll(async () => {

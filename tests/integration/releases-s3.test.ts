@@ -47,6 +47,7 @@ beforeAll(async () => {
         download_url: "https://example.com/download.zip",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     )
   ).id;
 });

@@ -61,7 +61,9 @@ const productBody = (name: string, pluginId: string) => ({
 async function signedInSeller(tag: string) {
   const email = `releases-${tag}-${run}@example.com`;
   const dev = await sellingDeveloper(email, { name: `Releases ${tag} ${run}`, website: null, bio: "" });
-  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Releases ${tag} ${run}`, `com.releases.${tag}${run}`)));
+  const product = await createProduct(dev.id, productInputSchema.parse(productBody(`Releases ${tag} ${run}`, `com.releases.${tag}${run}`)), {
+    publish: true,
+  });
   await requestSignIn({ email, purpose: "seller" });
   const mail = await getDb().emailMessage.findFirstOrThrow({ where: { to: email, kind: "sign-in" }, orderBy: { createdAt: "desc" } });
   const session = await consumeSignIn(/token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);

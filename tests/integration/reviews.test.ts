@@ -199,14 +199,15 @@ describe("who may review", () => {
     expect(await getDb().review.count({ where: { licenseId: license.id } })).toBe(0);
   });
 
-  it("a review written while the license was valid stays and counts after a refund; the holder can no longer change it", async () => {
+  it("a review written while the license was valid stays after a refund, out of the rating; the holder can no longer change it", async () => {
     const { order, license } = await buy(seller.other);
-    expect((await submit(seller.other, { license_key: license.key, rating: 1, title: "Crashed on start" })).status).toBe(200);
     const before = await stored(seller.other);
+    expect((await submit(seller.other, { license_key: license.key, rating: 1, title: "Crashed on start" })).status).toBe(200);
     await refundOrder({ orderId: order.id, reason: "Did not work", actor: { kind: "seller", developerId: seller.id, email: seller.email } });
+    // Shown, but no verified purchase any more, and not counted (see "a refunded buyer's review" below).
     expect(await stored(seller.other)).toEqual(before);
     const page = await list(seller.other);
-    expect(page.body.reviews.map((r: { title: string }) => r.title)).toContain("Crashed on start");
+    expect(page.body.reviews.find((r: { title: string }) => r.title === "Crashed on start")).toMatchObject({ verified_purchase: false });
     expectProblem(await submit(seller.other, { license_key: license.key, rating: 5 }), 403, "license_refunded");
   });
 });
@@ -336,5 +337,28 @@ describe("the operator", () => {
       resetEnv();
       rateLimiter().reset();
     }
+  });
+});
+
+describe("a refunded buyer's review", () => {
+  it("is no verified purchase and leaves the product's rating; the others stay", async () => {
+    const product = (await createTestProduct(seller.id, `Refund Reviewed ${run}`, `com.reviews.refunded${run}`)).id;
+    const kept = await buy(product);
+    const gone = await buy(product);
+    expect((await submit(product, { license_key: kept.license.key, rating: 5, title: "Great" })).status).toBe(200);
+    expect((await submit(product, { license_key: gone.license.key, rating: 1, title: "Bad" })).status).toBe(200);
+    expect(await stored(product)).toMatchObject({ ratingCount: 2, ratingAverage: 3 });
+
+    await refundOrder({ orderId: gone.order.id, reason: "Refunded", actor: { kind: "seller", developerId: seller.id, email: seller.email } });
+    // The figures are recomputed in the refund's transaction: only the standing purchase counts.
+    expect(await stored(product)).toMatchObject({ ratingCount: 1, ratingAverage: 5 });
+    const page = await list(product);
+    expect(page.status, page.text).toBe(200);
+    const reviews = (page.body as { reviews: Array<{ title: string; verified_purchase: boolean }> }).reviews;
+    expect(reviews.map((r) => [r.title, r.verified_purchase]).sort()).toEqual([
+      ["Bad", false],
+      ["Great", true],
+    ]);
+    expect(page.body).toMatchObject({ rating: { average: 5, count: 1 } });
   });
 });

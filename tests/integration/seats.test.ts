@@ -39,6 +39,7 @@ beforeAll(async () => {
         download_url: "https://example.com/download",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     );
   const a = await product("team", "per-seat", 2);
   const b = await product("solo", "per-machine", 3);

@@ -41,6 +41,7 @@ async function seller(opts: { ageDays?: number } = {}) {
       download_url: PHISHING_URL,
       icon_url: "/icons/tape-warmth.svg",
     }),
+    { publish: true },
   );
   return { dev, product };
 }

@@ -25,7 +25,7 @@ const body = (price: number, fields: Record<string, unknown> = {}) => {
   return testProductBody(`Trust Probe ${id}`, `com.test.trust${id}`, { price_cents: price, ...fields });
 };
 const create = (cookie: string, price: number) =>
-  call(createProductApi, "/api/v1/products", { method: "POST", headers: { cookie }, json: body(price) });
+  call(createProductApi, "/api/v1/products", { method: "POST", headers: { cookie }, json: { ...body(price), publish: true } });
 
 describe("the seller profile's support and refund fields", () => {
   it("take a multi-line refund policy up to 2,000 characters, an e-mail address and an https support page", () => {

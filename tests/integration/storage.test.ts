@@ -377,7 +377,7 @@ describe.each(DRIVERS)("$name driver", (driver) => {
 
   describe("product images", () => {
     const png = (seed: string) =>
-      Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"), Buffer.from(seed), Buffer.alloc(2048)]);
+      Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d4948445200000080000000800806000000", "hex"), Buffer.from(seed), Buffer.alloc(2048)]);
     const input = (icon: string) =>
       productInputSchema.parse({
         name: `Storage Product ${run}${Math.random().toString(36).slice(2, 6)}`,
@@ -409,7 +409,7 @@ describe.each(DRIVERS)("$name driver", (driver) => {
       expect(served.text.length).toBeGreaterThan(2000);
       expect(await openUpload("not-an-upload.txt")).toBeNull();
 
-      await createProduct(dev.id, input(used));
+      await createProduct(dev.id, input(used), { publish: true });
       // Not yet past the grace period: nothing goes.
       await sweepUploads();
       expect(await store.head(orphan.slice("/uploads/".length))).not.toBeNull();

@@ -277,6 +277,7 @@ describe("Stripe Connect sales: destination charges, seats, coupons and tax", ()
         download_url: "https://example.com/download",
         icon_url: "/icons/tape-warmth.svg",
       }),
+      { publish: true },
     );
     return { dev, account, product };
   }

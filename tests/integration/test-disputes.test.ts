@@ -35,6 +35,7 @@ beforeAll(async () => {
       download_url: "https://example.com/download.zip",
       icon_url: "/icons/tape-warmth.svg",
     }),
+    { publish: true },
   );
   seller.productId = product.id;
   seller.pluginId = product.pluginId;

@@ -99,6 +99,7 @@ export async function productWithReleases(
       download_url: "https://builds.example.com/synth.zip",
       icon_url: "/icons/tape-warmth.svg",
     }),
+    { publish: true },
   );
   await getDb().product.update({
     where: { id: product.id },

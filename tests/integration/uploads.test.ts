@@ -77,9 +77,9 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** A PNG of about `kib` KiB (a valid signature and header, padded), different for every `seed`. */
+/** A PNG of about `kib` KiB (a valid signature and a 128 × 128 header, padded), different for every `seed`. */
 function png(seed: string, kib = 1): Buffer {
-  const head = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+  const head = Buffer.from("89504e470d0a1a0a0000000d4948445200000080000000800806000000", "hex");
   return Buffer.concat([head, Buffer.from(seed), Buffer.alloc(kib * 1024)]);
 }
 const gif = (seed: string) => Buffer.concat([Buffer.from("GIF89a"), Buffer.from(seed), Buffer.alloc(64)]);
@@ -190,8 +190,8 @@ describe("clean-up", () => {
     const dev = await seller();
     const [oldIcon, shot, shared] = await saveUploads(dev.id, [png(`old-${unique()}`), png(`shot-${unique()}`), png(`shared-${unique()}`)]);
     if (!oldIcon || !shot || !shared) throw new Error("no paths");
-    const product = await createProduct(dev.id, input(oldIcon, [shot, shared]));
-    await createProduct(dev.id, input(shared));
+    const product = await createProduct(dev.id, input(oldIcon, [shot, shared]), { publish: true });
+    await createProduct(dev.id, input(shared), { publish: true });
     const newIcon = await saveUpload(png(`new-${unique()}`), dev.id);
     await updateProduct(dev.id, product.id, input(newIcon, []));
     expect(await exists(oldIcon)).toBe(false);
@@ -204,7 +204,7 @@ describe("clean-up", () => {
     const dev = await seller();
     const [orphanOld, orphanYoung, used] = await saveUploads(dev.id, [png(`oo-${unique()}`), png(`oy-${unique()}`), png(`u-${unique()}`)]);
     if (!orphanOld || !orphanYoung || !used) throw new Error("no paths");
-    await createProduct(dev.id, input(used));
+    await createProduct(dev.id, input(used), { publish: true });
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     for (const p of [orphanOld, used]) await utimes(join(dir, p.replace("/uploads/", "")), twoHoursAgo, twoHoursAgo);
     await writeFile(join(dir, "not-an-upload.txt"), "left alone");

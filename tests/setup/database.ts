@@ -17,7 +17,9 @@ export default async function setup(project: TestProject) {
   const adminUrl = project.config.env.TEST_DATABASE_URL;
   const workers = Number(project.config.env.TEST_WORKERS ?? 1);
   const urls = Array.from({ length: workers }, (_, i) => workerDatabaseUrl(base, i + 1));
-  for (const url of urls) await createWithRetry(url, adminUrl, project.config.env.BASE_URL);
+  // The seed stores the demo catalogue's media (lib/media) in the uploads folder of the worker that uses the database.
+  const uploads = (w: number) => workerUploadDir(project.config.env.TEST_RUN ?? "run", project.config.env.TEST_PROJECT ?? "db", w);
+  for (const [i, url] of urls.entries()) await createWithRetry(url, adminUrl, project.config.env.BASE_URL, uploads(i + 1));
   return async () => {
     for (const url of urls) await drop(url, adminUrl);
     const { TEST_RUN: run, TEST_PROJECT: name } = project.config.env;
@@ -30,10 +32,10 @@ export default async function setup(project: TestProject) {
  * cores shared with builds and browsers) has been seen to exceed (P2028): the database is dropped and made again,
  * up to three times, rather than the whole run failing before any test.
  */
-async function createWithRetry(url: string, adminUrl: string | undefined, baseUrl: string | undefined): Promise<void> {
+async function createWithRetry(url: string, adminUrl: string | undefined, baseUrl: string | undefined, uploadDir: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await create(url, adminUrl, baseUrl);
+      await create(url, adminUrl, baseUrl, uploadDir);
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== "P2028" || attempt === 3) throw error;
@@ -42,12 +44,13 @@ async function createWithRetry(url: string, adminUrl: string | undefined, baseUr
   }
 }
 
-async function create(url: string, adminUrl: string | undefined, baseUrl: string | undefined): Promise<void> {
+async function create(url: string, adminUrl: string | undefined, baseUrl: string | undefined, uploadDir: string): Promise<void> {
   await drop(url, adminUrl);
   if (engineOf(url) === "postgresql") await adminQuery(adminUrl!, `CREATE DATABASE "${databaseName(url)}"`);
-  const previous = { DATABASE_URL: process.env.DATABASE_URL, BASE_URL: process.env.BASE_URL };
+  const previous = { DATABASE_URL: process.env.DATABASE_URL, BASE_URL: process.env.BASE_URL, UPLOAD_DIR: process.env.UPLOAD_DIR };
   process.env.DATABASE_URL = url;
   process.env.BASE_URL = baseUrl;
+  process.env.UPLOAD_DIR = uploadDir;
   resetEnv();
   try {
     await prepareDatabase(() => undefined);

@@ -180,6 +180,7 @@ describe("routes of the pages' own forms", () => {
         "app/auth/verify/confirm/route.ts",
         "app/auth/sign-out/route.ts",
         "app/checkout/start/route.ts",
+        "app/trials/start/route.ts",
         "app/checkout/[session_id]/pay/route.ts",
         "app/checkout/[session_id]/cancel/route.ts",
         "app/(dashboard)/dashboard/(app)/payouts/return/route.ts",

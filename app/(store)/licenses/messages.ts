@@ -21,6 +21,11 @@ const NOTICES = {
   plan_invalid: { tone: "error", text: "Choose a monthly or yearly plan and a number of seats from 1 to 100." },
   plan_amount_changed: { tone: "error", text: "The amount changed since you looked (time passed, or the plan changed): look at it again." },
   plan_payment_declined: { tone: "error", text: "The card was declined, so the plan is unchanged. Change the card and try again." },
+  /** Set by the invoice and transfer forms (./transfer-actions.ts). */
+  billing_saved: { tone: "success", text: "Billing details saved. The invoice shows them now; its number is unchanged." },
+  transfer_sent: { tone: "success", text: "Transfer offered: we e-mailed the link to accept it. It works for 7 days, until accepted or cancelled." },
+  transfer_cancelled: { tone: "success", text: "Transfer cancelled: the link no longer works." },
+  transfer_accepted: { tone: "success", text: "The license is yours now, with a new key. Activate it on your machines." },
 } as const;
 export type NoticeCode = keyof typeof NOTICES;
 export type Notice = (typeof NOTICES)[NoticeCode];
@@ -36,6 +41,14 @@ const ERRORS = {
   /** Set by the upgrade form (./upgrade-actions.ts). */
   upgrade_amount_changed: "The price of that upgrade changed since you looked; check the new amount before paying.",
   upgrade_unavailable: "That upgrade can no longer be bought for this license (it may have been upgraded already, or the offer ended).",
+  /** Set by the invoice and transfer forms (./transfer-actions.ts). */
+  form_invalid: "Check the form: a field is missing or not valid.",
+  transfer_not_allowed: "The seller does not allow transfers of this product's licenses.",
+  transfer_license_ended: "This license cannot be transferred: it was refunded, disputed, revoked or has expired.",
+  transfer_license_kind: "Trials and licenses that follow a subscription or an updates plan cannot be transferred.",
+  transfer_to_self: "The license is already yours: enter another address.",
+  transfer_other_recipient: "This transfer is offered to another address. Sign in with the address the e-mail was sent to.",
+  transfer_gone: "This transfer link no longer works: it was accepted, cancelled or has expired.",
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 

@@ -8,7 +8,7 @@ import { LicenseCard } from "@/components/licenses/license-card";
 import { Message } from "@/components/licenses/message";
 import { BuyerSignInForm } from "@/components/licenses/sign-in-form";
 import { plural } from "@/components/store/labels";
-import { buttonPrimary, buttonSecondary, container } from "@/components/ui/styles";
+import { buttonPrimary, buttonSecondary, container, inputBase, textLink } from "@/components/ui/styles";
 import { UndoProvider } from "@/components/licenses/confirm-undo";
 import {
   cancelSubscription,
@@ -32,6 +32,9 @@ import { upgradesForBuyer } from "@/lib/upgrades/offers-for-buyers";
 import { LicenseUpgrades } from "@/components/upgrades/license-upgrades";
 import { buyUpgrade } from "./upgrade-actions";
 import { errorFor, noticeFor, type Notice } from "./messages";
+import { buyerTransfers, licenseExtras } from "@/lib/transfers/transfer-license";
+import { LicenseExtras, TransferOffers } from "@/components/licenses/license-extras";
+import { acceptTransfer, cancelTransfer, saveBillingDetails, startTransfer } from "./transfer-actions";
 
 export const dynamic = "force-dynamic";
 
@@ -56,7 +59,11 @@ export default async function MyLicensesPage({ searchParams }: Props) {
       <div className="mx-auto w-full max-w-4xl">
         <p className="text-sm font-medium text-indigo-700">Your purchases</p>
         <h1 className="mt-2 text-3xl font-semibold tracking-tight text-balance text-slate-900 sm:text-4xl">My licenses</h1>
-        {buyer ? <SignedIn email={buyer.email} error={error} notice={notice} plan={planQuery(query)} /> : <SignedOut error={error} />}
+        {buyer ? (
+          <SignedIn email={buyer.email} error={error} notice={notice} plan={planQuery(query)} search={queryText(query.q, 100)} />
+        ) : (
+          <SignedOut error={error} />
+        )}
       </div>
     </div>
   );
@@ -100,13 +107,30 @@ async function SignedIn({
   error,
   notice,
   plan,
+  search,
 }: {
   email: string;
   error: string | null;
   notice: Notice | null;
   plan: ReturnType<typeof planQuery>;
+  search: string;
 }) {
-  const licenses = await buyerLicenses(email);
+  const all = await buyerLicenses(email);
+  // The search: product name, seller, or the end of the key (case-insensitive).
+  const needle = search.trim().toLowerCase();
+  const licenses = needle
+    ? all.filter(
+        (l) =>
+          l.product.name.toLowerCase().includes(needle) ||
+          l.product.developer.name.toLowerCase().includes(needle) ||
+          l.key.toLowerCase().endsWith(needle.replace(/^-+/, "")),
+      )
+    : all;
+  const extras = await licenseExtras(
+    email,
+    licenses.map((l) => l.id),
+  );
+  const transfers = await buyerTransfers(email);
   // Products with releases list the files each license is entitled to; the others keep their single download link.
   const withReleases = await productsWithReleases(licenses.map((l) => l.product.id));
   const downloads = await Promise.all(licenses.map((l) => downloadsForLicense({ id: l.id, productId: l.product.id }, withReleases)));
@@ -151,6 +175,14 @@ async function SignedIn({
           review={<LicenseReview state={reviews.get(license.id)} licenseId={license.id} productName={license.product.name} action={saveReview} />}
         />
         <LicenseUpgrades licenseId={license.id} productName={license.product.name} upgrades={upgrades.get(license.id)} action={buyUpgrade} />
+        <LicenseExtras
+          licenseId={license.id}
+          productName={license.product.name}
+          extras={extras.get(license.id)}
+          saveBilling={saveBillingDetails}
+          startTransfer={startTransfer}
+          cancelTransfer={cancelTransfer}
+        />
       </>
     );
   };
@@ -186,7 +218,38 @@ async function SignedIn({
         </div>
       ) : null}
 
-      {licenses.length === 0 ? (
+      <TransferOffers offers={transfers.incoming} accept={acceptTransfer} />
+
+      {all.length > 0 ? (
+        <form method="get" action="/licenses" role="search" className="mt-8 flex flex-col gap-2 sm:flex-row sm:items-end">
+          <div className="min-w-0 flex-1">
+            <label htmlFor="licenses-search" className="block text-sm font-medium text-slate-800">
+              Search your licenses
+            </label>
+            <input
+              id="licenses-search"
+              name="q"
+              type="search"
+              maxLength={100}
+              defaultValue={search}
+              placeholder="Product, seller or the end of the key"
+              className={`${inputBase} mt-1.5`}
+            />
+          </div>
+          <button type="submit" className={`${buttonSecondary} py-2`}>
+            Search
+          </button>
+        </form>
+      ) : null}
+
+      {all.length > 0 && licenses.length === 0 ? (
+        <p className="mt-6 text-sm text-slate-700" role="status">
+          No license matches &ldquo;{search}&rdquo;.{" "}
+          <Link href="/licenses" className={textLink}>
+            Show all
+          </Link>
+        </p>
+      ) : licenses.length === 0 ? (
         <section aria-labelledby="empty-heading" className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
           <h2 id="empty-heading" className="text-base font-semibold text-slate-900">
             No licenses for this address yet

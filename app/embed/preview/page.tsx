@@ -40,7 +40,7 @@ export default async function BuyButtonPreviewPage({ searchParams }: Props) {
       <EmbedChrome />
       <script src={`/buy-button.js?v=${buyButtonVersion(base)}`} defer nonce={nonce} />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: LISTENER }} />
-      <p className="text-sm text-slate-600">Your page, with the button:</p>
+      <h1 className="text-sm font-normal text-slate-600">Your page, with the button:</h1>
       <a
         href={paths.product(product.id)}
         data-ilm-product={product.id}

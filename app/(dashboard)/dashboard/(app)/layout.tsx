@@ -4,6 +4,7 @@ import { paths } from "@/lib/urls";
 import { DashboardNav } from "@/components/dashboard/dashboard-nav";
 import { buttonSecondary, container, focusRing } from "@/components/ui/styles";
 import { devMailboxEnabled } from "@/lib/email/dev-mailbox";
+import { isAdminEmail } from "@/lib/auth/operators";
 import { pageSeller } from "../../_lib/seller";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -34,6 +35,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               >
                 Your store page
               </Link>
+              {isAdminEmail(email) ? (
+                <Link
+                  href="/admin"
+                  prefetch={false}
+                  className={`rounded-sm text-sm font-medium text-indigo-700 hover:text-indigo-900 hover:underline ${focusRing}`}
+                >
+                  Operator console
+                </Link>
+              ) : null}
               <form method="post" action="/auth/sign-out">
                 <input type="hidden" name="kind" value="seller" />
                 <button type="submit" className={`${buttonSecondary} py-2`}>

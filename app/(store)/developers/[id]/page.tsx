@@ -6,6 +6,7 @@ import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { getDeveloperPage } from "@/lib/marketplace/get-developer";
 import { listProducts } from "@/lib/marketplace/list-products";
 import { toListingProduct } from "@/lib/marketplace/serialize";
+import { coversOf } from "@/lib/media/read";
 import { absoluteUrl, paths } from "@/lib/urls";
 import { DEFAULT_SORT, PAGE_SIZE, parseBrowseQuery } from "@/components/store/browse-query";
 import { developerHref } from "@/components/store/developer-href";
@@ -65,6 +66,7 @@ export default async function DeveloperPageView({ params, searchParams }: Props)
   // A page past the end (an old link) shows the last page instead of an empty one.
   if (result.rows.length === 0 && result.total > 0 && browse.page > result.pages) result = await listProducts({ ...input, page: result.pages });
   const products = result.rows.map(toListingProduct);
+  const covers = await coversOf(products.map((p) => p.id));
   const { rating } = developer;
   const chip = (active: boolean) =>
     `inline-flex items-center gap-2 rounded-full border px-3.5 py-1.5 text-sm font-medium transition-colors ${focusRing} ${
@@ -168,7 +170,7 @@ export default async function DeveloperPageView({ params, searchParams }: Props)
           <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {products.map((p) => (
               <li key={p.id}>
-                <ProductCard product={p} />
+                <ProductCard product={p} cover={covers.get(p.id)} />
               </li>
             ))}
           </ul>

@@ -40,7 +40,7 @@ export default async function AdminLicensePage({ params, searchParams }: { param
     ["Source", SOURCE_LABELS[license.source] ?? license.source],
     ["Issued", formatMoment(license.issued_at)],
     ["Expires", license.expires_at ? formatMoment(license.expires_at) : "Never"],
-    ["Seats", `${String(license.active_machines)} of ${String(license.max_machines)} in use`],
+    ["Machines", `${String(license.active_machines)} of ${String(license.max_machines)} in use`],
     ...(license.order_id ? [["Order", license.order_id] as [string, string]] : []),
     ...(license.revoked_at
       ? [["Revoked", `${formatMoment(license.revoked_at)}${license.revoked_reason ? ` (${license.revoked_reason})` : ""}`] as [string, string]]

@@ -43,6 +43,8 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
   const total = o.amount_cents + (o.tax_cents ?? 0);
   const remaining = total - o.refunded_cents;
   const money = (n: number) => formatPrice(n, o.currency);
+  // The provider refuses a refund while the bank decides a dispute, and after a lost one (order_disputed): the form says so up front.
+  const disputed = o.dispute_status === "open" || o.dispute_status === "lost";
   const query = await searchParams;
   // After the operator's refund, the notice repeats it as stored: the latest refund the operator made on this order.
   const justRefunded = param(query.notice) === "refunded" ? o.refunds.findLast((r) => r.initiated_by === "operator") : undefined;
@@ -196,34 +198,58 @@ export default async function AdminOrderPage({ params, searchParams }: { params:
               <h2 id="refund-heading" className="text-sm font-semibold text-slate-900">
                 Refund
               </h2>
-              <p className="text-sm text-slate-600">
-                Up to {money(remaining)} remains. A full refund revokes the license; the buyer is told by e-mail.
-              </p>
-              <input type="hidden" name="id" value={o.id} />
-              <IdempotencyField value={crypto.randomUUID()} />
-              <RefundAmountLine id="refund-amount-understood" currency={o.currency} buyerEmail={o.buyer_email} remainingCents={remaining}>
-                <label htmlFor="refund-amount" className="block text-sm font-medium text-slate-900">
-                  Amount in {o.currency.toUpperCase()} (empty: all that remains)
-                </label>
-                <input
-                  id="refund-amount"
-                  name="amount"
-                  inputMode="decimal"
-                  maxLength={32}
-                  placeholder={minorToDecimal(remaining, o.currency)}
-                  aria-describedby="refund-amount-understood"
-                  className={`${inputBase} mt-1.5`}
-                />
-              </RefundAmountLine>
-              <div>
-                <label htmlFor="refund-reason" className="block text-sm font-medium text-slate-900">
-                  Reason (the buyer sees it)
-                </label>
-                <input id="refund-reason" name="reason" required maxLength={500} className={`${inputBase} mt-1.5`} />
-              </div>
-              <button type="submit" className="inline-flex rounded-lg bg-red-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-red-700">
-                Refund
-              </button>
+              {disputed ? (
+                <p id="refund-disputed" className="text-sm font-medium text-amber-900">
+                  {o.dispute_status === "open"
+                    ? "A dispute is open on this payment: the buyer's bank is deciding it, so it cannot be refunded until the dispute closes."
+                    : "The buyer's bank already returned this payment (a lost dispute): there is nothing to refund."}
+                </p>
+              ) : (
+                <p className="text-sm text-slate-600">
+                  Up to {money(remaining)} remains. A full refund revokes the license; the buyer is told by e-mail.
+                </p>
+              )}
+              <fieldset
+                disabled={disputed}
+                aria-describedby={disputed ? "refund-disputed" : undefined}
+                className="min-w-0 space-y-3 disabled:opacity-60"
+              >
+                <legend className="sr-only">Refund this order</legend>
+                <input type="hidden" name="id" value={o.id} />
+                <IdempotencyField value={crypto.randomUUID()} />
+                <RefundAmountLine id="refund-amount-understood" currency={o.currency} buyerEmail={o.buyer_email} remainingCents={remaining}>
+                  <label htmlFor="refund-amount" className="block text-sm font-medium text-slate-900">
+                    Amount in {o.currency.toUpperCase()} (empty: all that remains)
+                  </label>
+                  <input
+                    id="refund-amount"
+                    name="amount"
+                    inputMode="decimal"
+                    maxLength={32}
+                    placeholder={minorToDecimal(remaining, o.currency)}
+                    aria-describedby="refund-amount-understood"
+                    className={`${inputBase} mt-1.5`}
+                  />
+                </RefundAmountLine>
+                <div>
+                  <label htmlFor="refund-reason" className="block text-sm font-medium text-slate-900">
+                    Reason (the buyer sees it)
+                  </label>
+                  <input id="refund-reason" name="reason" required maxLength={500} className={`${inputBase} mt-1.5`} />
+                </div>
+                <div className="flex items-start gap-3">
+                  <input id="refund-confirm" name="confirm" type="checkbox" required className="mt-0.5 size-5 shrink-0 accent-red-600" />
+                  <label htmlFor="refund-confirm" className="text-sm text-slate-900">
+                    I understand the money goes back to the buyer&apos;s payment method and cannot be taken back.
+                  </label>
+                </div>
+                <button
+                  type="submit"
+                  className="inline-flex min-h-6 rounded-lg bg-red-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+                >
+                  Refund
+                </button>
+              </fieldset>
             </form>
           ) : null}
           {o.provider === "test" && o.status === "paid" && testPaymentsEnabled() && o.dispute_status !== "won" && o.dispute_status !== "lost" ? (

@@ -18,7 +18,7 @@ import {
 } from "@/components/dashboard/product-form-data";
 
 /** The publish gate's refusals, which the product pages explain (a relist refused). */
-const PUBLISH_GATE = ["payout-account-required", "seller-suspended", "seller-profile-incomplete"];
+const PUBLISH_GATE = ["payout-account-required", "seller-suspended", "seller-profile-incomplete", "product-not-ready"];
 
 /** A refusal of the product's save shown on the form: a few in the form's words, field problems under their fields. */
 function refusedBy(problem: AppError, form: ProductForm): FormState {
@@ -108,6 +108,20 @@ export async function updateProductAction(rawProductId: unknown, _prev: FormStat
   if (!saved.ok) return saved.state;
   revalidateProduct(id);
   redirect(`/dashboard/products/${encodeURIComponent(id)}?notice=product-saved`);
+}
+
+/** Publish a draft (publishSellerProduct); `back` is where the button was ("list" or "edit"). What is missing shows on the product's page. */
+export async function publishProductAction(rawProductId: unknown, back: unknown): Promise<void> {
+  const productId = idOf(rawProductId, 64);
+  const page = back === "edit" ? `/dashboard/products/${encodeURIComponent(productId)}` : "/dashboard/products";
+  const outcome = await runOperation("publishSellerProduct", { params: { id: productId } });
+  if (!outcome.ok) {
+    const problem = sellerRefusal(outcome.problem);
+    const edit = `/dashboard/products/${encodeURIComponent(productId)}`;
+    redirect(`${problem.code === "product_not_ready" ? edit : page}?error=${refusalNotice(problem, PUBLISH_GATE)}`);
+  }
+  revalidateProduct(productId);
+  redirect(`${page}?notice=product-published`);
 }
 
 /** Unlist or relist; `back` is where the button was ("list" or "edit"). */

@@ -99,7 +99,7 @@ export default async function ProductsPage({ searchParams }: Props) {
                       {heldByOperator(p.status) ? null : (
                         <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
                           <button type="submit" className={`${buttonSecondary} px-3 py-1.5`}>
-                            {listed ? "Unlist" : "Relist"}
+                            {listed ? "Unlist" : p.status === "draft" ? "Publish" : "Relist"}
                             <span className="sr-only"> {p.name}</span>
                           </button>
                         </form>
@@ -194,7 +194,7 @@ export default async function ProductsPage({ searchParams }: Props) {
                             {heldByOperator(p.status) ? null : (
                               <form action={setProductStatusAction.bind(null, p.id, listed ? "unlisted" : "active", "list")}>
                                 <button type="submit" className={`${buttonSecondary} px-2.5 py-1.5`}>
-                                  {listed ? "Unlist" : "Relist"}
+                                  {listed ? "Unlist" : p.status === "draft" ? "Publish" : "Relist"}
                                   <span className="sr-only"> {p.name}</span>
                                 </button>
                               </form>

@@ -7,7 +7,7 @@ import { OrdersTable } from "@/components/dashboard/orders-table";
 import { PageHeader, Section } from "@/components/dashboard/page-header";
 import { RevenueCharts } from "@/components/dashboard/revenue-chart";
 import { SalesTotals } from "@/components/dashboard/sales-totals";
-import { buttonSecondary, card, textLink } from "@/components/ui/styles";
+import { buttonSecondary, card, focusRing, textLink } from "@/components/ui/styles";
 import { paths } from "@/lib/urls";
 import { pageSeller } from "../../../_lib/seller";
 
@@ -46,7 +46,8 @@ export default async function SalesPage() {
       </div>
       {subscriptions.length > 0 ? (
         <Section id="subscriptions-heading" title="Subscriptions" className={`${card} mt-8 p-5 sm:p-6`}>
-          <div className="overflow-x-auto">
+          {/* Focusable: on a phone the table scrolls sideways, and keyboard users scroll it with the arrow keys. */}
+          <div className={`overflow-x-auto rounded-sm ${focusRing}`} tabIndex={0}>
             <table className="w-full text-left text-sm" data-testid="subscription-metrics">
               <thead className="text-slate-600">
                 <tr>
@@ -100,7 +101,8 @@ export default async function SalesPage() {
           description="Per link: visits of its page, checkouts opened, paid orders, and what they charged before tax (refunds not taken off)."
           className={`${card} mt-8 p-5 sm:p-6`}
         >
-          <div className="overflow-x-auto">
+          {/* Focusable: on a phone the table scrolls sideways, and keyboard users scroll it with the arrow keys. */}
+          <div className={`overflow-x-auto rounded-sm ${focusRing}`} tabIndex={0}>
             <table className="w-full text-left text-sm" data-testid="checkout-link-sales">
               <thead className="text-slate-600">
                 <tr>

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import Link from "next/link";
 import { currentSeller } from "@/lib/auth/next-session";
+import { isAdminEmail } from "@/lib/auth/operators";
 import { ProfileForm } from "@/components/dashboard/profile-form";
-import { buttonSecondary, card, container } from "@/components/ui/styles";
+import { buttonSecondary, card, container, textLink } from "@/components/ui/styles";
 import { createProfileAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -22,6 +24,15 @@ export default async function WelcomePage() {
           You are signed in as <span className="font-medium wrap-anywhere text-slate-900">{seller.email}</span>. Tell buyers who makes the software.
           Before you list a product, buyers also need your refund policy and a way to reach you: add them now or later.
         </p>
+        {isAdminEmail(seller.email) ? (
+          <p className="mt-4 text-base text-slate-600">
+            This address is the operator&rsquo;s: the{" "}
+            <Link href="/admin" prefetch={false} className={textLink}>
+              Operator console
+            </Link>{" "}
+            needs no developer profile.
+          </p>
+        ) : null}
         <div className={`${card} mt-8 p-6 sm:p-8`}>
           <h2 className="sr-only">Developer profile</h2>
           <ProfileForm action={createProfileAction} submitLabel="Create profile" />

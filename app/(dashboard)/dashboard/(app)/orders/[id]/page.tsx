@@ -114,6 +114,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
             <Detail term="Platform fee">{money(order.fee_cents)}</Detail>
             <Detail term="Refunded">{money(order.refunded_cents)}</Detail>
             <Detail term="Payment">{order.provider === "test" ? "Test mode (no money moved)" : "Stripe"}</Detail>
+            {order.paid_at ? (
+              <Detail term="Invoice">
+                <a href={`/dashboard/orders/${encodeURIComponent(order.id)}/invoice`} className={textLink} download>
+                  Download the invoice (PDF)
+                </a>
+              </Detail>
+            ) : null}
           </dl>
         </Section>
 

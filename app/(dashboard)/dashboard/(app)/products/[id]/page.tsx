@@ -4,10 +4,11 @@ import { notFound } from "next/navigation";
 import { currentSeller } from "@/lib/auth/next-session";
 import { operatorHolds } from "@/lib/admin/seller-holds";
 import { productToInput } from "@/lib/selling/products";
+import { platformWarnings, productReadiness, releaseBuilds } from "@/lib/selling/publish";
 import { CATEGORY_LABELS } from "@/lib/marketplace/constants";
 import { toListingProduct } from "@/lib/marketplace/serialize";
 import { formatPrice, platformFeeCents, PRICING } from "@/lib/pricing";
-import { productImagePaths } from "@/lib/urls";
+import { paths, productImagePaths } from "@/lib/urls";
 import { formatDay } from "@/components/dashboard/format";
 import { Notice } from "@/components/dashboard/notice";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -15,12 +16,14 @@ import { ProductForm } from "@/components/dashboard/product-form";
 import { ProductStatusBadge } from "@/components/dashboard/status-badge";
 import { platformLabel, plural, seatModelLabel } from "@/components/store/labels";
 import { ProductCard } from "@/components/store/product-card";
-import { buttonSecondary, card, focusRing } from "@/components/ui/styles";
+import { buttonPrimary, buttonSecondary, card, focusRing, textLink } from "@/components/ui/styles";
+import { AppError } from "@/lib/http/errors";
 import { pageSeller } from "../../../../_lib/seller";
 import { findProduct } from "../../../../_lib/find-product";
 import { OperatorHoldsNotice } from "../_operator-holds";
 import { BundleSection } from "./_bundle-section";
-import { setProductStatusAction, updateProductAction } from "../actions";
+import { MediaSection } from "./_media-section";
+import { publishProductAction, setProductStatusAction, updateProductAction } from "../actions";
 
 export const dynamic = "force-dynamic";
 
@@ -43,6 +46,20 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
+/** What a draft still needs before it can be published (the publish operation's own check). */
+async function publishGaps(product: Parameters<typeof productReadiness>[0]): Promise<Array<{ name: string; message: string }>> {
+  try {
+    return (await productReadiness(product)).missing;
+  } catch (error) {
+    // A suspended seller: the operator's holds notice above says why nothing can be published.
+    if (error instanceof AppError) return [{ name: error.code, message: error.detail }];
+    throw error;
+  }
+}
+
+/** The seller's profile fields a paid listing needs (lib/selling/developer-profile.ts), as the publish check names them. */
+const PROFILE_GAPS = new Set(["refund_policy", "support_email", "support_url"]);
+
 export default async function EditProductPage({ params, searchParams }: Props) {
   const { developer } = await pageSeller();
   const product = await findProduct(developer.id, (await params).id);
@@ -60,7 +77,18 @@ export default async function EditProductPage({ params, searchParams }: Props) {
   // Removed and suspended listings are the operator's to restore; the notice below says why.
   const held = product.status === "removed" || product.status === "suspended";
   const holds = await operatorHolds(developer.id);
-  const statusButton = held ? null : (
+  const draft = product.status === "draft";
+  const previewHref = `/products/${encodeURIComponent(product.id)}/preview`;
+  // What publishing still needs (a draft), and the listed platforms no published release has a file for.
+  const missing = draft ? await publishGaps(product) : [];
+  const warnings = platformWarnings(input.platforms, await releaseBuilds(product.id));
+  const statusButton = held ? null : draft ? (
+    <form action={publishProductAction.bind(null, product.id, "edit")}>
+      <button type="submit" className={buttonPrimary}>
+        Publish
+      </button>
+    </form>
+  ) : (
     <form action={setProductStatusAction.bind(null, product.id, listed ? "unlisted" : "active", "edit")}>
       <button type="submit" className={buttonSecondary}>
         {listed ? "Unlist" : "Relist"}
@@ -85,7 +113,9 @@ export default async function EditProductPage({ params, searchParams }: Props) {
             <span>
               {listed
                 ? "Listed in the store, the catalog API and the MCP tools."
-                : "Unlisted: hidden from the store, the API and checkout. Existing licenses keep working."}
+                : draft
+                  ? "Draft: not listed yet. Buyers, the API and agents cannot see it until you publish it."
+                  : "Unlisted: hidden from the store, the API and checkout. Existing licenses keep working."}
             </span>
           </span>
         }
@@ -98,17 +128,55 @@ export default async function EditProductPage({ params, searchParams }: Props) {
               <a href={storeHref} className={buttonSecondary}>
                 View in store
               </a>
-            ) : null}
+            ) : (
+              <a href={previewHref} className={buttonSecondary}>
+                Preview
+              </a>
+            )}
             {statusButton}
           </>
         }
       />
+      {missing.length > 0 || warnings.length > 0 ? (
+        <section
+          id="publish-check-section"
+          aria-labelledby="publish-check-heading"
+          className="mt-6 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          <h2 id="publish-check-heading" className="font-semibold">
+            {missing.length > 0 ? "Before you can publish" : "Builds"}
+          </h2>
+          <ul id="publish-check" className="mt-1.5 list-disc space-y-1 pl-5">
+            {missing.map((m) => (
+              <li key={m.name}>Missing: {m.message}</li>
+            ))}
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+          {missing.some((m) => PROFILE_GAPS.has(m.name)) ? (
+            <p className="mt-2">
+              <Link href={paths.profileSupport} className={textLink}>
+                Add them to your profile
+              </Link>
+            </p>
+          ) : null}
+          {missing.some((m) => m.name === "payout_account") ? (
+            <p className="mt-2">
+              <Link href="/dashboard/payouts" className={textLink}>
+                Set up payouts
+              </Link>
+            </p>
+          ) : null}
+        </section>
+      ) : null}
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="min-w-0">
           <h2 className="sr-only">Edit the product</h2>
           <ProductForm action={updateProductAction.bind(null, product.id)} initial={input} submitLabel="Save changes" hasCurrentIcon />
           <BundleSection developerId={developer.id} product={product} notice={{ code: firstOf(query.bundle), item: firstOf(query.bundle_item) }} />
+          <MediaSection developerId={developer.id} productId={product.id} notice={firstOf(query.media)} />
         </div>
 
         <aside aria-labelledby="preview-heading" className="space-y-4 lg:sticky lg:top-6 lg:self-start">

@@ -63,35 +63,37 @@ export default async function CheckoutLinkPage({ params, searchParams }: Props) 
           </div>
         </div>
 
-        <dl className="mt-6 space-y-2 border-t border-slate-200 pt-4 text-sm" id="checkout-link-price">
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-600">
-              {plural(q.quantity, "seat")} × {price(q.unit_price_cents)}
-              {per}
-            </dt>
-            <dd className="text-slate-900 tabular-nums">{price(q.subtotal_cents)}</dd>
-          </div>
-          {q.coupon_code && q.discount_cents > 0 ? (
+        <div className="mt-6 space-y-2 border-t border-slate-200 pt-4 text-sm" id="checkout-link-price">
+          <dl className="space-y-2">
             <div className="flex justify-between gap-4">
               <dt className="text-slate-600">
-                Discount <code className="font-mono">{q.coupon_code}</code>
+                {plural(q.quantity, "seat")} × {price(q.unit_price_cents)}
+                {per}
               </dt>
-              <dd className="text-emerald-700 tabular-nums">−{price(q.discount_cents)}</dd>
+              <dd className="text-slate-900 tabular-nums">{price(q.subtotal_cents)}</dd>
             </div>
-          ) : null}
-          <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
-            <dt className="text-slate-900">{q.trial_days > 0 ? `After ${plural(q.trial_days, "free day")}` : "Total"}</dt>
-            <dd className="text-slate-900 tabular-nums" data-testid="checkout-link-amount">
-              {price(q.amount_cents)}
-              {per}
-            </dd>
-          </div>
+            {q.coupon_code && q.discount_cents > 0 ? (
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-600">
+                  Discount <code className="font-mono">{q.coupon_code}</code>
+                </dt>
+                <dd className="text-emerald-700 tabular-nums">−{price(q.discount_cents)}</dd>
+              </div>
+            ) : null}
+            <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
+              <dt className="text-slate-900">{q.trial_days > 0 ? `After ${plural(q.trial_days, "free day")}` : "Total"}</dt>
+              <dd className="text-slate-900 tabular-nums" data-testid="checkout-link-amount">
+                {price(q.amount_cents)}
+                {per}
+              </dd>
+            </div>
+          </dl>
           <p className="text-xs text-slate-600">
             {q.tax === "calculated_at_checkout" ? "Tax, where it applies, is added at checkout. " : ""}
             The license allows up to {plural(q.max_machines, "machine")}.
             {link.expires_at ? ` This offer ends ${new Date(link.expires_at).toUTCString()}.` : ""}
           </p>
-        </dl>
+        </div>
 
         {canBuy ? (
           <form method="post" action={`${paths.checkoutLink(link.developer_id, link.slug)}/start`} className="mt-6 space-y-4" id="buy">

@@ -7,6 +7,7 @@ import { badArguments, formOf, idempotencyKeyOf, idOf, runOperation } from "@/li
 import { sellerRefusal } from "@/app/(dashboard)/_lib/action-outcome";
 import { releaseAnchor } from "@/components/dashboard/release-anchor";
 import { appErrorMessage, formValues, problemRefusal, refused, type FormState } from "@/components/dashboard/form-state";
+import { versionWithoutV } from "@/components/dashboard/version-offer";
 
 /**
  * The Releases page's actions, each one of the release operations (the REST endpoints' own), which scope every change
@@ -62,7 +63,11 @@ export async function createReleaseAction(rawProductId: unknown, _prev: FormStat
     body,
     idempotencyKey: idempotencyKeyOf(fd),
   });
-  if (!outcome.ok) return refusal(outcome.problem, values, ["version", "channel", "notes"], body);
+  if (!outcome.ok) {
+    // "v1.0.0" is refused with the reason; the field is given back as "1.0.0", ready to send.
+    const offered = outcome.problem.code === "invalid_version" ? versionWithoutV(body.version) : null;
+    return refusal(outcome.problem, offered ? { ...values, version: offered } : values, ["version", "channel", "notes"], body);
+  }
   revalidateReleases(productId);
   redirect(`${releasesPath(productId)}?notice=release-created#${releaseAnchor(outcome.output.version)}`);
 }

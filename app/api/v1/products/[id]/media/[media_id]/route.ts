@@ -1,0 +1,3 @@
+import { restRoutes } from "@/lib/transports/rest";
+
+export const { GET, POST, PUT, PATCH, DELETE } = restRoutes("/api/v1/products/{id}/media/{media_id}");

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Developer" ADD COLUMN     "saleEmails" TEXT NOT NULL DEFAULT 'each';

@@ -1,0 +1,68 @@
+-- AlterTable
+ALTER TABLE "Product" ADD COLUMN     "allowTransfers" BOOLEAN NOT NULL DEFAULT false;
+
+-- CreateTable
+CREATE TABLE "InvoiceCounter" (
+    "developerId" TEXT NOT NULL,
+    "next" INTEGER NOT NULL DEFAULT 1,
+
+    CONSTRAINT "InvoiceCounter_pkey" PRIMARY KEY ("developerId")
+);
+
+-- CreateTable
+CREATE TABLE "Invoice" (
+    "id" TEXT NOT NULL,
+    "developerId" TEXT NOT NULL,
+    "number" INTEGER NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "buyerEmail" TEXT NOT NULL,
+    "currency" TEXT NOT NULL,
+    "subtotalCents" INTEGER NOT NULL,
+    "discountCents" INTEGER NOT NULL,
+    "amountCents" INTEGER NOT NULL,
+    "taxCents" INTEGER,
+    "totalCents" INTEGER NOT NULL,
+    "sellerName" TEXT NOT NULL,
+    "sellerContact" TEXT NOT NULL,
+    "billingName" TEXT,
+    "billingAddress" TEXT,
+    "billingCountry" TEXT,
+    "billingVatId" TEXT,
+    "issuedAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Invoice_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "LicenseTransfer" (
+    "id" TEXT NOT NULL,
+    "licenseId" TEXT NOT NULL,
+    "fromEmail" TEXT NOT NULL,
+    "toEmail" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "acceptedAt" TIMESTAMP(3),
+
+    CONSTRAINT "LicenseTransfer_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Invoice_orderId_key" ON "Invoice"("orderId");
+
+-- CreateIndex
+CREATE INDEX "Invoice_buyerEmail_idx" ON "Invoice"("buyerEmail");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Invoice_developerId_number_key" ON "Invoice"("developerId", "number");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "LicenseTransfer_tokenHash_key" ON "LicenseTransfer"("tokenHash");
+
+-- CreateIndex
+CREATE INDEX "LicenseTransfer_licenseId_status_idx" ON "LicenseTransfer"("licenseId", "status");
+
+-- CreateIndex
+CREATE INDEX "LicenseTransfer_fromEmail_idx" ON "LicenseTransfer"("fromEmail");
