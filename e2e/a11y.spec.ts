@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { developers, products } from "../prisma/seed/catalogue";
 import { expect, test } from "./fixtures";
+import { signInLink } from "./support/sign-in";
 
 // Every page passes axe (the WCAG 2.0, 2.1 and 2.2 A and AA rules and axe's best practices, none disabled) in the
 // light and the dark colour scheme, at a phone's width (390 px) and a laptop's (1280 px). axe's default run leaves out
@@ -153,24 +154,6 @@ async function expectAccessible(page: Page, { name, path, status = 200, exclude 
     }
   }
   await page.emulateMedia({ colorScheme: null });
-}
-
-/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
-async function signInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
 }
 
 /** Asks for a sign-in link on the page the browser is on, checks the pages on the way, and signs in. */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { delegateBody } from "../tests/helpers/acp-protocol";
 import { expect, noHorizontalScroll, test } from "./fixtures";
+import { signInLink } from "./support/sign-in";
 
 // The operator's agent platforms at /admin/agents: register one (the key and the webhook secret are on the page this
 // once), the key buys through ACP, the order's webhook shows up in the deliveries with its status and last error, and
@@ -10,23 +11,6 @@ import { expect, noHorizontalScroll, test } from "./fixtures";
 
 const OPERATOR = "operator@e2e.example.com";
 const VERSION = "2026-04-17";
-
-async function signInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
-}
 
 /** An agent with the platform's key buys the cheapest per-machine dollar product over ACP REST (test card). */
 async function buyAsAgent(request: APIRequestContext, apiKey: string): Promise<string> {

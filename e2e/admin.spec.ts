@@ -1,28 +1,11 @@
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
+import { signInLink } from "./support/sign-in";
 
 // The operator's console at /admin: the addresses ADMIN_EMAILS lists (playwright.config.ts sets this one) sign in with the
 // usual sign-in link and see the overview; anyone else, signed in or not, gets the site's ordinary 404 page.
 
 const OPERATOR = "operator@e2e.example.com";
-
-/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
-async function signInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
-}
 
 async function expectNotFoundPage(page: Page) {
   const response = await page.goto("/admin");

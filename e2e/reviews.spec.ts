@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
-import { signIn } from "./support/sign-in";
+import { signIn, signInLink } from "./support/sign-in";
 
 // Verified reviews end to end: a buyer buys in test mode and reviews from My licenses; the review shows on the product
 // page as a verified purchase, the card and the JSON-LD carry the rating; the seller replies from the dashboard; the
@@ -9,24 +9,6 @@ import { signIn } from "./support/sign-in";
 const OPERATOR = "operator-reviews@e2e.example.com";
 // A demo catalogue product and its seller (prisma/seed/catalogue.ts): reviewed by nothing else in the suite.
 const PRODUCT = { id: "tally-desk", name: "Tally Desk", seller: "hi@saltmarsh.example", developer: "Saltmarsh Software" };
-
-/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
-async function signInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
-}
 
 /** The product page's schema.org Product markup. */
 async function jsonLd(page: Page): Promise<Record<string, any>> {

@@ -1,10 +1,9 @@
-import type { Page } from "@playwright/test";
 import { products } from "../prisma/seed/catalogue";
 import { expect, noHorizontalScroll, test } from "./fixtures";
 import { connectTestPayouts } from "./support/payouts";
 import { tinyPng } from "./support/png";
 import { fillSupportAndRefunds, newSeller } from "./support/seller-profile";
-import { signIn, signInToMyLicenses } from "./support/sign-in";
+import { signIn, signInLink, signInToMyLicenses } from "./support/sign-in";
 
 // The main journeys, each walked the way a person does it, from the first page to the end: a buyer on a phone, a new
 // seller on a laptop, the operator, a buyer's invoice and transfer, an audio demo playing. Each test makes its own
@@ -22,24 +21,6 @@ const AUDIO_PRODUCT = products.find((p) => p.id === "undertow-bus-compressor")!;
 /** A short random part for the addresses and names a test makes, so runs never meet. */
 function runId(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-}
-
-/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
-async function signInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
 }
 
 test.describe("a buyer on a phone", () => {

@@ -33,17 +33,26 @@ export async function signInToMyLicenses(page: Page, buyerEmail: string) {
   await page.getByLabel(/e-?mail address/i).fill(buyerEmail);
   await page.getByRole("button", { name: "Send sign-in link" }).click();
   await expect(page).toHaveURL(/\/auth\/check-email/);
-  let link = "";
-  await expect
-    .poll(async () => {
-      const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(buyerEmail)}`)).json()) as {
-        messages: Array<{ kind: string; text: string }>;
-      };
-      link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0] ?? "")[0] ?? "";
-      return link;
-    })
-    .not.toBe("");
+  const link = await signInLink(page, buyerEmail);
   await page.goto(link);
   await page.getByRole("button", { name: /^sign in as /i }).click();
   await expect(page).toHaveURL(/\/licenses$/);
+}
+
+/** The newest sign-in link the development mailbox holds for an address, as a path on this site. */
+export async function signInLink(page: Page, email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+          messages: Array<{ kind: string; text: string }>;
+        };
+        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
+        return link;
+      },
+      { timeout: 15_000 },
+    )
+    .not.toBe("");
+  return link;
 }
