@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, noHorizontalScroll, test } from "./fixtures";
-import { signIn } from "./support/sign-in";
+import { signIn, signInLink } from "./support/sign-in";
 
 // Phones first: no page is wider than the viewport at 320, 390 or 1280 px; at 390 × 844 the first product and a
 // product's price with a Buy action are on the first screen; dashboard tables stack into cards on phones, so every
@@ -33,24 +33,6 @@ async function firstHref(page: Page, pattern: RegExp): Promise<string> {
   const href = hrefs.find((h) => pattern.test(h));
   expect(href, `a link matching ${pattern}`).toBeTruthy();
   return href!;
-}
-
-/** A sign-in link from the development mailbox, as a path; the newest one unless `notThis`. */
-async function mailedSignInLink(page: Page, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const { messages } = (await (await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
-          messages: Array<{ kind: string; text: string }>;
-        };
-        link = messages.filter((m) => m.kind === "sign-in").map((m) => /\/auth\/verify\?token=[\w-]+/.exec(m.text)?.[0])[0] ?? "";
-        return link;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe("");
-  return link;
 }
 
 /** Buys a product through its page in test mode; returns the checkout and success paths. */
@@ -109,7 +91,7 @@ test.describe("no page is wider than the viewport", () => {
     await page.getByLabel(/e-?mail address/i).fill(email);
     await page.getByRole("button", { name: "Send sign-in link" }).click();
     await expect(page).toHaveURL(/\/auth\/check-email\?purpose=buyer$/);
-    await fitsEveryWidth(page, await mailedSignInLink(page, email));
+    await fitsEveryWidth(page, await signInLink(page, email));
   });
 
   test("checkout, success and My licenses", async ({ page }) => {
@@ -134,7 +116,7 @@ test.describe("no page is wider than the viewport", () => {
     await page.goto("/licenses");
     await page.getByLabel(/e-?mail address/i).fill(email);
     await page.getByRole("button", { name: "Send sign-in link" }).click();
-    await page.goto(await mailedSignInLink(page, email));
+    await page.goto(await signInLink(page, email));
     await page.getByRole("button", { name: /^sign in as /i }).click();
     await expect(page).toHaveURL(/\/licenses$/);
     await fitsEveryWidth(page, "/licenses");
