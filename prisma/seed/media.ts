@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { coverArt, COVER_HEIGHT, COVER_WIDTH, demoClip, type DemoEffect } from "../../lib/media/generate.ts";
-import { MEDIA_KEY_PREFIX } from "../../lib/media/read.ts";
+import { MEDIA_KEY_PREFIX, type MediaRow } from "../../lib/media/read.ts";
 import { sniffMedia } from "../../lib/media/sniff.ts";
 import { objectStore } from "../../lib/storage/index.ts";
 
@@ -11,19 +11,8 @@ const AUDIO_DEMOS: Record<string, { effect: DemoEffect; caption: string }> = {
   "reef-reverb": { effect: "reverb", caption: "Plucked notes: dry, then in Reef's hall" },
 };
 
-interface SeedMediaRow {
-  productId: string;
-  kind: string;
-  key: string;
-  contentType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  durationMs: number | null;
-  alt: string;
-  caption: string;
-  position: number;
-}
+/** A media row of the seed: the row the store reads, for a product, before the database gives it an id. */
+type SeedMediaRow = Omit<MediaRow, "id"> & { productId: string };
 
 async function store(bytes: Buffer, ext: string, contentType: string): Promise<string> {
   const key = `${MEDIA_KEY_PREFIX}${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${ext}`;
