@@ -1,5 +1,6 @@
 // Adds up JUnit reports (Vitest and Playwright) into one closing line, "N passed, N failed, N skipped", followed by
-// the name of every skipped test and why it was skipped, so a skip never passes for a pass unnoticed.
+// the name of every failed test with the first line of its message, and of every skipped test and why it was
+// skipped, so neither a failure nor a skip hides in a long log: the summary is the last thing a run prints.
 // Counts come from the <testcase> elements themselves: Vitest's <testsuites> carries no "skipped" attribute.
 import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -33,6 +34,7 @@ let tests = 0,
   failed = 0,
   files = 0;
 const skipped = [];
+const failures = [];
 for (const path of process.argv.slice(2)) {
   if (!existsSync(path)) continue;
   files++;
@@ -41,9 +43,14 @@ for (const path of process.argv.slice(2)) {
     const a = attrs(m[1]);
     const body = m[2] ?? "";
     tests++;
-    if (/<(failure|error)\b/.test(body)) failed++;
-    else if (/<skipped\b/.test(body)) {
-      const name = a.classname && !a.name.startsWith(a.classname) ? `${a.classname} › ${a.name}` : a.name;
+    const name = a.classname && !a.name.startsWith(a.classname) ? `${a.classname} › ${a.name}` : a.name;
+    const failure = /<(?:failure|error)\b([^>]*?)\/?>(?:([\s\S]*?)<\/(?:failure|error)>)?/.exec(body);
+    if (failure) {
+      failed++;
+      const text = attrs(failure[1]).message || decode(failure[2] ?? "");
+      const first = text.split("\n").map((l) => l.trim()).find(Boolean) ?? "no message recorded";
+      failures.push({ name, message: first.slice(0, 300), report: relative(process.cwd(), path) });
+    } else if (/<skipped\b/.test(body)) {
       skipped.push({ name, reason: reasonOf(a.name, body), report: relative(process.cwd(), path) });
     }
   }
@@ -53,6 +60,10 @@ if (!files) {
   process.exit(1);
 }
 console.log(`tests: ${tests - failed - skipped.length} passed, ${failed} failed, ${skipped.length} skipped`);
+if (failures.length) {
+  console.log(`failed tests (${failures.length}):`);
+  for (const f of failures) console.log(`  - ${f.name} [${f.report}]: ${f.message}`);
+}
 if (skipped.length) {
   console.log(`skipped tests (${skipped.length}):`);
   for (const s of skipped) console.log(`  - ${s.name} [${s.report}]: ${s.reason}`);

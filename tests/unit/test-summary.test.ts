@@ -46,13 +46,15 @@ describe("scripts/test-summary.mjs", () => {
     const out = summary(join(dir, "vitest.xml"), join(dir, "e2e.xml"), join(dir, "absent.xml"));
     const lines = out.trim().split("\n");
     expect(lines[0]).toBe("tests: 2 passed, 1 failed, 3 skipped");
-    expect(lines[1]).toBe("skipped tests (3):");
-    expect(lines[2]).toMatch(/^ {2}- tests\/integration\/integrations\.test\.ts › Rust \(needs cargo\) > builds \[.*vitest\.xml\]: needs cargo$/);
-    expect(lines[3]).toMatch(/runtime skip \[.*\]: no reason recorded$/);
-    expect(lines[4]).toMatch(
+    expect(lines[1]).toBe("failed tests (1):");
+    expect(lines[2]).toMatch(/^ {2}- tests\/integration\/integrations\.test\.ts › breaks \[.*vitest\.xml\]: no$/);
+    expect(lines[3]).toBe("skipped tests (3):");
+    expect(lines[4]).toMatch(/^ {2}- tests\/integration\/integrations\.test\.ts › Rust \(needs cargo\) > builds \[.*vitest\.xml\]: needs cargo$/);
+    expect(lines[5]).toMatch(/runtime skip \[.*\]: no reason recorded$/);
+    expect(lines[6]).toMatch(
       /cluster\.spec\.ts › cluster › survives a database restart \[.*e2e\.xml\]: no initdb on this machine & no private PostgreSQL$/,
     );
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(7);
   });
 
   it("lists nothing when nothing was skipped", () => {
@@ -61,5 +63,18 @@ describe("scripts/test-summary.mjs", () => {
       `<testsuites><testsuite><testcase classname="a" name="b" time="0"></testcase><testcase classname="a" name="c" time="0"/></testsuite></testsuites>`,
     );
     expect(summary(join(dir, "clean.xml"))).toBe("tests: 2 passed, 0 failed, 0 skipped\n");
+  });
+
+  it("names a failure whose message is only in its body by the body's first non-empty line", () => {
+    writeFileSync(
+      join(dir, "error.xml"),
+      `<testsuites><testsuite><testcase classname="t.test.ts" name="times out" time="5"><error>
+  Error: Test timed out in 5000ms.
+    at somewhere
+</error></testcase></testsuite></testsuites>`,
+    );
+    expect(summary(join(dir, "error.xml"))).toMatch(
+      /^tests: 0 passed, 1 failed, 0 skipped\nfailed tests \(1\):\n {2}- t\.test\.ts › times out \[.*error\.xml\]: Error: Test timed out in 5000ms\.\n$/,
+    );
   });
 });
