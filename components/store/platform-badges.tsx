@@ -1,4 +1,4 @@
-import { Badge } from "@/components/ui/badge";
+import { badgeClass } from "@/components/ui/badge";
 import { platformLabel } from "./labels";
 
 export function PlatformBadges({ platforms }: { platforms: readonly string[] }) {
@@ -6,8 +6,9 @@ export function PlatformBadges({ platforms }: { platforms: readonly string[] }) 
   return (
     <ul aria-label="Platforms" className="flex flex-wrap gap-1.5">
       {platforms.map((p) => (
-        <li key={p}>
-          <Badge>{platformLabel(p)}</Badge>
+        // Each item is the badge itself (no span inside): a listing shows many.
+        <li key={p} className={badgeClass()}>
+          {platformLabel(p)}
         </li>
       ))}
     </ul>

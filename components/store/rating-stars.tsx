@@ -1,8 +1,6 @@
 import { plural } from "./labels";
 
-const STAR = "M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5z";
-
-const SIZES = { sm: "size-4", md: "size-5", lg: "size-6" } as const;
+const SIZES = { sm: "h-4 w-20", md: "h-5 w-25", lg: "h-6 w-30" } as const;
 
 /** "4.5 out of 5 stars, 12 reviews": what a screen reader says for a rating. */
 export function ratingText(average: number, count?: number): string {
@@ -10,26 +8,14 @@ export function ratingText(average: number, count?: number): string {
   return count === undefined ? stars : `${stars}, ${plural(count, "review")}`;
 }
 
-/** Five stars filled to `value` (0–5), drawn only: the text next to them says the figure. */
+/**
+ * Five stars filled to `value` (0–5), drawn only: the text next to them says the figure. One element (the `stars`
+ * class in app/globals.css: a star mask repeated five times over a two-colour fill), not five drawings twice over: a
+ * listing shows many, and each element is work for a phone before the page responds (docs/benchmarks.md).
+ */
 export function Stars({ value, size = "sm" }: { value: number; size?: keyof typeof SIZES }) {
   const pct = Math.max(0, Math.min(100, (value / 5) * 100));
-  const row = (className: string) => (
-    <span className={`flex ${className}`}>
-      {[0, 1, 2, 3, 4].map((i) => (
-        <svg key={i} viewBox="0 0 20 20" className={`${SIZES[size]} shrink-0 fill-current`}>
-          <path d={STAR} />
-        </svg>
-      ))}
-    </span>
-  );
-  return (
-    <span aria-hidden="true" className="relative inline-flex shrink-0">
-      {row("text-slate-300")}
-      <span className="absolute inset-y-0 left-0 overflow-hidden" style={{ width: `${pct}%` }}>
-        {row("text-amber-500")}
-      </span>
-    </span>
-  );
+  return <span aria-hidden="true" className={`stars ${SIZES[size]}`} style={{ ["--stars-fill" as string]: `${pct}%` }} />;
 }
 
 /**

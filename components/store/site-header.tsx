@@ -23,7 +23,7 @@ export function LogoMark({ className = "size-8" }: { className?: string }) {
 
 export function SiteHeader() {
   return (
-    <header className="border-b border-slate-200 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
+    <header className="border-b border-slate-200 bg-white">
       {/* One row from 320 px up: on phones the logo drops its words and two links their long labels. */}
       <div className={`${container} flex items-center justify-between gap-x-3 py-2 sm:py-4`}>
         <Link href="/" className={`flex shrink-0 items-center gap-2.5 rounded-md text-base font-semibold tracking-tight text-slate-900 ${focusRing}`}>
