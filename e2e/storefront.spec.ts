@@ -49,6 +49,15 @@ test("a product page shows the product, its offer as JSON-LD, and a buy form", a
   expect(p.price_display).toMatch(new RegExp(`^\\S+ ${p.currency.toUpperCase()}$`));
   await expect(page.getByLabel("E-mail address", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /buy/i })).toBeVisible();
+  // A shared link previews the cover, wide (every demo product has one), and search engines get it first too.
+  const og = await page.locator('meta[property="og:image"]').getAttribute("content");
+  expect(og).toMatch(/^http:\/\/[^/]+\/uploads\/media\/[0-9a-f]+\.png$/);
+  await expect(page.locator('meta[property="og:image:width"]')).toHaveAttribute("content", "1200");
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+  expect(ld.image[0]).toBe(og);
+  const cover = await request.get(new URL(og!).pathname);
+  expect(cover.status()).toBe(200);
+  expect(cover.headers()["content-type"]).toBe("image/png");
   await shot("product");
 });
 

@@ -1,6 +1,7 @@
 import type { ProductDetails } from "@/lib/marketplace/schemas";
 import { minorToDecimal } from "@/lib/pricing";
 import { listProductReviews } from "@/lib/reviews/list-reviews";
+import { absoluteUrl } from "@/lib/urls";
 
 /** How many of the newest reviews the markup carries beside the aggregate. */
 const JSON_LD_REVIEWS = 5;
@@ -9,14 +10,23 @@ const JSON_LD_REVIEWS = 5;
  * schema.org Product markup for search engines and agents; with verified-purchase reviews, their AggregateRating and
  * the newest few reviews (none while there are none: an unrated product has no rating of 0).
  */
-export async function ProductJsonLd({ product, available }: { product: ProductDetails; available: boolean }) {
+export async function ProductJsonLd({
+  product,
+  available,
+  media = [],
+}: {
+  product: ProductDetails;
+  available: boolean;
+  /** Uploaded cover and screenshots' paths (lib/media), cover first: shown before the icon and linked screenshots. */
+  media?: readonly string[];
+}) {
   const reviews = product.rating.count > 0 ? (await listProductReviews(product.id, { sort: "newest", page: 1, limit: JSON_LD_REVIEWS })).reviews : [];
   const data = {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
     description: product.description || product.tagline,
-    image: [product.icon_url, ...product.images],
+    image: [...media.map(absoluteUrl), product.icon_url, ...product.images],
     sku: product.plugin_id,
     category: product.category,
     url: product.product_page,

@@ -154,7 +154,7 @@ export async function ProductView({ product, query, preview = false }: { product
           Preview: not listed yet. This is the page as buyers will see it once the product is published.
         </div>
       ) : (
-        <ProductJsonLd product={product} available={canBuy} />
+        <ProductJsonLd product={product} available={canBuy} media={[media.cover, ...media.images].flatMap((m) => (m ? [m.url] : []))} />
       )}
 
       <div className="border-b border-slate-200 bg-white">

@@ -4,6 +4,9 @@ import { cache } from "react";
 import { AppError } from "@/lib/http/errors";
 import { getProduct } from "@/lib/marketplace/get-product";
 import { productIdSchema, type ProductDetails } from "@/lib/marketplace/schemas";
+import { coversOf } from "@/lib/media/read";
+import { absoluteUrl } from "@/lib/urls";
+import { SERVICE_NAME } from "@/lib/versions";
 import { ProductView } from "./_product-view";
 
 export const dynamic = "force-dynamic";
@@ -35,19 +38,30 @@ const findProduct = cache(async (id: string): Promise<ProductDetails | null> => 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = await findProduct((await params).id);
   if (!product) return { title: "Product not found", robots: { index: false } };
+  // A link shared in a chat or a post shows the cover, wide, when the product has one (JPEG, PNG or WebP: what
+  // previews render); otherwise the icon, small.
+  const cover = (await coversOf([product.id])).get(product.id);
+  const image = cover
+    ? { url: absoluteUrl(cover.url), width: cover.width ?? undefined, height: cover.height ?? undefined, alt: cover.alt || `${product.name} cover` }
+    : { url: product.icon_url, width: 128, height: 128, alt: `${product.name} icon` };
   return {
     title: product.name,
     description: product.tagline,
     alternates: { canonical: product.product_page },
     openGraph: {
       type: "website",
-      siteName: "Indie License Market",
+      siteName: SERVICE_NAME,
       title: product.name,
       description: product.tagline,
       url: product.product_page,
-      images: [{ url: product.icon_url, width: 128, height: 128, alt: `${product.name} icon` }],
+      images: [image],
     },
-    twitter: { card: "summary", title: product.name, description: product.tagline, images: [product.icon_url] },
+    twitter: {
+      card: cover ? "summary_large_image" : "summary",
+      title: product.name,
+      description: product.tagline,
+      images: [{ url: image.url, alt: image.alt }],
+    },
   };
 }
 
