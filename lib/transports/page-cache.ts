@@ -3,7 +3,8 @@ import { contentVersion } from "../cache/content-version.ts";
 import { env } from "../env.ts";
 import { CATEGORIES } from "../marketplace/constants.ts";
 import { clearReadCache } from "../cache/read-cache.ts";
-import { ALL_SORTS } from "../marketplace/schemas.ts";
+import { ALL_SORTS, SEARCH_MAX_LENGTH } from "../marketplace/schemas.ts";
+import { blankControlCharacters } from "../http/input.ts";
 import { deflateParts, gzipJoin } from "./gzip-join.ts";
 import { requestIdFrom } from "../http/respond.ts";
 import { newNonce } from "../http/security-headers.ts";
@@ -13,7 +14,9 @@ import { newNonce } from "../http/security-headers.ts";
  * version. The home page (plain, or with only a category, sort or page), product pages, developer pages and
  * `/api/catalog` are cached for anonymous requests: no cookie (a signed-in header, a refilled Buy form), no
  * Authorization, no Next router request (RSC payloads vary by header). Only a complete 200 without Set-Cookie is
- * kept.
+ * kept. Searches of the home page are kept too, but apart: at most MAX_SEARCH_ENTRIES of them, the oldest going first,
+ * and they leave first when the cache is over its budget, so distinct queries (junk included) only ever push out
+ * other searches, never the shared pages.
  *
  * Freshness: an entry carries the content version (lib/cache/content-version.ts) read when its request began, and is
  * served only while the database still holds that version, read again for every request. Triggers raise the version
@@ -53,6 +56,8 @@ const g = globalThis as unknown as Record<symbol, State | undefined>;
 const state = (): State => (g[KEY] ??= { entries: new Map<string, Entry>(), bytes: 0, seen: null });
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 const MAX_ENTRIES = 2_000;
+/** Searches kept at once (a popular "reverb" is served from memory; the 101st distinct query pushes out the oldest). */
+export const MAX_SEARCH_ENTRIES = 100;
 
 /** Response headers that belong to one exchange, not to the page. */
 const PER_EXCHANGE = new Set([
@@ -70,8 +75,10 @@ const isCors = (name: string) => name.startsWith("access-control-");
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "authorization"];
 /**
  * A listing's query that may be cached, canonical (parameters sorted), or null: only a known category, a known sort
- * and a page number up to MAX_CACHED_PAGE, each at most once. Anything else (a search, an unknown category, page
- * 4711, `page=01`) goes to Next uncached, so junk queries cannot fill the cache with one entry per distinct value.
+ * and a page number up to MAX_CACHED_PAGE, each at most once, and on the home page a search as the page reads it
+ * (parseBrowseQuery: trimmed, no control characters, at most SEARCH_MAX_LENGTH). Anything else (an unknown category,
+ * page 4711, `page=01`, ` reverb`) goes to Next uncached, so junk queries cannot fill the cache with one entry per
+ * distinct spelling of the same page; distinct searches are bounded apart (MAX_SEARCH_ENTRIES).
  */
 const MAX_CACHED_PAGE = 50;
 // A Map, not an object: a parameter named `__proto__` or `constructor` must find nothing.
@@ -81,12 +88,18 @@ const LISTING_VALUES = new Map<string, (v: string) => boolean>([
   ["page", (v) => /^[1-9][0-9]?$/.test(v) && Number(v) <= MAX_CACHED_PAGE],
 ]);
 
-function listingQuery(query: string): string | null {
+const isSearch = (v: string) =>
+  v !== "" && v.length <= SEARCH_MAX_LENGTH && v === v.trim() && blankControlCharacters(v) === v;
+
+function listingQuery(query: string, searchable: boolean): string | null {
   if (query === "") return "";
   const params = new URLSearchParams(query);
   const names = [...params.keys()];
   if (new Set(names).size !== names.length) return null;
-  for (const [name, value] of params) if (!LISTING_VALUES.get(name)?.(value)) return null;
+  for (const [name, value] of params) {
+    const ok = name === "q" ? searchable && isSearch(value) : LISTING_VALUES.get(name)?.(value);
+    if (!ok) return null;
+  }
   params.sort();
   return `?${params.toString()}`;
 }
@@ -103,9 +116,12 @@ export function pageCacheKey(req: IncomingMessage): string | null {
   const query = q === -1 ? "" : url.slice(q + 1);
   if (/^\/(products|developers)\/[A-Za-z0-9._~-]+$/.test(path)) return query === "" ? path : null;
   if (path !== "/" && path !== "/api/catalog") return null;
-  const listing = listingQuery(query);
+  const listing = listingQuery(query, path === "/");
   return listing === null ? null : path + listing;
 }
+
+/** Whether a cache key is a search's (its query has a `q`: keys are canonical, see pageCacheKey). */
+const isSearchKey = (key: string) => /[?&]q=/.test(key);
 
 /**
  * Reads the content version for a request that reaches Next, and forgets this instance's caches when it changed.
@@ -221,10 +237,30 @@ function capture(req: IncomingMessage, res: ServerResponse, key: string, version
     s.entries.set(key, entry);
     s.bytes += entry.bytes;
     const budget = env().PAGE_CACHE_MB * 1024 * 1024;
-    for (const [k, e] of s.entries) {
-      if (s.bytes <= budget && s.entries.size <= MAX_ENTRIES) break;
+    const drop = (k: string, e: Entry) => {
       s.entries.delete(k);
       s.bytes -= e.bytes;
+    };
+    if (isSearchKey(key)) {
+      let searches = 0;
+      for (const k of s.entries.keys()) if (isSearchKey(k)) searches++;
+      for (const [k, e] of s.entries) {
+        if (searches <= MAX_SEARCH_ENTRIES) break;
+        if (isSearchKey(k)) {
+          drop(k, e);
+          searches--;
+        }
+      }
+    }
+    // Over the budget: searches leave first, oldest first, then the other pages.
+    const over = () => s.bytes > budget || s.entries.size > MAX_ENTRIES;
+    for (const [k, e] of s.entries) {
+      if (!over()) break;
+      if (isSearchKey(k)) drop(k, e);
+    }
+    for (const [k, e] of s.entries) {
+      if (!over()) break;
+      drop(k, e);
     }
   });
 }

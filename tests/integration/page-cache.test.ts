@@ -1,9 +1,10 @@
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { contentVersion } from "@/lib/cache/content-version";
 import { updateProduct } from "@/lib/selling/products";
 import { dbEngine, disconnectDb, getDb } from "@/lib/db";
-import { pageCacheKey } from "@/lib/transports/page-cache";
+import { MAX_SEARCH_ENTRIES, pageCacheKey, servePageFromCache } from "@/lib/transports/page-cache";
 import { productInputSchema } from "@/lib/marketplace/schemas";
 import { createTestProduct, sellingDeveloper, testProductBody } from "../helpers/sellers";
 
@@ -92,8 +93,24 @@ describe("which requests may be served from the page cache", () => {
     expect(pageCacheKey(req("/", {}, "HEAD"))).toBe("/");
   });
 
-  it("never a search, a personal page, a signed-in visitor, a router payload or a write", () => {
-    expect(pageCacheKey(req("/?q=reverb"))).toBeNull();
+  it("a search of the home page, spelled as the page reads it", () => {
+    expect(pageCacheKey(req("/?q=reverb"))).toBe("/?q=reverb");
+    // Parameters sorted, and one spelling for one decoded search.
+    expect(pageCacheKey(req("/?sort=price_asc&q=tape%20warmth"))).toBe("/?q=tape+warmth&sort=price_asc");
+    expect(pageCacheKey(req("/?q=tape+warmth&sort=price_asc"))).toBe("/?q=tape+warmth&sort=price_asc");
+    expect(pageCacheKey(req(`/?q=${"a".repeat(200)}`))).toBe(`/?q=${"a".repeat(200)}`);
+  });
+
+  it("never a search the page would read differently, nor one of the catalog", () => {
+    // Each of these renders as another spelling would (trimmed, cut, control characters blanked) or not as a search.
+    for (const query of ["q=", "q=%20reverb", "q=reverb%20", "q=a%00b", "q=a%0Ab", `q=${"a".repeat(201)}`, "q=a&q=b"]) {
+      expect(pageCacheKey(req(`/?${query}`)), query).toBeNull();
+    }
+    expect(pageCacheKey(req("/api/catalog?q=reverb"))).toBeNull();
+    expect(pageCacheKey(req("/developers/dev-1?q=reverb"))).toBeNull();
+  });
+
+  it("never a personal page, a signed-in visitor, a router payload or a write", () => {
     expect(pageCacheKey(req("/?category=a&category=b"))).toBeNull();
     expect(pageCacheKey(req("/products/tape-warmth?buy_error=x"))).toBeNull();
     expect(pageCacheKey(req("/api/catalog?search=reverb"))).toBeNull();
@@ -125,5 +142,47 @@ describe("which requests may be served from the page cache", () => {
     expect(pageCacheKey(req("/products/tape-warmth", { rsc: "1" }))).toBeNull();
     expect(pageCacheKey(req("/", { "next-router-prefetch": "1" }))).toBeNull();
     expect(pageCacheKey(req("/", {}, "POST"))).toBeNull();
+  });
+});
+
+describe("searches in the page cache", () => {
+  it("are kept apart: distinct searches push out only older searches, never the shared pages", async () => {
+    // A stand-in for Next behind the cache, as server.ts puts it there: each render says which one it was.
+    let renders = 0;
+    const server = createServer((req, res) => {
+      void servePageFromCache(req, res).then((served) => {
+        if (served) return;
+        renders++;
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(`<p>${req.url} render ${renders}</p>`);
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async (path: string) => {
+      const r = await fetch(base + path);
+      return { cache: r.headers.get("x-page-cache"), body: await r.text() };
+    };
+    try {
+      const product = await getDb().product.findFirstOrThrow({ where: { status: "active" } });
+      const shared = [`/products/${product.id}`, "/", "/?category=audio-plugins"];
+      for (const path of shared) expect((await get(path)).cache, path).toBe("miss");
+      const first = await get("/?q=reverb");
+      expect(first.cache).toBe("miss");
+      const again = await get("/?q=reverb");
+      expect(again.cache).toBe("hit");
+      expect(again.body).toBe(first.body);
+      // MAX_SEARCH_ENTRIES more distinct searches: the oldest search goes, the shared pages stay.
+      for (let i = 0; i < MAX_SEARCH_ENTRIES; i++) expect((await get(`/?q=junk-${run}-${i}`)).cache).toBe("miss");
+      for (const path of shared) expect((await get(path)).cache, path).toBe("hit");
+      expect((await get(`/?q=junk-${run}-${MAX_SEARCH_ENTRIES - 1}`)).cache).toBe("hit");
+      expect((await get(`/?q=junk-${run}-1`)).cache).toBe("hit");
+      expect((await get("/?q=reverb")).cache).toBe("miss");
+      // That miss kept "reverb" again and pushed out the next oldest search, junk 0.
+      expect((await get(`/?q=junk-${run}-0`)).cache).toBe("miss");
+      expect((await get("/?q=reverb")).cache).toBe("hit");
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
   });
 });
