@@ -2,6 +2,7 @@ import { existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startApp } from "../e2e/support/servers.ts";
+import { bundleServer } from "../scripts/server-bundle.mjs";
 
 /**
  * The production build served the way a visitor meets it, for the scripts that look at pages in a browser
@@ -28,6 +29,8 @@ export interface Site {
 /** `env`: further settings for the server (the screenshots' operator, say). */
 export async function startSite(name: string, env: Record<string, string> = {}): Promise<Site> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first: this measures the production build");
+  // server.ts compiled afresh, as `npm start` does: a bundle left from an earlier checkout would measure old code.
+  bundleServer();
   const port = await freePort();
   const dbPath = join(tmpdir(), `ilm-${name}-${Date.now().toString(36)}.db`);
   const url = `http://localhost:${port}`;

@@ -14,7 +14,7 @@ import { CategoryNav } from "@/components/store/category-nav";
 import { developerHref } from "@/components/store/developer-href";
 import { plural } from "@/components/store/labels";
 import { Pagination } from "@/components/store/pagination";
-import { ProductCard } from "@/components/store/product-card";
+import { CARD_SLOT, ProductCard } from "@/components/store/product-card";
 import { ProductRow } from "@/components/store/product-row";
 import { SearchForm } from "@/components/store/search-form";
 import { SortForm } from "@/components/store/sort-form";
@@ -158,7 +158,7 @@ export default async function Home({ searchParams }: Props) {
             <>
               <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
                 {products.map((p) => (
-                  <li key={p.id}>
+                  <li key={p.id} className={CARD_SLOT}>
                     <ProductCard product={p} cover={covers.get(p.id)} />
                   </li>
                 ))}

@@ -8,6 +8,14 @@ import { PlatformBadges } from "./platform-badges";
 import { RatingStars } from "./rating-stars";
 
 /**
+ * The classes of the list item around a card in a listing or a row: laid out and painted only near the screen
+ * (content-visibility), so a phone spends its first moments on the cards it shows, not on the ten below or beside
+ * them (docs/benchmarks.md). Until then it holds a card's usual height; its width always comes from the grid or the
+ * row (`none`: no width of its own, which would otherwise widen a one-column grid on a phone).
+ */
+export const CARD_SLOT = "[content-visibility:auto] [contain-intrinsic-size:auto_none_auto_26rem]";
+
+/**
  * A product tile; the whole card is clickable through the name link stretched over it. With a cover (lib/media) the
  * card leads with it, wide and lazy, sized by its width and height so nothing shifts as it loads; the icon stays
  * beside the name.

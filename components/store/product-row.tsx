@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ListingProduct } from "@/lib/marketplace/schemas";
 import type { MediaView } from "@/lib/media/schemas";
 import { textLink } from "@/components/ui/styles";
-import { ProductCard } from "./product-card";
+import { CARD_SLOT, ProductCard } from "./product-card";
 
 /**
  * A titled row of product cards on the home page: on phones one card and the edge of the next (the visible sign that
@@ -53,7 +53,7 @@ export function ProductRow({
       {/* Padding inside the scroller keeps the cards' focus rings and shadows from being clipped. */}
       <ul className="-mx-4 mt-3 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pt-1 pb-4 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-1 lg:grid-cols-4">
         {products.map((p) => (
-          <li key={p.id} className="w-[80%] max-w-xs shrink-0 snap-start sm:w-auto sm:max-w-none">
+          <li key={p.id} className={`w-[80%] max-w-xs shrink-0 snap-start sm:w-auto sm:max-w-none ${CARD_SLOT}`}>
             <ProductCard product={p} cover={covers?.get(p.id)} />
           </li>
         ))}

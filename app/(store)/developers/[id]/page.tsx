@@ -13,7 +13,7 @@ import { developerHref } from "@/components/store/developer-href";
 import { DeveloperJsonLd } from "@/components/store/developer-json-ld";
 import { plural } from "@/components/store/labels";
 import { Pagination } from "@/components/store/pagination";
-import { ProductCard } from "@/components/store/product-card";
+import { CARD_SLOT, ProductCard } from "@/components/store/product-card";
 import { RatingStars } from "@/components/store/rating-stars";
 import { SortForm } from "@/components/store/sort-form";
 import { container, focusRing, textLink } from "@/components/ui/styles";
@@ -169,7 +169,7 @@ export default async function DeveloperPageView({ params, searchParams }: Props)
           </div>
           <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {products.map((p) => (
-              <li key={p.id}>
+              <li key={p.id} className={CARD_SLOT}>
                 <ProductCard product={p} cover={covers.get(p.id)} />
               </li>
             ))}
