@@ -1,8 +1,11 @@
 import { buttonPrimary, card, inputBase } from "@/components/ui/styles";
 import { Message } from "./message";
 
-/** "My licenses" for a visitor without a session: the e-mail they bought with, and a link by mail. No password. */
-export function BuyerSignInForm({ error }: { error: string | null }) {
+/**
+ * "My licenses" for a visitor without a session: the e-mail they bought with, and a link by mail. No password.
+ * `next`: the page of this site the e-mailed link returns to once signed in (a transfer offer, say; else My licenses).
+ */
+export function BuyerSignInForm({ error, next }: { error: string | null; next?: string }) {
   return (
     <section aria-labelledby="sign-in-heading" className={`${card} p-6 sm:p-8`}>
       <h2 id="sign-in-heading" className="text-lg font-semibold text-slate-900">
@@ -13,6 +16,7 @@ export function BuyerSignInForm({ error }: { error: string | null }) {
       </p>
       <form method="post" action="/auth/sign-in" className="mt-5 space-y-4">
         <input type="hidden" name="purpose" value="buyer" />
+        {next ? <input type="hidden" name="next" value={next} /> : null}
         {error ? (
           <Message id="sign-in-error" tone="error">
             {error}

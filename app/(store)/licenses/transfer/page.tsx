@@ -49,14 +49,14 @@ export default async function AcceptTransferPage({ searchParams }: Props) {
             ) : (
               <div className="mt-6 space-y-4">
                 <p className="text-sm text-slate-700">
-                  {buyer ? `You are signed in as ${buyer.email}. ` : ""}Sign in with {offer.toEmail}; then open the link in the e-mail again, or
-                  accept the offer on{" "}
+                  {buyer ? `You are signed in as ${buyer.email}. ` : ""}Sign in with {offer.toEmail}: the sign-in link we e-mail brings you back
+                  here to accept. The offer is also on{" "}
                   <Link href="/licenses" className={textLink}>
                     My licenses
-                  </Link>
-                  .
+                  </Link>{" "}
+                  once you are signed in.
                 </p>
-                <BuyerSignInForm error={null} />
+                <BuyerSignInForm error={null} next={`/licenses/transfer?token=${encodeURIComponent(token)}`} />
               </div>
             )}
           </>
