@@ -15,8 +15,11 @@ const SELLER_ACTOR: Actor = { type: "seller", name: null };
 /** The payment provider's own doing (a dispute, a refund made in its dashboard). */
 const PAYMENT_ACTOR: Actor = { type: "payment", name: null };
 
-/** Why a license is not active (License.revocation); "upgraded": retired by an upgrade (lib/upgrades), which its refund undoes. */
-export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost" | "upgraded";
+/**
+ * Why a license is not active (License.revocation); "upgraded": retired by an upgrade (lib/upgrades), which its refund
+ * undoes; "transferred": the old key a transfer retired (lib/transfers), the license living on under its new key.
+ */
+export type Revocation = "seller" | "refunded" | "disputed" | "dispute_lost" | "upgraded" | "transferred";
 
 /** Revocations that follow the money (a refund or a card dispute): only the payment side may lift them. */
 const PAYMENT_REVOCATIONS: readonly Revocation[] = ["refunded", "disputed", "dispute_lost"];
@@ -47,6 +50,15 @@ export async function setLicenseStatus(input: { licenseId: string; active: boole
   // A license an upgrade retired comes back only by refunding the upgrade (lib/upgrades), never by hand.
   if (input.active && found.revocation === "upgraded") {
     throw new AppError("license_upgraded", 409, "This license was retired by an upgrade; it works again only if the upgrade is refunded.");
+  }
+  // A key a transfer retired stays retired: reinstated, two people would hold the one license. Revoking it again
+  // would only overwrite why it ended. The license itself is the record with the new key.
+  if (found.revocation === "transferred") {
+    throw new AppError(
+      "license_transferred",
+      409,
+      "This key was retired when its license moved to another holder; the license continues under its new key, which you can revoke or reinstate.",
+    );
   }
   const select = { id: true, key: true, isActive: true, revokedAt: true, revokedReason: true, revocation: true } as const;
   const reason = input.reason ?? null;
@@ -112,7 +124,7 @@ async function orderLicense(tx: Tx, orderId: string) {
 export async function changeOrderLicense(
   tx: Tx,
   orderId: string,
-  to: Exclude<Revocation, "seller" | "upgraded"> | null,
+  to: Exclude<Revocation, "seller" | "upgraded" | "transferred"> | null,
   from: ReadonlyArray<Revocation | null>,
   reason: string | null,
   now = new Date(),
@@ -131,7 +143,7 @@ async function paymentChange(
   tx: Tx,
   license: { id: string; revocation: string | null },
   about: Record<string, string>,
-  to: Exclude<Revocation, "seller" | "upgraded"> | null,
+  to: Exclude<Revocation, "seller" | "upgraded" | "transferred"> | null,
   from: ReadonlyArray<Revocation | null>,
   reason: string | null,
   now: Date,
@@ -175,7 +187,7 @@ async function paymentChange(
 export async function changeBundleLicenses(
   tx: Tx,
   orderId: string,
-  to: Exclude<Revocation, "seller" | "upgraded"> | null,
+  to: Exclude<Revocation, "seller" | "upgraded" | "transferred"> | null,
   from: ReadonlyArray<Revocation | null>,
   reason: string | null,
   now = new Date(),

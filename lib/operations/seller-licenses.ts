@@ -144,7 +144,7 @@ export const SELLER_LICENSES: Operation[] = [
     id: "revokeLicense",
     summary: "Revoke a license",
     description:
-      "The key fails every validation and activation from now on (its machines stay listed). Optional `reason`, kept with the license and in its event log. Revoking a revoked license only restates the reason. Undo with reinstateLicense.",
+      "The key fails every validation and activation from now on (its machines stay listed). Optional `reason`, kept with the license and in its event log. Revoking a revoked license only restates the reason. An old key a transfer retired (revocation `transferred`) is not revoked again: 409 `license_transferred` (the license continues under its new key). Undo with reinstateLicense.",
     tag: "Licenses",
     auth: "seller",
     sellerScope: "licenses",
@@ -154,7 +154,7 @@ export const SELLER_LICENSES: Operation[] = [
       body: z.object({ reason: z.string().max(200).refine(singleLineText, CONTROL_CHARACTER_MESSAGE).optional().describe("Why (≤ 200 characters)") }),
     },
     output: licenseOut,
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 409],
     handler: async (p, c) => {
       const { developerId, actor } = asActor(c.seller);
       const reason = p.reason?.replace(/\s+/g, " ").trim() || undefined;
@@ -176,7 +176,7 @@ export const SELLER_LICENSES: Operation[] = [
     id: "reinstateLicense",
     summary: "Reinstate a license",
     description:
-      "Undoes your revocation: the key works again on its machines. A license ended by the payment side (refunded, disputed, dispute lost) cannot be reinstated: 409 `license_revoked_by_payment`; one an upgrade retired comes back only if the upgrade is refunded: 409 `license_upgraded`. Reinstating an active license changes nothing.",
+      "Undoes your revocation: the key works again on its machines. A license ended by the payment side (refunded, disputed, dispute lost) cannot be reinstated: 409 `license_revoked_by_payment`; one an upgrade retired comes back only if the upgrade is refunded: 409 `license_upgraded`; an old key a transfer retired stays retired: 409 `license_transferred`. Reinstating an active license changes nothing.",
     tag: "Licenses",
     auth: "seller",
     sellerScope: "licenses",

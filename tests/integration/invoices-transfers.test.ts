@@ -8,6 +8,7 @@ import { CLIENT_ADDRESS_HEADER, rateLimiter } from "@/lib/http/rate-limit";
 import { activateMachine } from "@/lib/licensing/activate-machine";
 import { issueLicense } from "@/lib/licensing/issue-license";
 import { licenseCache } from "@/lib/licensing/license-state";
+import { setLicenseStatus } from "@/lib/licensing/set-license-status";
 import { validateLicense } from "@/lib/licensing/validate-license";
 import { formatPrice } from "@/lib/pricing";
 import { invoicePdf, sellerInvoicePdf } from "@/lib/receipts/invoices";
@@ -204,6 +205,19 @@ describe("license transfer", () => {
       revocation: "transferred",
     });
     expect(await statusIndexFor(license.id)).not.toBe(index);
+    // The retired key stays retired: the seller can neither reinstate it (two holders of one license) nor revoke it
+    // again (which would overwrite why it ended); the license itself, with the new key, still can be.
+    const retired = await getDb().license.findUniqueOrThrow({ where: { key: license.key } });
+    for (const active of [true, false]) {
+      await expect(setLicenseStatus({ licenseId: retired.id, active })).rejects.toMatchObject({ status: 409, code: "license_transferred" });
+    }
+    expect(await getDb().license.findUniqueOrThrow({ where: { id: retired.id } })).toMatchObject({
+      isActive: false,
+      revocation: "transferred",
+      revokedReason: `Transferred to another holder (license ${license.id})`,
+    });
+    licenseCache().clear();
+    expect(await validateLicense({ license_key: license.key, machine_fingerprint: fp, plugin_id: fx.pluginId })).toMatchObject({ code: "TRANSFERRED" });
     // The history, and the three e-mails.
     const events = await getDb().licenseEvent.findMany({ where: { licenseId: license.id, type: "transferred" } });
     expect(events).toHaveLength(1);

@@ -61,6 +61,7 @@ export default async function LicensePage({ params, searchParams }: Props) {
   const { events, next_cursor } = await licenseEvents(developer.id, license.id, { limit: EVENTS_SHOWN });
   const seatsFree = Math.max(0, license.max_machines - license.active_machines);
   const revokedByPayment = license.revocation === "refunded" || license.revocation === "disputed" || license.revocation === "dispute_lost";
+  const transferred = license.revocation === "transferred";
 
   return (
     <UndoProvider>
@@ -188,9 +189,15 @@ export default async function LicensePage({ params, searchParams }: Props) {
         <aside aria-labelledby="status-heading" className="lg:sticky lg:top-6 lg:self-start">
           <div className={`${card} p-5`}>
             <h2 id="status-heading" className="text-base font-semibold text-slate-900">
-              {license.status !== "revoked" ? "Revoke this license" : "Reinstate this license"}
+              {transferred ? "Transferred" : license.status !== "revoked" ? "Revoke this license" : "Reinstate this license"}
             </h2>
-            {license.status !== "revoked" ? (
+            {transferred ? (
+              // The old key a transfer retired (lib/transfers): set-license-status refuses both ways.
+              <p className="mt-3 text-sm text-slate-600">
+                The buyer transferred this license to another holder, so this key was retired. The license continues under its new key,
+                which you can revoke or reinstate.
+              </p>
+            ) : license.status !== "revoked" ? (
               <ConfirmAction
                 fallback={setLicenseStatusAction.bind(null, license.id, false)}
                 run={setLicenseStatusNowAction.bind(null, license.id, false)}
