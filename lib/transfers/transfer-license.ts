@@ -210,7 +210,7 @@ export async function acceptTransfer(
       data: { key: newKey, buyerEmail: me, activeMachines: 0, statusIndex: null },
     });
     // The old key, retired: it answers TRANSFERRED, and holds the position any credential of the old holder names.
-    await tx.license.create({
+    const retired = await tx.license.create({
       data: {
         key: l.key,
         productId: l.productId,
@@ -224,7 +224,11 @@ export async function acceptTransfer(
         statusIndex: l.statusIndex,
         issuedAt: l.issuedAt,
       },
+      select: { id: true },
     });
+    // The old holder's review stays theirs: it goes with their retired key (still a verified purchase, still in the
+    // rating), so the new holder neither appears as its author nor edits it, and may write their own.
+    await tx.review.updateMany({ where: { licenseId: l.id }, data: { licenseId: retired.id } });
     const facts = await tx.license.findUniqueOrThrow({ where: { id: l.id }, select: LICENSE_FACTS });
     const queued = await licenseChanged(
       tx,

@@ -13,6 +13,7 @@ import { validateLicense } from "@/lib/licensing/validate-license";
 import { formatPrice } from "@/lib/pricing";
 import { invoicePdf, sellerInvoicePdf } from "@/lib/receipts/invoices";
 import { refundOrder } from "@/lib/refunds/refund-order";
+import { submitReview } from "@/lib/reviews/submit-review";
 import { runOperation } from "@/lib/transports/action";
 import { statusIndexFor } from "@/lib/verifiable/status-list";
 import { fingerprint } from "../helpers/licenses";
@@ -159,6 +160,8 @@ describe("license transfer", () => {
     const fp = fingerprint(`xfer-${run}`);
     expect((await activateMachine({ license_key: license.key, machine_fingerprint: fp, plugin_id: fx.pluginId })).activated).toBe(true);
     const index = await statusIndexFor(license.id);
+    // The first holder reviewed the product.
+    const review = (await submitReview({ key: license.key }, { rating: 4, title: "Solid", body: "Does what it says.", author_name: "First" })).review;
 
     await as(from);
     const started = await runOperation<{ transfer_id: string; status: string }>("buyerStartTransfer", {
@@ -218,6 +221,14 @@ describe("license transfer", () => {
     });
     licenseCache().clear();
     expect(await validateLicense({ license_key: license.key, machine_fingerprint: fp, plugin_id: fx.pluginId })).toMatchObject({ code: "TRANSFERRED" });
+    // The first holder's review stayed theirs (on the retired key), still counted; the new holder writes their own
+    // instead of editing it.
+    expect(await getDb().review.findUniqueOrThrow({ where: { id: review.id } })).toMatchObject({ licenseId: retired.id, rating: 4, authorName: "First" });
+    const own = await submitReview({ licenseId: license.id, buyerEmail: to }, { rating: 2, title: "Meh", body: "Not for me.", author_name: "Second" });
+    expect(own.created).toBe(true);
+    expect(own.review.id).not.toBe(review.id);
+    expect(own.productRating).toMatchObject({ count: 2, average: 3 });
+    expect(await getDb().review.findUniqueOrThrow({ where: { id: review.id } })).toMatchObject({ rating: 4, title: "Solid" });
     // The history, and the three e-mails.
     const events = await getDb().licenseEvent.findMany({ where: { licenseId: license.id, type: "transferred" } });
     expect(events).toHaveLength(1);
