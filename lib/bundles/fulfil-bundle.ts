@@ -7,6 +7,7 @@ import { downloadPath } from "../marketplace/get-download.ts";
 import { orderCharges } from "../pricing.ts";
 import { absoluteUrl, paths } from "../urls.ts";
 import { itemsToLicense } from "./bundle-sale.ts";
+import { mailDownloads } from "../updates/mail-downloads.ts";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -44,19 +45,26 @@ export async function issueBundleLicenses(tx: Tx, order: PaidBundleOrder, paidAt
     );
     issued.push({ item, license });
   }
+  // One after another: the queries share the transaction's one connection.
+  const licenses = [];
+  for (const { item, license } of issued) {
+    licenses.push({
+      productName: item.name,
+      licenseKey: license.key,
+      maxMachines: license.maxMachines,
+      downloadUrl: absoluteUrl(downloadPath(item.id, license)),
+      // Each product's release builds when it has any (each link checks its license), else its single link.
+      release: await mailDownloads(tx, license.id),
+      productPageUrl: absoluteUrl(paths.product(item.id)),
+    });
+  }
   const mail = bundleLicenseEmail({
     buyerEmail: order.buyerEmail,
     bundleName: order.product.name,
     developerName: order.product.developer.name,
     orderId: order.id,
     charges: orderCharges(order),
-    licenses: issued.map(({ item, license }) => ({
-      productName: item.name,
-      licenseKey: license.key,
-      maxMachines: license.maxMachines,
-      downloadUrl: absoluteUrl(downloadPath(item.id, license)),
-      productPageUrl: absoluteUrl(paths.product(item.id)),
-    })),
+    licenses,
     alreadyHeld: items.filter((i) => i.held).map((i) => i.name),
   });
   // The same deduplication key as a single license's mail: the checkout's pages read its status by it.

@@ -121,7 +121,7 @@ export interface LicenseEmailData {
    * The newest release the license is entitled to, with each build's license-gated link (lib/updates/mail-downloads.ts):
    * when present, the mail links these builds instead of `downloadUrl`.
    */
-  release?: { version: string; files: Array<{ label: string; url: string }> } | null;
+  release?: MailRelease | null;
   /**
    * Where the holder opens the signed receipt: a page on this site whose URL holds no key (My licenses). A URL with
    * the key in it (GET /api/receipt?key=…) is never put in a mail — mail scanners, forwards and logs would keep the
@@ -171,6 +171,33 @@ function ownLink(url: string, fallback: string): string {
   return target.startsWith(absoluteUrl("/")) ? target : fallback;
 }
 
+/** A release's builds as a mail links them (lib/updates/mail-downloads.ts): each link license-gated, on this site. */
+export interface MailRelease {
+  version: string;
+  files: Array<{ label: string; url: string }>;
+}
+
+/** The builds to link, each kept to this site (ownLink); null when there are none (the mail links one download then). */
+function ownRelease(release: MailRelease | null | undefined, fallback: string): MailRelease | null {
+  return release?.files.length ? { ...release, files: release.files.map((f) => ({ ...f, url: ownLink(f.url, fallback) })) } : null;
+}
+
+/** The build list in HTML: the version, then one link per build. License, trial and bundle mails say it alike. */
+function releaseHtml(release: MailRelease, what: string): string[] {
+  return [
+    p(`Version ${escapeHtml(release.version)}. Choose the build for your system; each link checks this ${what} first.`, `color:${MUTED};`),
+    `<ul style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">\n${release.files.map((f) => `<li style="margin:0 0 6px 0;">${a(f.url, f.label)}</li>`).join("\n")}\n</ul>`,
+  ];
+}
+
+/** The same list in the text part. */
+function releaseText(release: MailRelease, what: string): string[] {
+  return [
+    `Version ${release.version}. Choose the build for your system; each link checks this ${what} first:`,
+    ...release.files.flatMap((f) => [`${f.label}:`, `  ${f.url}`]),
+  ];
+}
+
 /**
  * What the buyer paid, one row per line: quantity × unit price, subtotal, the coupon's discount, tax ("not
  * calculated" when none was) and the total, or the one amount when the charges are not known (a gift, older mail).
@@ -198,7 +225,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
   const gift = d.source === "complimentary";
   const licensesUrl = absoluteUrl("/licenses");
   const downloadUrl = ownLink(d.downloadUrl, licensesUrl);
-  const release = d.release?.files.length ? { ...d.release, files: d.release.files.map((f) => ({ ...f, url: ownLink(f.url, licensesUrl) })) } : null;
+  const release = ownRelease(d.release, licensesUrl);
   const receiptUrl = receiptLink(d.receiptUrl, d.licenseKey, licensesUrl);
   const receiptText = receiptWording(gift);
   const subject = gift
@@ -237,10 +264,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     ]),
     h2("Download"),
     ...(release
-      ? [
-          p(`Version ${escapeHtml(release.version)}. Choose the build for your system; each link checks this license first.`, `color:${MUTED};`),
-          `<ul style="margin:0 0 16px 0;padding:0 0 0 22px;color:${INK};">\n${release.files.map((f) => `<li style="margin:0 0 6px 0;">${a(f.url, f.label)}</li>`).join("\n")}\n</ul>`,
-        ]
+      ? releaseHtml(release, "license")
       : [
           gift
             ? p(
@@ -290,10 +314,7 @@ export function licenseEmail(d: LicenseEmailData): RenderedEmail {
     "",
     "DOWNLOAD",
     ...(release
-      ? [
-          `Version ${release.version}. Choose the build for your system; each link checks this license first:`,
-          ...release.files.flatMap((f) => [`${f.label}:`, `  ${f.url}`]),
-        ]
+      ? releaseText(release, "license")
       : [...(gift ? [`The link opens on ${SITE_NAME}, checks this license, then hands you to the seller's own download:`] : []), downloadUrl]),
     "",
     "HOW TO ACTIVATE",
@@ -386,6 +407,8 @@ export interface TrialEmailData {
   productPageUrl: string;
   /** When the trial ends. */
   expiresAt: Date;
+  /** The newest release the trial may download, each build's link license-gated: linked instead of `downloadUrl`. */
+  release?: MailRelease | null;
 }
 
 /** The trial key, sent only to the address the trial is for (the API never shows it to the caller). */
@@ -393,6 +416,7 @@ export function trialEmail(d: TrialEmailData): RenderedEmail {
   const subject = oneLine(`Your trial key for ${d.productName}`);
   const seats = machines(d.maxMachines);
   const ends = d.expiresAt.toISOString().slice(0, 10);
+  const release = ownRelease(d.release, absoluteUrl("/licenses"));
   const body = [
     `<h1 style="margin:0 0 8px 0;font-size:22px;line-height:30px;font-weight:700;color:${INK};">Your ${escapeHtml(d.productName)} trial</h1>`,
     p(
@@ -411,8 +435,7 @@ export function trialEmail(d: TrialEmailData): RenderedEmail {
       ["Trial for", d.buyerEmail],
     ]),
     h2("Download"),
-    button(d.downloadUrl, `Download ${oneLine(d.productName)}`),
-    rawLink(d.downloadUrl),
+    ...(release ? releaseHtml(release, "trial key") : [button(d.downloadUrl, `Download ${oneLine(d.productName)}`), rawLink(d.downloadUrl)]),
     h2("How to activate"),
     p(`Install ${escapeHtml(d.productName)}, open it and paste the key above when it asks for one.`),
     p(`Buy a license before the trial ends to keep using it: ${a(d.productPageUrl, d.productPageUrl)}`),
@@ -435,7 +458,7 @@ export function trialEmail(d: TrialEmailData): RenderedEmail {
     `Trial for:   ${d.buyerEmail}`,
     "",
     "DOWNLOAD",
-    href(d.downloadUrl),
+    ...(release ? releaseText(release, "trial key") : [href(d.downloadUrl)]),
     "",
     "HOW TO ACTIVATE",
     `Install ${d.productName}, open it and paste the key above when it asks for one.`,
@@ -533,7 +556,15 @@ export interface BundleLicenseEmailData {
   orderId: string;
   charges: OrderCharges;
   /** One license per included product the order issued, in the bundle's order. */
-  licenses: Array<{ productName: string; licenseKey: string; maxMachines: number; downloadUrl: string; productPageUrl: string }>;
+  licenses: Array<{
+    productName: string;
+    licenseKey: string;
+    maxMachines: number;
+    downloadUrl: string;
+    productPageUrl: string;
+    /** The newest release the license may download, each build's link license-gated: linked instead of `downloadUrl`. */
+    release?: MailRelease | null;
+  }>;
   /** Included products the buyer already held, so no new license was issued for them (a prorated price). */
   alreadyHeld: string[];
 }
@@ -555,16 +586,24 @@ export function bundleLicenseEmail(d: BundleLicenseEmailData): RenderedEmail {
       `The bundle ${escapeHtml(d.bundleName)} by ${escapeHtml(d.developerName)} gives you ${count}, one per product. Each key activates its own product:`,
       `color:${MUTED};`,
     ),
-    ...d.licenses.map((l) =>
-      [
+    ...d.licenses.map((l) => {
+      const builds = ownRelease(l.release, licensesUrl);
+      return [
         h2(l.productName),
         `<div style="margin:0 0 8px 0;background-color:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:12px;font-family:${MONO};font-size:17px;line-height:26px;font-weight:700;letter-spacing:1px;color:${INK};text-align:center;">${escapeHtml(l.licenseKey)}</div>`,
-        p(
-          `Up to ${escapeHtml(machines(l.maxMachines))} at a time · ${a(ownLink(l.downloadUrl, licensesUrl), "Download")} · ${a(l.productPageUrl, "Product page")}`,
-          "font-size:14px;",
-        ),
-      ].join("\n"),
-    ),
+        ...(builds
+          ? [
+              p(`Up to ${escapeHtml(machines(l.maxMachines))} at a time · ${a(l.productPageUrl, "Product page")}`, "font-size:14px;"),
+              ...releaseHtml(builds, "license"),
+            ]
+          : [
+              p(
+                `Up to ${escapeHtml(machines(l.maxMachines))} at a time · ${a(ownLink(l.downloadUrl, licensesUrl), "Download")} · ${a(l.productPageUrl, "Product page")}`,
+                "font-size:14px;",
+              ),
+            ]),
+      ].join("\n");
+    }),
     held ? p(escapeHtml(held), `color:${MUTED};`) : "",
     h2("Payment"),
     detailRows([
@@ -584,13 +623,18 @@ export function bundleLicenseEmail(d: BundleLicenseEmailData): RenderedEmail {
     `Thanks for buying ${d.bundleName}`,
     "",
     `The bundle ${d.bundleName} by ${d.developerName} gives you ${count}, one per product. Each key activates its own product:`,
-    ...d.licenses.flatMap((l) => [
-      "",
-      l.productName.toUpperCase(),
-      `    ${l.licenseKey}`,
-      `Up to ${machines(l.maxMachines)} at a time. Download: ${ownLink(l.downloadUrl, licensesUrl)}`,
-      `Product page: ${href(l.productPageUrl)}`,
-    ]),
+    ...d.licenses.flatMap((l) => {
+      const builds = ownRelease(l.release, licensesUrl);
+      return [
+        "",
+        l.productName.toUpperCase(),
+        `    ${l.licenseKey}`,
+        ...(builds
+          ? [`Up to ${machines(l.maxMachines)} at a time.`, ...releaseText(builds, "license")]
+          : [`Up to ${machines(l.maxMachines)} at a time. Download: ${ownLink(l.downloadUrl, licensesUrl)}`]),
+        `Product page: ${href(l.productPageUrl)}`,
+      ];
+    }),
     ...(held ? ["", held] : []),
     "",
     "PAYMENT",

@@ -4,6 +4,7 @@ import { getDb } from "../db.ts";
 import { kickOutbox } from "../email/deliver-emails.ts";
 import { enqueueEmail } from "../email/enqueue-email.ts";
 import { trialEmail, trialNotNeededEmail } from "../email/templates.ts";
+import { mailDownloads } from "../updates/mail-downloads.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { downloadPath } from "../marketplace/get-download.ts";
 import { absoluteUrl, paths } from "../urls.ts";
@@ -76,7 +77,7 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
   };
 
   // The download goes through this site's license-gated link, never straight to the seller's URL.
-  const sendKey = (tx: Tx, license: { id: string; key: string; buyerEmail: string; expiresAt: Date | null }) =>
+  const sendKey = async (tx: Tx, license: { id: string; key: string; buyerEmail: string; expiresAt: Date | null }) =>
     queue(
       tx,
       license.buyerEmail,
@@ -88,6 +89,8 @@ export async function startTrial(input: { productId: string; buyerEmail: string 
         maxMachines: product.maxMachines,
         pluginId: product.pluginId,
         downloadUrl: absoluteUrl(downloadPath(product.id, license)),
+        // The product's release builds when it has any (each link checks the trial key), else the single link above.
+        release: await mailDownloads(tx, license.id),
         productPageUrl: absoluteUrl(paths.product(product.id)),
         expiresAt: license.expiresAt ?? new Date(now + product.trialDays * DAY),
       }),

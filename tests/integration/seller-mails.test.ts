@@ -7,6 +7,8 @@ import { resetEnv } from "@/lib/env";
 import { simulateTestDispute } from "@/lib/refunds/test-disputes";
 import { previousUtcDay, runSaleDigests, setSaleEmails } from "@/lib/seller-mail/sale-emails";
 import { issueComplimentaryLicense } from "@/lib/selling/licenses";
+import { setBundleItems } from "@/lib/bundles/manage-bundle";
+import { startTrial } from "@/lib/licensing/start-trial";
 import { createTestProduct, sellingDeveloper } from "../helpers/sellers";
 import { dropTempUploads, productWithReleases, useTempUploads } from "./updates.fixtures";
 
@@ -138,5 +140,39 @@ describe("the license e-mail's download", () => {
     expect(text).toContain("Linux (x64) · synth-1.1.0.zip");
     expect(text).not.toContain("builds.example.com");
     expect(mail?.html).not.toContain("builds.example.com");
+  });
+
+  it("a trial's e-mail links the release builds too, each checking the trial key", async () => {
+    const fx = await productWithReleases([{ version: "2.0.0", files: [{ platform: "macos-arm64", filename: "synth-2.0.0.dmg" }] }]);
+    await getDb().product.update({ where: { id: fx.productId }, data: { trialAvailable: true, trialDays: 14 } });
+    const to = `trial-release-${run}@example.com`;
+    const started = await startTrial({ productId: fx.productId, buyerEmail: to });
+    expect(started.outcome).toBe("created");
+    const [mail] = await mails(to, "trial");
+    const id = fx.artifacts.get("2.0.0")?.get("synth-2.0.0.dmg") ?? "";
+    expect(mail?.text).toContain("Version 2.0.0. Choose the build for your system; each link checks this trial key first:");
+    expect(mail?.text).toContain(`http://localhost:3000/downloads/${fx.productId}/${id}?t=`);
+    expect(mail?.html).toContain(`/downloads/${fx.productId}/${id}?t=`);
+    expect(`${mail?.text}${mail?.html}`).not.toContain("builds.example.com");
+    // The link works for the trial key it was sent with.
+    const link = /http:\/\/localhost:3000(\/downloads\/[^\s]+)/.exec(mail?.text ?? "")?.[1] ?? "";
+    const licenseId = /\?t=([^.]+)\./.exec(link)?.[1];
+    expect(await getDb().license.findUniqueOrThrow({ where: { id: licenseId } })).toMatchObject({ buyerEmail: to, trialOf: expect.any(String) });
+  });
+
+  it("a bundle's e-mail links each product's release builds, and the single download of one without", async () => {
+    const fx = await productWithReleases([{ version: "3.1.0", files: [{ platform: "linux-x64", filename: "synth-3.1.0.tar.gz" }] }]);
+    const plain = await createTestProduct(fx.devId, `Plain Item ${run}`, `com.test.plainitem${run}`);
+    const bundle = await createTestProduct(fx.devId, `Bundle ${run}`, `com.test.bundlemail${run}`);
+    await setBundleItems(fx.devId, bundle.id, { product_ids: [fx.productId, plain.id] });
+    const { orderId, buyer: to } = await buy(bundle.id);
+    const [mail] = await mails(to, "license");
+    expect(mail?.subject).toContain(`Bundle ${run}`);
+    const id = fx.artifacts.get("3.1.0")?.get("synth-3.1.0.tar.gz") ?? "";
+    expect(mail?.text).toContain("Version 3.1.0. Choose the build for your system; each link checks this license first:");
+    expect(mail?.text).toContain(`http://localhost:3000/downloads/${fx.productId}/${id}?t=`);
+    expect(mail?.text).toContain(`Download: http://localhost:3000/downloads/${plain.id}?t=`);
+    expect(`${mail?.text}${mail?.html}`).not.toContain("builds.example.com");
+    expect(mail?.text).toContain(orderId);
   });
 });
