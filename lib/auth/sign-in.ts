@@ -174,3 +174,9 @@ export async function signedInBuyerEmail(cookieHeader: string | null): Promise<s
   const session = await sessionFromToken(readCookie(cookieHeader, SESSION_COOKIE.buyer), "buyer");
   return session ? session.email.toLowerCase() : null;
 }
+
+/** The address of the seller signed in to the dashboard on this request (its session cookie), or null. */
+export async function signedInSellerEmail(cookieHeader: string | null): Promise<string | null> {
+  const session = await sessionFromToken(readCookie(cookieHeader, SESSION_COOKIE.seller), "seller");
+  return session ? session.email.toLowerCase() : null;
+}

@@ -81,3 +81,15 @@ export async function listedMediaFile(name: string): Promise<{ key: string; size
   });
   return row;
 }
+
+/**
+ * The stored media file behind a public name when a product of this seller (by the address they signed in with)
+ * holds it, listed or not: the owner's preview of a draft and the dashboard's Media section show it. Null otherwise.
+ */
+export async function ownedMediaFile(name: string, sellerEmail: string): Promise<{ key: string; size: number; contentType: string } | null> {
+  if (!MEDIA_NAME.test(name)) return null;
+  return getDb().productMedia.findFirst({
+    where: { key: `${MEDIA_KEY_PREFIX}${name}`, product: { developer: { email: sellerEmail } } },
+    select: { key: true, size: true, contentType: true },
+  });
+}

@@ -2,21 +2,32 @@ import { Readable } from "node:stream";
 import { notFound } from "../http/errors.ts";
 import { objectStore } from "../storage/index.ts";
 import { parseRange } from "../storage/serve.ts";
-import { listedMediaFile } from "./read.ts";
+import { signedInSellerEmail } from "../auth/sign-in.ts";
+import { listedMediaFile, ownedMediaFile } from "./read.ts";
 
 /**
  * Answers GET or HEAD for /uploads/media/<name>: a listed product's media file from the object store, with single
  * byte ranges (206 with Content-Range; 416 past the end; anything else the whole file, as a server may), so audio
  * and video players seek. The name is the content's hash: cached for good (`immutable`), ETag the hash. A product
- * that is not listed (unlisted, removed, suspended, a draft) has its media answer 404 like an unknown name.
+ * that is not listed (unlisted, removed, suspended, a draft) has its media answer 404 like an unknown name, except
+ * to its own seller signed in to the dashboard (`cookie`): their preview and Media section show it, and the answer
+ * is private to them (`private, no-store`: no shared cache keeps a file nobody else may see).
  */
-export async function serveMedia(input: { name: string; method: string; range: string | null; ifRange: string | null }): Promise<Response> {
-  const file = await listedMediaFile(input.name);
+export async function serveMedia(input: {
+  name: string;
+  method: string;
+  range: string | null;
+  ifRange: string | null;
+  cookie: string | null;
+}): Promise<Response> {
+  const listed = await listedMediaFile(input.name);
+  const seller = listed ? null : await signedInSellerEmail(input.cookie);
+  const file = listed ?? (seller ? await ownedMediaFile(input.name, seller) : null);
   if (!file) throw notFound("media", "No listed product shows this file.");
   const etag = `"${input.name.slice(0, input.name.indexOf("."))}"`;
   const headers: Record<string, string> = {
     "Content-Type": file.contentType,
-    "Cache-Control": "public, max-age=31536000, immutable",
+    "Cache-Control": listed ? "public, max-age=31536000, immutable" : "private, no-store",
     "X-Content-Type-Options": "nosniff",
     "Accept-Ranges": "bytes",
     ETag: etag,

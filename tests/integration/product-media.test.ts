@@ -225,9 +225,17 @@ describe("serving product media", () => {
     for (const status of ["unlisted", "removed", "suspended", "draft"]) {
       await getDb().product.update({ where: { id: seller.product }, data: { status } });
       expectProblem(await getFile(item.body.url), 404, "media_not_found");
+      // Another seller signed in sees nothing either; the product's own seller does (their preview, their Media
+      // section), privately: no shared cache may keep it.
+      expectProblem(await getFile(item.body.url, { cookie: other.cookie }), 404, "media_not_found");
+      const own = await getFile(item.body.url, { cookie: seller.cookie });
+      expect(own.status, status).toBe(200);
+      expect(own.headers.get("cache-control")).toBe("private, no-store");
     }
     await getDb().product.update({ where: { id: seller.product }, data: { status: "active" } });
-    expect((await getFile(item.body.url)).status).toBe(200);
+    const listed = await getFile(item.body.url);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expectProblem(await call(mediaFile, "/uploads/media/x", { params: { file: "0123456789abcdef0123456789abcdef.png" } }), 404, "media_not_found");
     expectProblem(await call(mediaFile, "/uploads/media/x", { params: { file: "../../etc/passwd" } }), 404, "media_not_found");
   });

@@ -164,7 +164,7 @@ describe("the license e-mail's download", () => {
     const fx = await productWithReleases([{ version: "3.1.0", files: [{ platform: "linux-x64", filename: "synth-3.1.0.tar.gz" }] }]);
     const plain = await createTestProduct(fx.devId, `Plain Item ${run}`, `com.test.plainitem${run}`);
     const bundle = await createTestProduct(fx.devId, `Bundle ${run}`, `com.test.bundlemail${run}`);
-    await setBundleItems(fx.devId, bundle.id, { product_ids: [fx.productId, plain.id] });
+    await setBundleItems(fx.devId, bundle.id, { product_ids: [fx.productId, plain.id], prorate: false });
     const { orderId, buyer: to } = await buy(bundle.id);
     const [mail] = await mails(to, "license");
     expect(mail?.subject).toContain(`Bundle ${run}`);
