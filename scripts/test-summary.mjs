@@ -48,7 +48,11 @@ for (const path of process.argv.slice(2)) {
     if (failure) {
       failed++;
       const text = attrs(failure[1]).message || decode(failure[2] ?? "");
-      const first = text.split("\n").map((l) => l.trim()).find(Boolean) ?? "no message recorded";
+      const first =
+        text
+          .split("\n")
+          .map((l) => l.trim())
+          .find(Boolean) ?? "no message recorded";
       failures.push({ name, message: first.slice(0, 300), report: relative(process.cwd(), path) });
     } else if (/<skipped\b/.test(body)) {
       skipped.push({ name, reason: reasonOf(a.name, body), report: relative(process.cwd(), path) });

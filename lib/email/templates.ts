@@ -172,7 +172,7 @@ function ownLink(url: string, fallback: string): string {
 }
 
 /** A release's builds as a mail links them (lib/updates/mail-downloads.ts): each link license-gated, on this site. */
-export interface MailRelease {
+interface MailRelease {
   version: string;
   files: Array<{ label: string; url: string }>;
 }

@@ -99,7 +99,10 @@ export const licenseSchema = z.object({
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   revoked_reason: z.string().nullable(),
-  revocation: z.string().nullable().describe("Why it is not active: seller | refunded | disputed | dispute_lost | upgraded | transferred (an old key a transfer retired)"),
+  revocation: z
+    .string()
+    .nullable()
+    .describe("Why it is not active: seller | refunded | disputed | dispute_lost | upgraded | transferred (an old key a transfer retired)"),
   machines: z.array(machineSchema),
 });
 export type LicenseView = z.infer<typeof licenseSchema>;

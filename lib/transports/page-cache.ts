@@ -88,8 +88,7 @@ const LISTING_VALUES = new Map<string, (v: string) => boolean>([
   ["page", (v) => /^[1-9][0-9]?$/.test(v) && Number(v) <= MAX_CACHED_PAGE],
 ]);
 
-const isSearch = (v: string) =>
-  v !== "" && v.length <= SEARCH_MAX_LENGTH && v === v.trim() && blankControlCharacters(v) === v;
+const isSearch = (v: string) => v !== "" && v.length <= SEARCH_MAX_LENGTH && v === v.trim() && blankControlCharacters(v) === v;
 
 function listingQuery(query: string, searchable: boolean): string | null {
   if (query === "") return "";

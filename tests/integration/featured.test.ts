@@ -153,7 +153,10 @@ describe("the home page's other rows", () => {
     // The whole row in its order: higher average first, then more reviews, every one rated. (Ties then go by id in
     // the database's collation, which this does not restate.)
     const facts = new Map(
-      (await getDb().product.findMany({ where: { id: { in: top } }, select: { id: true, ratingAverage: true, ratingCount: true } })).map((r) => [r.id, r]),
+      (await getDb().product.findMany({ where: { id: { in: top } }, select: { id: true, ratingAverage: true, ratingCount: true } })).map((r) => [
+        r.id,
+        r,
+      ]),
     );
     const rank = top.map((id) => [facts.get(id)!.ratingAverage, facts.get(id)!.ratingCount] as const);
     for (let i = 1; i < rank.length; i++) {

@@ -220,11 +220,20 @@ describe("license transfer", () => {
       revokedReason: `Transferred to another holder (license ${license.id})`,
     });
     licenseCache().clear();
-    expect(await validateLicense({ license_key: license.key, machine_fingerprint: fp, plugin_id: fx.pluginId })).toMatchObject({ code: "TRANSFERRED" });
+    expect(await validateLicense({ license_key: license.key, machine_fingerprint: fp, plugin_id: fx.pluginId })).toMatchObject({
+      code: "TRANSFERRED",
+    });
     // The first holder's review stayed theirs (on the retired key), still counted; the new holder writes their own
     // instead of editing it.
-    expect(await getDb().review.findUniqueOrThrow({ where: { id: review.id } })).toMatchObject({ licenseId: retired.id, rating: 4, authorName: "First" });
-    const own = await submitReview({ licenseId: license.id, buyerEmail: to }, { rating: 2, title: "Meh", body: "Not for me.", author_name: "Second" });
+    expect(await getDb().review.findUniqueOrThrow({ where: { id: review.id } })).toMatchObject({
+      licenseId: retired.id,
+      rating: 4,
+      authorName: "First",
+    });
+    const own = await submitReview(
+      { licenseId: license.id, buyerEmail: to },
+      { rating: 2, title: "Meh", body: "Not for me.", author_name: "Second" },
+    );
     expect(own.created).toBe(true);
     expect(own.review.id).not.toBe(review.id);
     expect(own.productRating).toMatchObject({ count: 2, average: 3 });

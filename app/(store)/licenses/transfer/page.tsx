@@ -49,8 +49,8 @@ export default async function AcceptTransferPage({ searchParams }: Props) {
             ) : (
               <div className="mt-6 space-y-4">
                 <p className="text-sm text-slate-700">
-                  {buyer ? `You are signed in as ${buyer.email}. ` : ""}Sign in with {offer.toEmail}: the sign-in link we e-mail brings you back
-                  here to accept. The offer is also on{" "}
+                  {buyer ? `You are signed in as ${buyer.email}. ` : ""}Sign in with {offer.toEmail}: the sign-in link we e-mail brings you back here
+                  to accept. The offer is also on{" "}
                   <Link href="/licenses" className={textLink}>
                     My licenses
                   </Link>{" "}

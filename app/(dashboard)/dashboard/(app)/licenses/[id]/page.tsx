@@ -194,8 +194,8 @@ export default async function LicensePage({ params, searchParams }: Props) {
             {transferred ? (
               // The old key a transfer retired (lib/transfers): set-license-status refuses both ways.
               <p className="mt-3 text-sm text-slate-600">
-                The buyer transferred this license to another holder, so this key was retired. The license continues under its new key,
-                which you can revoke or reinstate.
+                The buyer transferred this license to another holder, so this key was retired. The license continues under its new key, which you can
+                revoke or reinstate.
               </p>
             ) : license.status !== "revoked" ? (
               <ConfirmAction
