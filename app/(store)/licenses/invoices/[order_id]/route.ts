@@ -1,6 +1,6 @@
 import { currentBuyer } from "@/lib/auth/next-session";
+import { invoiceDownload } from "@/lib/receipts/invoice-response";
 import { invoicePdf } from "@/lib/receipts/invoices";
-import { AppError } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -12,20 +12,5 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ order_id: string }> }) {
   const { order_id: id } = await params;
   const buyer = await currentBuyer();
-  const notFound = () =>
-    new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
-  if (!buyer || !/^[A-Za-z0-9_-]{1,80}$/.test(id)) return notFound();
-  try {
-    const { bytes, filename } = await invoicePdf(buyer.email, id);
-    return new Response(Buffer.from(bytes), {
-      headers: {
-        "content-type": "application/pdf",
-        "content-disposition": `attachment; filename="${filename}"`,
-        "cache-control": "private, no-store",
-      },
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) return notFound();
-    throw error;
-  }
+  return invoiceDownload(id, buyer ? (orderId) => invoicePdf(buyer.email, orderId) : null);
 }

@@ -1,6 +1,6 @@
 import { currentSeller } from "@/lib/auth/next-session";
+import { invoiceDownload } from "@/lib/receipts/invoice-response";
 import { sellerInvoicePdf } from "@/lib/receipts/invoices";
-import { AppError } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -11,21 +11,6 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const seller = await currentSeller();
-  const notFound = () =>
-    new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
-  if (!seller?.developer || !/^[A-Za-z0-9_-]{1,80}$/.test(id)) return notFound();
-  try {
-    const { bytes, filename } = await sellerInvoicePdf(seller.developer.id, id);
-    return new Response(Buffer.from(bytes), {
-      headers: {
-        "content-type": "application/pdf",
-        "content-disposition": `attachment; filename="${filename}"`,
-        "cache-control": "private, no-store",
-      },
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) return notFound();
-    throw error;
-  }
+  const developer = (await currentSeller())?.developer;
+  return invoiceDownload(id, developer ? (orderId) => sellerInvoicePdf(developer.id, orderId) : null);
 }
