@@ -4,7 +4,6 @@ import { connection } from "next/server";
 import { SiteFooter } from "@/components/store/site-footer";
 import { SiteHeader } from "@/components/store/site-header";
 import { focusRing } from "@/components/ui/styles";
-import { sans } from "./fonts/sans";
 import "./globals.css";
 
 const SITE_NAME = SERVICE_NAME;
@@ -39,7 +38,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   await connection();
   // A page with the sticky Buy bar (components/store/sticky-buy-bar.tsx) keeps room for it below the footer.
   return (
-    <html lang="en" className={sans.variable}>
+    <html lang="en">
       <body className="flex min-h-dvh flex-col font-sans max-lg:has-[[data-sticky-buy-bar]]:pb-[calc(4.5rem+env(safe-area-inset-bottom))]">
         {/* Focused, it joins the flow above the header (pushing it down) instead of covering the logo. */}
         <a
