@@ -74,7 +74,7 @@ export default defineConfig({
           // The operator of the suite's deployment (e2e/money.spec.ts, e2e/admin.spec.ts).
           // One operator per spec that signs one in often: sign-in links are limited to 5 per address in 10 minutes.
           ADMIN_EMAILS:
-            "operator@e2e.example.com,operator-a11y@e2e.example.com,operator-subscriptions@e2e.example.com,operator-discovery@e2e.example.com,operator-responsive@e2e.example.com,operator-reviews@e2e.example.com,operator-walk@e2e.example.com",
+            "operator@e2e.example.com,operator-a11y@e2e.example.com,operator-subscriptions@e2e.example.com,operator-discovery@e2e.example.com,operator-responsive@e2e.example.com,operator-reviews@e2e.example.com,operator-walk@e2e.example.com,operator-money-input@e2e.example.com,operator-agents@e2e.example.com",
           // No mail provider here, so the operator's sign-in links reach the dev mailbox only when the operator says so
           // (a production server otherwise keeps them out of it: lib/email/dev-mailbox.ts).
           DEV_MAILBOX: "local",

@@ -9,7 +9,8 @@ import { signInLink } from "./support/sign-in";
 // a revoked key is refused. The suite's server runs in production mode, where a webhook URL must be https: this one
 // points at a port on this machine where nothing listens, so its deliveries fail visibly and are retried.
 
-const OPERATOR = "operator@e2e.example.com";
+// Its own operator: specs running side by side that sign the same address in could each open the other's link.
+const OPERATOR = "operator-agents@e2e.example.com";
 const VERSION = "2026-04-17";
 
 /** An agent with the platform's key buys the cheapest per-machine dollar product over ACP REST (test card). */

@@ -8,7 +8,8 @@ import { fillSupportAndRefunds, publishOpenProduct } from "./support/seller-prof
 // 1,990.00); "1,234" is refused as ambiguous, naming both readings; a partial refund typed "1,5" refunds €1.50 EUR (it
 // was 15.00), and the line under the field and the notice after say so; a coupon's "2,50" off is €2.50 EUR.
 
-const OPERATOR = "operator@e2e.example.com";
+// Its own operator: specs running side by side that sign the same address in could each open the other's link.
+const OPERATOR = "operator-money-input@e2e.example.com";
 
 /** Waits for hydration: text filled before it can land beside the old text, and the live line needs the script. */
 async function settled(page: Page) {
