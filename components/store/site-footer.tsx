@@ -25,8 +25,7 @@ const footerLink = `rounded-sm text-slate-600 underline-offset-4 hover:text-slat
 export function SiteFooter() {
   const fee = `${PRICING.transaction_fee_percent}% per sale, no monthly fee — self-host for free`;
   return (
-    // Below the first screen of every page: laid out and painted only near it (content-visibility), at its usual height.
-    <footer className="mt-16 border-t border-slate-200 bg-white [content-visibility:auto] [contain-intrinsic-size:auto_22rem]">
+    <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className={`${container} flex flex-col gap-6 py-10 md:flex-row md:items-start md:justify-between`}>
         <div className="max-w-sm space-y-2">
           <Link href="/" className={`inline-flex items-center gap-2 rounded-md font-semibold text-slate-900 ${focusRing}`}>
