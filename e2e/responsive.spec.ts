@@ -248,7 +248,39 @@ test.describe("phones first at 390 × 844", () => {
     const trial = bar.getByRole("link", { name: "Start trial" });
     await expect(trial).toHaveAttribute("href", "#trial");
     await trial.click();
-    await expect(page.getByLabel("E-mail for the trial key")).toBeInViewport();
+    // The Buy form's one address serves the trial too; the bar leads to it, and the trial's button is on the screen.
+    await expect(page.locator("#buy").getByLabel("E-mail address")).toBeInViewport();
+    await expect(page.getByRole("button", { name: /^Start a free \d+-day trial$/ })).toBeInViewport();
+  });
+
+  test("a product with a trial asks for the address once: the trial key goes to the Buy form's address", async ({ page, request }) => {
+    const email = `e2e-trial-${Date.now().toString(36)}@example.com`;
+    await page.goto(`/products/${TRIAL_PRODUCT}`);
+    // One e-mail field on the page, not one per form.
+    await expect(page.locator('input[type="email"]')).toHaveCount(1);
+    const field = page.locator("#buy").getByLabel("E-mail address");
+    const start = page.getByRole("button", { name: /^Start a free \d+-day trial$/ });
+
+    // An address that cannot receive mail: the server says so under the field (the browser lets "x@y" through).
+    await field.fill("x@y");
+    await start.click();
+    await expect(page).toHaveURL(/\?trial=invalid#trial$/);
+    await expect(page.getByRole("alert").filter({ hasText: "can receive mail" })).toBeVisible();
+    await expect(page.locator("#buy").getByLabel("E-mail address")).toHaveAttribute("aria-describedby", /trial_outcome/);
+
+    await page.locator("#buy").getByLabel("E-mail address").fill(email);
+    await page.getByRole("button", { name: /^Start a free \d+-day trial$/ }).click();
+    await expect(page).toHaveURL(/\?trial=sent#trial$/);
+    await expect(page.getByRole("status").filter({ hasText: "trial key and download link are on their way" })).toBeVisible();
+    // The trial key reached that address.
+    await expect
+      .poll(async () => {
+        const { messages } = (await (await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as {
+          messages: Array<{ subject: string }>;
+        };
+        return messages.length;
+      })
+      .toBe(1);
   });
 
   test("without JavaScript the bar is a plain link to the Buy form", async ({ browser }) => {

@@ -45,7 +45,7 @@ test.describe("a buyer on a phone", () => {
     await noHorizontalScroll(page);
 
     const buy = page.locator("#buy");
-    // The Buy form's address (a product with a trial has a second form for the trial's).
+    // The Buy form's address (a product with a trial uses the same one for its trial button).
     await buy.getByRole("textbox", { name: "E-mail address" }).fill(email);
     await buy.getByRole("button", { name: /^buy$/i }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);

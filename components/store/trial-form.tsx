@@ -11,12 +11,29 @@ const OUTCOMES: Record<string, { tone: "ok" | "error"; text: string }> = {
   unavailable: { tone: "error", text: "This product offers no trial right now." },
 };
 
+/** The trial route's outcome, worded, under the e-mail field it is about: a status when sent, an alert otherwise. */
+export function TrialOutcome({ outcome, id }: { outcome: string; id: string }) {
+  const said = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;
+  if (!said) return null;
+  return (
+    <p id={id} role={said.tone === "ok" ? "status" : "alert"} className={`mt-2 text-sm ${said.tone === "ok" ? "text-emerald-800" : "text-red-700"}`}>
+      {said.text}
+    </p>
+  );
+}
+
+/** Whether the trial route's outcome code is one the page words (an unknown code shows nothing). */
+export function hasTrialOutcome(outcome: string): boolean {
+  return Object.hasOwn(OUTCOMES, outcome);
+}
+
 /**
- * The product page's free trial: the trial key and its license-gated download link are e-mailed (startTrial), so the
+ * The product page's free trial where nothing can be bought here (checkout not configured), so there is no Buy form
+ * whose address it could share (the Buy form then has a "Start a free trial" button of its own instead): the trial key and its license-gated download link are e-mailed (startTrial), so the
  * seller's installer address is never on the page. A plain form (no script): it posts to app/trials/start.
  */
 export function TrialForm({ productId, days, outcome, preview }: { productId: string; days: number; outcome: string; preview: boolean }) {
-  const said = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;
+  const said = hasTrialOutcome(outcome);
   return (
     <form
       id="trial"
@@ -43,15 +60,7 @@ export function TrialForm({ productId, days, outcome, preview }: { productId: st
         aria-describedby={said ? "trial_outcome" : undefined}
         className={`${inputBase} mt-1.5`}
       />
-      {said ? (
-        <p
-          id="trial_outcome"
-          role={said.tone === "ok" ? "status" : "alert"}
-          className={`mt-2 text-sm ${said.tone === "ok" ? "text-emerald-800" : "text-red-700"}`}
-        >
-          {said.text}
-        </p>
-      ) : null}
+      <TrialOutcome outcome={outcome} id="trial_outcome" />
       <button type="submit" disabled={preview} className={`${buttonSecondary} mt-3 w-full disabled:cursor-not-allowed disabled:opacity-60`}>
         E-mail me a trial key
       </button>

@@ -24,14 +24,14 @@ import { ScreenshotGallery } from "@/components/store/screenshot-gallery";
 import { MediaDemos, MediaGallery, ProductCover } from "@/components/store/product-media";
 import { productMediaSet } from "@/lib/media/read";
 import { StickyBuyBar } from "@/components/store/sticky-buy-bar";
-import { TrialForm } from "@/components/store/trial-form";
+import { hasTrialOutcome, TrialForm, TrialOutcome } from "@/components/store/trial-form";
 import { Badge } from "@/components/ui/badge";
 import { formatDay } from "@/lib/format";
 import { formatPrice } from "@/lib/pricing";
 import { upgradesInto } from "@/lib/upgrades/offers-for-buyers";
 import { ProductUpgradePaths, upgradeErrorMessage } from "@/components/upgrades/product-upgrade-paths";
 import { describePlan } from "@/lib/subscriptions/plans";
-import { buttonPrimary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
+import { buttonPrimary, buttonSecondary, card, container, focusRing, inputBase, textLink } from "@/components/ui/styles";
 
 /**
  * The Buy form's refusal, sent back by /checkout/start as ?buy_error=<code>: only known codes show a message
@@ -140,6 +140,9 @@ export async function ProductView({ product, query, preview = false }: { product
   const upgradeError = upgradeErrorMessage(String(query.upgrade_error ?? ""));
   const dev = product.developer_info;
   const trial = product.pricing.trial_available && product.pricing.trial_days > 0;
+  // The trial route's answer (?trial=sent | invalid | limited | unavailable), worded under the address it is about.
+  const trialOutcome = String(query.trial ?? "");
+  const trialSaid = trial && hasTrialOutcome(trialOutcome);
   const plan = product.subscription;
   const seats = `${seatModelLabel(product.seat_model)} · up to ${plural(product.max_machines, "machine")}`;
 
@@ -281,7 +284,9 @@ export async function ProductView({ product, query, preview = false }: { product
                     {buy.error}
                   </div>
                 ) : null}
-                <div>
+                {/* With a trial, this one address serves both buttons (the trial's posts the same form to /trials/start):
+                    the trial's outcome comes back here (#trial), under the field it is about. */}
+                <div id={trial ? "trial" : undefined} className={trial ? "scroll-mt-24" : undefined}>
                   <label htmlFor="buyer_email" className="block text-sm font-medium text-slate-800">
                     E-mail address
                   </label>
@@ -294,12 +299,13 @@ export async function ProductView({ product, query, preview = false }: { product
                     inputMode="email"
                     placeholder="you@example.com"
                     defaultValue={buy.email || undefined}
-                    aria-describedby={buy.error ? "buy_error buyer_email_hint" : "buyer_email_hint"}
+                    aria-describedby={[buy.error ? "buy_error" : "", "buyer_email_hint", trialSaid ? "trial_outcome" : ""].filter(Boolean).join(" ")}
                     className={`${inputBase} mt-1.5`}
                   />
                   <p id="buyer_email_hint" className="mt-1.5 text-xs text-slate-600">
-                    Your license key is sent to this address.
+                    {trial ? "Your license key, or your trial key, is sent to this address." : "Your license key is sent to this address."}
                   </p>
+                  {trial ? <TrialOutcome outcome={trialOutcome} id="trial_outcome" /> : null}
                 </div>
                 {plan ? <IntervalChoice product={product} plan={plan} /> : null}
                 <BuyOptions
@@ -319,6 +325,16 @@ export async function ProductView({ product, query, preview = false }: { product
                 >
                   Buy
                 </button>
+                {trial ? (
+                  <button
+                    type="submit"
+                    formAction={preview ? undefined : "/trials/start"}
+                    disabled={preview}
+                    className={`${buttonSecondary} w-full disabled:cursor-not-allowed disabled:opacity-60`}
+                  >
+                    Start a free {product.pricing.trial_days}-day trial
+                  </button>
+                ) : null}
               </form>
             ) : (
               <div
@@ -329,8 +345,8 @@ export async function ProductView({ product, query, preview = false }: { product
                 Checkout is not configured on this deployment, so licenses cannot be bought here yet.
               </div>
             )}
-            {trial ? (
-              <TrialForm productId={product.id} days={product.pricing.trial_days} outcome={String(query.trial ?? "")} preview={preview} />
+            {trial && !canBuy ? (
+              <TrialForm productId={product.id} days={product.pricing.trial_days} outcome={trialOutcome} preview={preview} />
             ) : null}
             <ul className="mt-5 space-y-1.5 border-t border-slate-200 pt-4 text-xs text-slate-600">
               <li>Sold by {product.developer}</li>
