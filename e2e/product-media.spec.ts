@@ -16,13 +16,28 @@ function screenshot(shade: number): Buffer {
   return encodePng(width, height, new Uint8Array(width * height * 3).fill(shade));
 }
 
-test("a seeded audio plugin leads with its cover, and its audio demo plays", async ({ page, shot }) => {
+/** The path of the file an <img> shows, once it has loaded. */
+const shownFile = (img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? new URL(img.currentSrc).pathname : "");
+
+test("a seeded audio plugin leads with its cover, and its audio demo plays", async ({ page, browser, baseURL, shot }) => {
   await page.goto("/");
   // Cards lead with the cover, sized so nothing shifts as it loads.
   const cardCover = page.locator('article img[src^="/uploads/media/"]').first();
   await expect(cardCover).toHaveAttribute("width", "1200");
   await expect(cardCover).toHaveAttribute("height", "630");
   await expect(cardCover).toHaveAttribute("loading", "lazy");
+  // A laptop screen of ordinary density shows a card under 640 px wide: the browser takes the narrow copy, not the
+  // 1200 px original.
+  await cardCover.scrollIntoViewIfNeeded();
+  await expect.poll(() => cardCover.evaluate(shownFile)).toMatch(/^\/uploads\/media\/[a-f0-9]{32}-w640\.webp$/);
+  // A phone with 3 pixels to the point needs more than 640: the original.
+  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const onPhone = await phone.newPage();
+  await onPhone.goto("/");
+  const phoneCover = onPhone.locator('article img[src^="/uploads/media/"]').first();
+  await phoneCover.scrollIntoViewIfNeeded();
+  await expect.poll(() => phoneCover.evaluate(shownFile)).toMatch(/^\/uploads\/media\/[a-f0-9]{32}\.png$/);
+  await phone.close();
 
   await page.goto("/products/tape-warmth");
   const cover = page.getByRole("img", { name: /^Cover art for Tape Warmth/ });

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ListingProduct } from "@/lib/marketplace/schemas";
 import type { MediaView } from "@/lib/media/schemas";
+import { mediaSrcSet } from "@/lib/media/variant";
 import { paths, productIconPath } from "@/lib/urls";
 import { Badge } from "@/components/ui/badge";
 import { PlatformBadges } from "./platform-badges";
@@ -14,6 +15,13 @@ import { RatingStars } from "./rating-stars";
 export const CARD_SLOT = "card-slot";
 
 /**
+ * How wide a card's cover shows, for the browser's pick from its `srcset` (the narrow copy or the original): a row's
+ * card on a phone is 80 % of the screen, two columns from `sm`, three or four from `lg` (22rem at most), 18rem in a
+ * four-column listing from `xl`.
+ */
+const CARD_IMAGE_SIZES = "(min-width: 1280px) 18rem, (min-width: 1024px) 22rem, (min-width: 640px) 45vw, 80vw";
+
+/**
  * A product tile; the whole card is clickable through the name link stretched over it. With a cover (lib/media) the
  * card leads with it, wide and lazy, sized by its width and height so nothing shifts as it loads; the icon stays
  * beside the name. Its classes (`card`, `card-…`) are in app/globals.css: a listing repeats the card, and one short
@@ -24,7 +32,17 @@ export function ProductCard({ product, cover }: { product: ListingProduct; cover
     <article className="card">
       {cover ? (
         // eslint-disable-next-line @next/next/no-img-element -- an upload of this site; the name below says what it is
-        <img src={cover.url} alt="" width={cover.width ?? 1200} height={cover.height ?? 630} loading="lazy" decoding="async" className="card-cover" />
+        <img
+          src={cover.url}
+          srcSet={mediaSrcSet(cover)}
+          sizes={CARD_IMAGE_SIZES}
+          alt=""
+          width={cover.width ?? 1200}
+          height={cover.height ?? 630}
+          loading="lazy"
+          decoding="async"
+          className="card-cover"
+        />
       ) : null}
       <div className="card-head">
         {/* eslint-disable-next-line @next/next/no-img-element -- an upload or a bundled icon (this site's only), no optimisation needed */}

@@ -1,4 +1,5 @@
 import type { MediaView } from "@/lib/media/schemas";
+import { mediaSrcSet } from "@/lib/media/variant";
 import { focusRing } from "@/components/ui/styles";
 
 /**
@@ -27,6 +28,9 @@ export function ProductCover({ cover }: { cover: MediaView }) {
   );
 }
 
+/** A gallery thumbnail's width at 64 px high. */
+const thumbWidth = (m: MediaView) => (m.width && m.height ? Math.round((64 * m.width) / m.height) : 112);
+
 /** Screenshots: one shown large, thumbnails below that link to each. */
 export function MediaGallery({ images, productName }: { images: MediaView[]; productName: string }) {
   if (images.length === 0) return null;
@@ -40,6 +44,8 @@ export function MediaGallery({ images, productName }: { images: MediaView[]; pro
               {/* eslint-disable-next-line @next/next/no-img-element -- an upload of this site, shown at its own size */}
               <img
                 src={m.url}
+                srcSet={mediaSrcSet(m)}
+                sizes="(min-width: 1280px) 52rem, (min-width: 1024px) 62vw, 100vw"
                 alt={m.alt}
                 width={m.width ?? undefined}
                 height={m.height ?? undefined}
@@ -64,11 +70,14 @@ export function MediaGallery({ images, productName }: { images: MediaView[]; pro
                 aria-label={`Screenshot ${String(i + 1)}: ${m.alt}`}
                 className={`block rounded-lg border border-slate-200 hover:border-indigo-400 ${focusRing}`}
               >
+                {/* 64 px high: the narrow copy, not the original (up to 4 MiB), unless the screen is dense enough to need it. */}
                 {/* eslint-disable-next-line @next/next/no-img-element -- an upload of this site */}
                 <img
                   src={m.url}
+                  srcSet={mediaSrcSet(m)}
+                  sizes={`${String(thumbWidth(m))}px`}
                   alt=""
-                  width={m.width && m.height ? Math.round((64 * m.width) / m.height) : 112}
+                  width={thumbWidth(m)}
                   height={64}
                   loading="lazy"
                   decoding="async"

@@ -4,6 +4,7 @@ import { AppError, notFound } from "../http/errors.ts";
 import { objectStore } from "../storage/index.ts";
 import { MEDIA_QUOTA_BYTES, MEDIA_RULES, type MediaKind } from "./limits.ts";
 import { MEDIA_KEY_PREFIX, productMedia, toMediaView } from "./read.ts";
+import { variantKeyOf } from "./variant.ts";
 import type { MediaView } from "./schemas.ts";
 import { sniffMedia, tooLarge } from "./sniff.ts";
 
@@ -70,15 +71,21 @@ async function mediaUsage(developerId: string): Promise<number> {
   return [...new Map(rows.map((r) => [r.key, r.size])).values()].reduce((sum, size) => sum + size, 0);
 }
 
-/** Deletes stored files no media row refers to any more (best effort: a file left behind is only space). */
+/**
+ * Deletes stored files no media row refers to any more, with a picture's narrow copy (lib/media/variant.ts); best
+ * effort: a file left behind is only space.
+ */
 async function releaseObjects(keys: string[]): Promise<void> {
   for (const key of new Set(keys)) {
     if ((await getDb().productMedia.count({ where: { key } })) > 0) continue;
-    await objectStore()
-      .delete(key)
-      .catch((error: unknown) => {
-        console.error("media: could not delete", key, error);
-      });
+    const variant = variantKeyOf(key);
+    for (const gone of variant ? [key, variant] : [key]) {
+      await objectStore()
+        .delete(gone)
+        .catch((error: unknown) => {
+          console.error("media: could not delete", gone, error);
+        });
+    }
   }
 }
 

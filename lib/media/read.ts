@@ -82,6 +82,22 @@ export async function listedMediaFile(name: string): Promise<{ key: string; size
   return row;
 }
 
+/** The stored picture (a cover or a screenshot) with this content hash, when a listed product shows it. */
+export async function listedPicture(hash: string): Promise<{ key: string; size: number; contentType: string } | null> {
+  return getDb().productMedia.findFirst({
+    where: { key: { startsWith: `${MEDIA_KEY_PREFIX}${hash}.` }, kind: { in: ["cover", "image"] }, product: { status: "active" } },
+    select: { key: true, size: true, contentType: true },
+  });
+}
+
+/** The stored picture with this content hash when a product of this seller holds it, listed or not. */
+export async function ownedPicture(hash: string, sellerEmail: string): Promise<{ key: string; size: number; contentType: string } | null> {
+  return getDb().productMedia.findFirst({
+    where: { key: { startsWith: `${MEDIA_KEY_PREFIX}${hash}.` }, kind: { in: ["cover", "image"] }, product: { developer: { email: sellerEmail } } },
+    select: { key: true, size: true, contentType: true },
+  });
+}
+
 /**
  * The stored media file behind a public name when a product of this seller (by the address they signed in with)
  * holds it, listed or not: the owner's preview of a draft and the dashboard's Media section show it. Null otherwise.

@@ -3,7 +3,8 @@ import { notFound } from "../http/errors.ts";
 import { objectStore } from "../storage/index.ts";
 import { parseRange } from "../storage/serve.ts";
 import { signedInSellerEmail } from "../auth/sign-in.ts";
-import { listedMediaFile, ownedMediaFile } from "./read.ts";
+import { listedMediaFile, listedPicture, ownedMediaFile, ownedPicture } from "./read.ts";
+import { MEDIA_VARIANT_WIDTH, variantHash, variantKey } from "./variant.ts";
 
 /**
  * Answers GET or HEAD for /uploads/media/<name>: a listed product's media file from the object store, with single
@@ -20,6 +21,8 @@ export async function serveMedia(input: {
   ifRange: string | null;
   cookie: string | null;
 }): Promise<Response> {
+  const hash = variantHash(input.name);
+  if (hash) return serveVariant(hash, input);
   const listed = await listedMediaFile(input.name);
   const seller = listed ? null : await signedInSellerEmail(input.cookie);
   const file = listed ?? (seller ? await ownedMediaFile(input.name, seller) : null);
@@ -45,4 +48,65 @@ export async function serveMedia(input: {
   const found = await objectStore().get(file.key, range ? { range } : undefined);
   if (!found) throw notFound("media", "This file is no longer stored.");
   return new Response(Readable.toWeb(found.body) as ReadableStream<Uint8Array>, { status, headers });
+}
+
+/** Readable to bytes (a narrow copy is small: tens of KB). */
+async function bytesOf(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The original, at most MEDIA_VARIANT_WIDTH wide, as WebP; null when it cannot be made (sharp's native build missing
+ * on this platform, or a file it cannot decode): the caller then answers with the original itself.
+ */
+async function shrink(original: Buffer): Promise<Buffer | null> {
+  try {
+    const { default: sharp } = await import("sharp");
+    return await sharp(original, { limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize({ width: MEDIA_VARIANT_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+  } catch (error) {
+    console.error("media: could not make a narrow copy", error instanceof Error ? error.message : error);
+    return null;
+  }
+}
+
+/**
+ * /uploads/media/<hash>-w640.webp (lib/media/variant.ts): the narrow copy of a picture, under the original's rule
+ * (a listed product's, or the signed-in seller's own), made from the original on its first request and kept in the
+ * object store; the same bytes every time (a second maker racing the first writes what the first wrote). Always the
+ * whole file: a picture this small is not read in ranges. Where no copy can be made, the original is the answer.
+ */
+async function serveVariant(hash: string, input: { method: string; cookie: string | null }): Promise<Response> {
+  const listed = await listedPicture(hash);
+  const seller = listed ? null : await signedInSellerEmail(input.cookie);
+  const original = listed ?? (seller ? await ownedPicture(hash, seller) : null);
+  if (!original) throw notFound("media", "No listed product shows this file.");
+  const store = objectStore();
+  const key = variantKey(hash);
+  const stored = await store.get(key);
+  let bytes = stored ? await bytesOf(stored.body) : null;
+  if (!bytes) {
+    const source = await store.get(original.key);
+    if (!source) throw notFound("media", "This file is no longer stored.");
+    bytes = await shrink(await bytesOf(source.body));
+    if (!bytes) {
+      const name = original.key.slice(original.key.indexOf("/") + 1);
+      return serveMedia({ name, method: input.method, range: null, ifRange: null, cookie: input.cookie });
+    }
+    await store.put(key, bytes, { size: bytes.byteLength, contentType: "image/webp" });
+  }
+  const headers: Record<string, string> = {
+    "Content-Type": "image/webp",
+    "Cache-Control": listed ? "public, max-age=31536000, immutable" : "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+    ETag: `"${hash}-w${String(MEDIA_VARIANT_WIDTH)}"`,
+    "Content-Length": String(bytes.byteLength),
+  };
+  if (input.method === "HEAD") return new Response(null, { status: 200, headers });
+  return new Response(new Uint8Array(bytes), { status: 200, headers });
 }

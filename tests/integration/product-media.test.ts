@@ -5,6 +5,8 @@ import { GET as mediaFile, HEAD as mediaHead } from "@/app/uploads/media/[file]/
 import { disconnectDb, getDb } from "@/lib/db";
 import { coverArt, demoClip, encodePng } from "@/lib/media/generate";
 import { MEDIA_RULES } from "@/lib/media/limits";
+import { MEDIA_VARIANT_WIDTH, mediaSrcSet, variantKey } from "@/lib/media/variant";
+import { imageSize } from "@/lib/selling/image-size";
 import { objectStore } from "@/lib/storage";
 import { call, expectProblem, type Reply } from "../helpers/http";
 import { startLeanServer } from "../helpers/lean-server";
@@ -238,6 +240,62 @@ describe("serving product media", () => {
     expect(listed.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expectProblem(await call(mediaFile, "/uploads/media/x", { params: { file: "0123456789abcdef0123456789abcdef.png" } }), 404, "media_not_found");
     expectProblem(await call(mediaFile, "/uploads/media/x", { params: { file: "../../etc/passwd" } }), 404, "media_not_found");
+  });
+
+  it("serves a picture's narrow copy under the original's rule, made once and kept, and deletes it with the picture", async () => {
+    // Wide and detailed enough that the copy is a real saving (a flat colour would compress to nothing either way).
+    const original = coverArt(`variant-${run}`, 1600, 840);
+    const item = await upload({ kind: "image", alt: "Wide screenshot" }, original);
+    expect(item.status, item.text).toBe(201);
+    const hash = fileName(item.body.url).split(".")[0]!;
+    const copyUrl = `/uploads/media/${hash}-w${String(MEDIA_VARIANT_WIDTH)}.webp`;
+    // The page offers both, by width; a picture no wider than the copy has no srcset (the original is the right file).
+    expect(mediaSrcSet(item.body)).toBe(`${copyUrl} 640w, ${item.body.url as string} 1600w`);
+    expect(mediaSrcSet({ url: item.body.url, width: 640 })).toBeUndefined();
+    expect(await objectStore().head(variantKey(hash))).toBeNull();
+
+    const first = await fileBytes(copyUrl);
+    expect(first.response.status).toBe(200);
+    expect(Object.fromEntries(first.response.headers)).toMatchObject({
+      "content-type": "image/webp",
+      "content-length": String(first.bytes.byteLength),
+      "cache-control": "public, max-age=31536000, immutable",
+      "x-content-type-options": "nosniff",
+      etag: `"${hash}-w640"`,
+    });
+    expect(imageSize(first.bytes)).toEqual({ width: 640, height: 336 });
+    expect(first.bytes.byteLength).toBeLessThan(original.byteLength / 4);
+    // Kept: the next request reads the stored copy, the same bytes.
+    expect(await objectStore().head(variantKey(hash))).toMatchObject({ size: first.bytes.byteLength, contentType: "image/webp" });
+    expect((await fileBytes(copyUrl)).bytes.equals(first.bytes)).toBe(true);
+    const head = await mediaHead(new Request(`http://localhost:3000${copyUrl}`, { method: "HEAD" }), {
+      params: Promise.resolve({ file: fileName(copyUrl) }),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(first.bytes.byteLength));
+
+    // The original's rule: not listed, only its own seller (privately); no copy of a demo clip, nor of an unknown hash.
+    await getDb().product.update({ where: { id: seller.product }, data: { status: "unlisted" } });
+    expectProblem(await getFile(copyUrl), 404, "media_not_found");
+    expectProblem(await getFile(copyUrl, { cookie: other.cookie }), 404, "media_not_found");
+    const own = await getFile(copyUrl, { cookie: seller.cookie });
+    expect(own.status).toBe(200);
+    expect(own.headers.get("cache-control")).toBe("private, no-store");
+    await getDb().product.update({ where: { id: seller.product }, data: { status: "active" } });
+    const clip = await upload({ kind: "audio", caption: "No copy" }, demoClip(`variant-${run}`, "delay", 0.3));
+    expect(clip.status, clip.text).toBe(201);
+    expectProblem(await getFile(`/uploads/media/${fileName(clip.body.url).split(".")[0]!}-w640.webp`), 404, "media_not_found");
+    expectProblem(await getFile("/uploads/media/0123456789abcdef0123456789abcdef-w640.webp"), 404, "media_not_found");
+
+    // Deleting the picture deletes its copy too.
+    const removed = await call(deleteRoute, `/api/v1/products/${seller.product}/media/${item.body.id as string}`, {
+      method: "DELETE",
+      headers: auth(),
+      params: { id: seller.product, media_id: item.body.id },
+    });
+    expect(removed.body).toEqual({ deleted: true });
+    expect(await objectStore().head(variantKey(hash))).toBeNull();
+    expectProblem(await getFile(copyUrl), 404, "media_not_found");
   });
 
   it("seeds the demo catalogue with cover art for every product and audio demos for a few plugins", async () => {
