@@ -75,10 +75,30 @@ async function shrink(original: Buffer): Promise<Buffer | null> {
   }
 }
 
+/** Copies being made in this process, by key: requests that arrive meanwhile wait for the same one (one decode). */
+const making = new Map<string, Promise<Buffer | null>>();
+
+/** Makes and stores the narrow copy of the original at `originalKey`; null when it cannot be made. */
+function makeVariant(originalKey: string, key: string): Promise<Buffer | null> {
+  const pending = making.get(key);
+  if (pending) return pending;
+  const made = (async () => {
+    const store = objectStore();
+    const source = await store.get(originalKey);
+    if (!source) throw notFound("media", "This file is no longer stored.");
+    const bytes = await shrink(await bytesOf(source.body));
+    if (bytes) await store.put(key, bytes, { size: bytes.byteLength, contentType: "image/webp" });
+    return bytes;
+  })().finally(() => making.delete(key));
+  making.set(key, made);
+  return made;
+}
+
 /**
  * /uploads/media/<hash>-w640.webp (lib/media/variant.ts): the narrow copy of a picture, under the original's rule
  * (a listed product's, or the signed-in seller's own), made from the original on its first request and kept in the
- * object store; the same bytes every time (a second maker racing the first writes what the first wrote). Always the
+ * object store; the same bytes every time (requests arriving while it is made wait for it; another instance racing
+ * this one writes the same bytes). Always the
  * whole file: a picture this small is not read in ranges. Where no copy can be made, the original is the answer.
  */
 async function serveVariant(hash: string, input: { method: string; cookie: string | null }): Promise<Response> {
@@ -86,19 +106,15 @@ async function serveVariant(hash: string, input: { method: string; cookie: strin
   const seller = listed ? null : await signedInSellerEmail(input.cookie);
   const original = listed ?? (seller ? await ownedPicture(hash, seller) : null);
   if (!original) throw notFound("media", "No listed product shows this file.");
-  const store = objectStore();
   const key = variantKey(hash);
-  const stored = await store.get(key);
+  const stored = await objectStore().get(key);
   let bytes = stored ? await bytesOf(stored.body) : null;
   if (!bytes) {
-    const source = await store.get(original.key);
-    if (!source) throw notFound("media", "This file is no longer stored.");
-    bytes = await shrink(await bytesOf(source.body));
+    bytes = await makeVariant(original.key, key);
     if (!bytes) {
       const name = original.key.slice(original.key.indexOf("/") + 1);
       return serveMedia({ name, method: input.method, range: null, ifRange: null, cookie: input.cookie });
     }
-    await store.put(key, bytes, { size: bytes.byteLength, contentType: "image/webp" });
   }
   const headers: Record<string, string> = {
     "Content-Type": "image/webp",

@@ -268,6 +268,10 @@ describe("serving product media", () => {
     // Kept: the next request reads the stored copy, the same bytes.
     expect(await objectStore().head(variantKey(hash))).toMatchObject({ size: first.bytes.byteLength, contentType: "image/webp" });
     expect((await fileBytes(copyUrl)).bytes.equals(first.bytes)).toBe(true);
+    // Requests racing for a copy not made yet all get the same bytes.
+    await objectStore().delete(variantKey(hash));
+    const racing = await Promise.all(Array.from({ length: 4 }, () => fileBytes(copyUrl)));
+    for (const r of racing) expect(r.bytes.equals(first.bytes)).toBe(true);
     const head = await mediaHead(new Request(`http://localhost:3000${copyUrl}`, { method: "HEAD" }), {
       params: Promise.resolve({ file: fileName(copyUrl) }),
     });
