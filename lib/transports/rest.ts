@@ -2,6 +2,7 @@ import { CACHE } from "../http/headers.ts";
 import { checkJsonContentType, parseJsonText, queryObject, readBodyText } from "../http/input.ts";
 import { CLIENT_ADDRESS_HEADER } from "../http/rate-limit.ts";
 import { acpError } from "../acp/errors.ts";
+import { AppError } from "../http/errors.ts";
 import { baseHeaders, problemResponse, requestIdFrom, toAppError } from "../http/respond.ts";
 import { methods } from "./route.ts";
 import type { HttpOperation, Method, Operation, Redirect } from "../operations/define.ts";
@@ -114,6 +115,22 @@ function nextHandler(op: HttpOperation) {
  */
 export function restRoutes(path: string) {
   const handlers: Partial<Record<Method, ReturnType<typeof nextHandler>>> = {};
-  for (const op of operationsAt(path).filter(hasHttp)) handlers[op.http.method] = nextHandler(op);
-  return methods(handlers);
+  const ops = operationsAt(path).filter(hasHttp);
+  for (const op of ops) handlers[op.http.method] = nextHandler(op);
+  const routes = methods(handlers);
+  if (!ops.some((op) => op.http.errorFormat === "acp")) return routes;
+  // An ACP path refuses every method it does not serve as it refuses anything else: an ACP Error of its endpoint's
+  // schema (405, with Allow), so a client written to ACP's schemas reads this refusal too.
+  const allowed = (["GET", "POST", "PUT", "PATCH", "DELETE"] as const).filter((m) => handlers[m]).join(", ");
+  const refuse = (request: Request): Promise<Response> => {
+    const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    const refusal = new AppError("method_not_allowed", 405, `${new URL(request.url).pathname} does not accept ${request.method}; use ${allowed}.`);
+    return Promise.resolve(
+      new Response(JSON.stringify(acpError(refusal, ops[0])), {
+        status: 405,
+        headers: { ...baseHeaders(requestId, CACHE.none), Allow: allowed, "Content-Type": JSON_UTF8 },
+      }),
+    );
+  };
+  return Object.fromEntries(Object.entries(routes).map(([m, h]) => [m, m in handlers ? h : refuse])) as typeof routes;
 }

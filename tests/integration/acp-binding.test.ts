@@ -278,9 +278,14 @@ describe("the same refusal on both MCP paths", () => {
 
 describe("a scripted session over REST and over MCP: every ACP answer valid against the official schema of its endpoint", () => {
   const api = "/api/acp";
-  type Answer = { status: number; body: any };
+  type Answer = { status: number; body: any; allow?: string | null };
 
-  async function rest(method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<Answer> {
+  async function rest(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    body?: unknown,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<Answer> {
     const h = new Headers({
       "API-Version": VERSION,
       ...(method === "POST" ? { "Idempotency-Key": randomUUID(), "Content-Type": "application/json" } : {}),
@@ -296,7 +301,7 @@ describe("a scripted session over REST and over MCP: every ACP answer valid agai
       body: typeof body === "string" ? body : body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
-    return { status: r.status, body: JSON.parse(text) };
+    return { status: r.status, body: JSON.parse(text), allow: r.headers.get("allow") };
   }
 
   /** A REST refusal: its status and ACP Error code, valid against the endpoint's schema. */
@@ -307,7 +312,7 @@ describe("a scripted session over REST and over MCP: every ACP answer valid agai
     return a.body;
   }
 
-  it("REST: a purchase and 19 refusals of 18 kinds", async () => {
+  it("REST: a purchase and 22 refusals of 19 kinds", async () => {
     const start = checked.length;
     // 1. No API-Version; 2. an unsupported one (with supported_versions).
     restRefusal(
@@ -477,7 +482,22 @@ describe("a scripted session over REST and over MCP: every ACP answer valid agai
       CHECKOUT_ERROR,
       "cancel completed",
     );
-    expect(checked.length - start).toBeGreaterThanOrEqual(20);
+    // 16. A method the path does not serve: refused as an ACP Error too (405, with Allow), not as a problem document.
+    const put = restRefusal(await rest("PUT", "/checkout_sessions", {}), 405, "method_not_allowed", CHECKOUT_ERROR, "unsupported method");
+    expect(put.type).toBe("invalid_request");
+    const del = await rest("DELETE", `/checkout_sessions/${id}`);
+    restRefusal(del, 405, "method_not_allowed", CHECKOUT_ERROR, "unsupported method on a session");
+    expect(del.allow).toBe("GET, POST");
+    // delegate_payment's schema has six codes: the refusal takes the one for a request to fix, ours in the message.
+    const delegate = restRefusal(
+      await rest("PUT", "/agentic_commerce/delegate_payment", {}),
+      405,
+      "invalid_card",
+      DELEGATE_ERROR,
+      "unsupported method, delegate",
+    );
+    expect(delegate.message).toMatch(/\(method_not_allowed\)$/);
+    expect(checked.length - start).toBeGreaterThanOrEqual(23);
   });
 
   it("MCP: the same purchase and 16 refusals, each a JSON-RPC error whose data is valid against the endpoint's Error schema", async () => {
@@ -624,6 +644,21 @@ describe("a scripted session over REST and over MCP: every ACP answer valid agai
       CHECKOUT_ERROR,
       "cancel completed",
     );
-    expect(checked.length - start).toBeGreaterThanOrEqual(20);
+    // 16. A method the path does not serve: refused as an ACP Error too (405, with Allow), not as a problem document.
+    const put = restRefusal(await rest("PUT", "/checkout_sessions", {}), 405, "method_not_allowed", CHECKOUT_ERROR, "unsupported method");
+    expect(put.type).toBe("invalid_request");
+    const del = await rest("DELETE", `/checkout_sessions/${id}`);
+    restRefusal(del, 405, "method_not_allowed", CHECKOUT_ERROR, "unsupported method on a session");
+    expect(del.allow).toBe("GET, POST");
+    // delegate_payment's schema has six codes: the refusal takes the one for a request to fix, ours in the message.
+    const delegate = restRefusal(
+      await rest("PUT", "/agentic_commerce/delegate_payment", {}),
+      405,
+      "invalid_card",
+      DELEGATE_ERROR,
+      "unsupported method, delegate",
+    );
+    expect(delegate.message).toMatch(/\(method_not_allowed\)$/);
+    expect(checked.length - start).toBeGreaterThanOrEqual(23);
   });
 });
