@@ -77,9 +77,12 @@ async function shrink(original: Buffer): Promise<Buffer | null> {
 
 /** Copies being made in this process, by key: requests that arrive meanwhile wait for the same one (one decode). */
 const making = new Map<string, Promise<Buffer | null>>();
+/** Copies this process could not make (a file sharp cannot decode): not tried again on every request. */
+const cannotMake = new Set<string>();
 
 /** Makes and stores the narrow copy of the original at `originalKey`; null when it cannot be made. */
 function makeVariant(originalKey: string, key: string): Promise<Buffer | null> {
+  if (cannotMake.has(key)) return Promise.resolve(null);
   const pending = making.get(key);
   if (pending) return pending;
   const made = (async () => {
@@ -88,6 +91,7 @@ function makeVariant(originalKey: string, key: string): Promise<Buffer | null> {
     if (!source) throw notFound("media", "This file is no longer stored.");
     const bytes = await shrink(await bytesOf(source.body));
     if (bytes) await store.put(key, bytes, { size: bytes.byteLength, contentType: "image/webp" });
+    else cannotMake.add(key);
     return bytes;
   })().finally(() => making.delete(key));
   making.set(key, made);
@@ -98,8 +102,8 @@ function makeVariant(originalKey: string, key: string): Promise<Buffer | null> {
  * /uploads/media/<hash>-w640.webp (lib/media/variant.ts): the narrow copy of a picture, under the original's rule
  * (a listed product's, or the signed-in seller's own), made from the original on its first request and kept in the
  * object store; the same bytes every time (requests arriving while it is made wait for it; another instance racing
- * this one writes the same bytes). Always the
- * whole file: a picture this small is not read in ranges. Where no copy can be made, the original is the answer.
+ * this one writes the same bytes). Always the whole file: a picture this small is not read in ranges. Where no copy
+ * can be made, the original is the answer.
  */
 async function serveVariant(hash: string, input: { method: string; cookie: string | null }): Promise<Response> {
   const listed = await listedPicture(hash);

@@ -302,6 +302,21 @@ describe("serving product media", () => {
     expectProblem(await getFile(copyUrl), 404, "media_not_found");
   });
 
+  it("answers a narrow copy it cannot make with the original: a picture whose header reads but whose pixels do not", async () => {
+    const broken = Buffer.from(coverArt(`broken-${run}`, 1600, 840));
+    // The header (and so the size check at upload) is intact; the compressed pixels after it are not.
+    broken.fill(0xab, 200, broken.byteLength - 20);
+    const item = await upload({ kind: "image", alt: "Broken inside" }, broken);
+    expect(item.status, item.text).toBe(201);
+    const copyUrl = `/uploads/media/${fileName(item.body.url).split(".")[0]!}-w640.webp`;
+    for (let i = 0; i < 2; i++) {
+      const answer = await fileBytes(copyUrl);
+      expect(answer.response.status).toBe(200);
+      expect(answer.response.headers.get("content-type")).toBe("image/png");
+      expect(answer.bytes.equals(broken)).toBe(true);
+    }
+  });
+
   it("seeds the demo catalogue with cover art for every product and audio demos for a few plugins", async () => {
     const products = await getDb().product.findMany({ where: { developerId: "tidewater-audio" }, select: { id: true } });
     expect(products.length).toBeGreaterThan(0);
