@@ -1,4 +1,4 @@
-import { inflateSync } from "node:zlib";
+import { constants as zlibConstants, inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { payTestCheckout } from "@/lib/checkout/test-payment";
@@ -118,7 +118,8 @@ describe("changing a subscription's plan in test mode", () => {
       .map((m) => {
         const bytes = Buffer.from(m[1]!, "latin1");
         try {
-          return inflateSync(bytes).toString("latin1");
+          // Tolerant of a stream cut one byte short: the pattern above drops a last byte that happens to be "\r".
+          return inflateSync(bytes, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString("latin1");
         } catch {
           return bytes.toString("latin1");
         }
